@@ -1,0 +1,43 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { apiNotFound } from '@plink/platform';
+
+/** Where the built SPA is: WEB_DIST_DIR, or apps/web/dist of this checkout. */
+export function findWebDist(configured?: string): string | undefined {
+  const candidates = configured ? [resolve(configured)] : [resolve(__dirname, '../../web/dist'), resolve(process.cwd(), 'apps/web/dist')];
+  return candidates.find((dir) => existsSync(join(dir, 'index.html')));
+}
+
+/**
+ * Serves the built SPA: hashed assets with long-lived caching, and index.html (never cached) for
+ * every other GET that is not an API call or a file, so client-side routes survive a reload.
+ * Unknown /api paths and missing files answer a JSON 404.
+ */
+export async function serveSpa(fastify: FastifyInstance, distDir: string | undefined): Promise<void> {
+  const indexHtml = distDir ? readFileSync(join(distDir, 'index.html'), 'utf8') : undefined;
+  if (distDir) {
+    await fastify.register(fastifyStatic, {
+      root: distDir,
+      wildcard: false,
+      index: false,
+      setHeaders: (res, path) => {
+        res.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'public, max-age=300');
+      },
+    });
+  }
+  // The lowest-priority route: anything more specific (API, assets) wins over it.
+  fastify.get('/*', (request, reply) => {
+    const path = request.url.split('?')[0];
+    if (path === '/api' || path.startsWith('/api/') || /\.[a-z0-9]{1,8}$/i.test(path)) {
+      void reply.status(404).send(apiNotFound());
+      return;
+    }
+    if (!indexHtml) {
+      void reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build`.');
+      return;
+    }
+    void reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+  });
+}

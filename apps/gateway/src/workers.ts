@@ -1,0 +1,27 @@
+import type { DynamicModule, Type } from '@nestjs/common';
+import { BillingWorkerModule } from '@plink/billing';
+import { IdentityWorkerModule } from '@plink/identity';
+import { LeadsWorkerModule } from '@plink/leads';
+import { NotificationsWorkerModule } from '@plink/notifications';
+import { PagesWorkerModule } from '@plink/pages';
+
+export const WORKER_MODULES: Record<string, Type<unknown> | DynamicModule> = {
+  identity: IdentityWorkerModule,
+  pages: PagesWorkerModule,
+  leads: LeadsWorkerModule,
+  billing: BillingWorkerModule,
+  notifications: NotificationsWorkerModule,
+};
+
+/** PLINK_WORKERS: "none", "all", or a comma list of services whose processors run in this process. */
+export function selectWorkers(setting: string): string[] {
+  const value = setting.trim().toLowerCase();
+  if (value === '' || value === 'none') return [];
+  if (value === 'all') return Object.keys(WORKER_MODULES);
+  const names = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = names.filter((n) => !(n in WORKER_MODULES));
+  if (unknown.length > 0) {
+    throw new Error(`PLINK_WORKERS names unknown services: ${unknown.join(', ')} (known: ${Object.keys(WORKER_MODULES).join(', ')}, all, none)`);
+  }
+  return [...new Set(names)];
+}

@@ -1,0 +1,1 @@
+export { BILLING_SCHEMA, BillingWorkerModule } from './billing.module';

@@ -1,0 +1,161 @@
+import { z } from 'zod';
+
+/** Texts the server and the SPA share, exactly as SPEC §5 and §8 name them. */
+export const IdentityMessages = {
+  invalidEmail: 'Please enter a valid email',
+  invalidEmailAddress: 'Please enter a valid email address',
+  passwordTooShort: 'Password must be at least 6 characters',
+  newPasswordTooShort: 'New password must be at least 8 characters',
+  currentPasswordRequired: 'Current password is required',
+  confirmNewPassword: 'Please confirm your new password',
+  passwordsDontMatch: "Passwords don't match",
+  emailExists: 'Email already exists',
+  usernameExists: 'Username already exists',
+  usernameLength: 'Username must be 3 to 30 characters',
+  usernameCharacters: 'Username can only contain letters, numbers, underscores and hyphens',
+  verifyBeforeLogin: 'Please verify your email before logging in.',
+  invalidCredentials: 'Invalid email or password',
+  missingVerificationToken: 'Missing verification token',
+  invalidVerificationToken: 'Invalid or expired verification token',
+  alreadyVerified: 'Your email is already verified',
+  invalidResetToken: 'Invalid or expired reset token',
+  currentPasswordWrong: 'Current password is incorrect',
+  notSignedIn: 'Not authenticated',
+  tooManyLoginAttempts: 'Too many failed login attempts. Please wait 15 minutes and try again.',
+  tooManyRequests: 'Too many requests. Please slow down and try again in a minute.',
+  forgotPasswordSent: "If an account exists with that email, we've sent instructions to reset your password.",
+  passwordResetDone: 'Your password has been reset. You can now log in.',
+  passwordUpdated: 'Your password has been updated.',
+  verificationSent: 'Verification email sent',
+} as const;
+
+export const LIMITS = {
+  usernameMin: 3,
+  usernameMax: 30,
+  emailMax: 254,
+  passwordMin: 6,
+  newPasswordMin: 8,
+  /** argon2 is fine with long inputs, but a 1 MB password is an attack, not a password. */
+  passwordMax: 200,
+  tokenMax: 200,
+} as const;
+
+/** Resend-verification cooldown, enforced by the server and counted down by the SPA (SPEC §9). */
+export const RESEND_VERIFICATION_COOLDOWN_SECONDS = 30;
+
+const email = (message: string) =>
+  z
+    .string({ error: message })
+    .trim()
+    .max(LIMITS.emailMax, { error: message })
+    .pipe(z.email({ error: message }));
+
+const password = z
+  .string({ error: IdentityMessages.passwordTooShort })
+  .min(LIMITS.passwordMin, { error: IdentityMessages.passwordTooShort })
+  .max(LIMITS.passwordMax, { error: `Password must be at most ${LIMITS.passwordMax} characters` });
+
+export const usernameSchema = z
+  .string({ error: IdentityMessages.usernameLength })
+  .trim()
+  .min(LIMITS.usernameMin, { error: IdentityMessages.usernameLength })
+  .max(LIMITS.usernameMax, { error: IdentityMessages.usernameLength })
+  .regex(/^[A-Za-z0-9_-]+$/, { error: IdentityMessages.usernameCharacters });
+
+export const loginSchema = z.object({
+  email: email(IdentityMessages.invalidEmail),
+  password,
+});
+export type LoginRequest = z.infer<typeof loginSchema>;
+
+export const registerSchema = z.object({
+  username: usernameSchema,
+  email: email(IdentityMessages.invalidEmail),
+  password,
+});
+export type RegisterRequest = z.infer<typeof registerSchema>;
+
+/** The SPA's registration form: the API's fields plus the client-only confirmation. */
+export const registerFormSchema = registerSchema
+  .extend({ confirmPassword: z.string() })
+  .refine((v) => v.password === v.confirmPassword, {
+    error: IdentityMessages.passwordsDontMatch,
+    path: ['confirmPassword'],
+  });
+export type RegisterForm = z.infer<typeof registerFormSchema>;
+
+const token = z
+  .string({ error: IdentityMessages.missingVerificationToken })
+  .trim()
+  .min(1, { error: IdentityMessages.missingVerificationToken })
+  .max(LIMITS.tokenMax, { error: IdentityMessages.invalidVerificationToken });
+
+export const verifyEmailSchema = z.object({ token });
+export type VerifyEmailRequest = z.infer<typeof verifyEmailSchema>;
+
+export const forgotPasswordSchema = z.object({
+  email: email(IdentityMessages.invalidEmailAddress),
+});
+export type ForgotPasswordRequest = z.infer<typeof forgotPasswordSchema>;
+
+export const resetPasswordSchema = z.object({
+  token: z
+    .string({ error: IdentityMessages.invalidResetToken })
+    .min(1, { error: IdentityMessages.invalidResetToken })
+    .max(LIMITS.tokenMax, { error: IdentityMessages.invalidResetToken }),
+  password,
+});
+export type ResetPasswordRequest = z.infer<typeof resetPasswordSchema>;
+
+export const resetPasswordFormSchema = z
+  .object({ password, confirmPassword: z.string() })
+  .refine((v) => v.password === v.confirmPassword, {
+    error: IdentityMessages.passwordsDontMatch,
+    path: ['confirmPassword'],
+  });
+export type ResetPasswordForm = z.infer<typeof resetPasswordFormSchema>;
+
+export const updatePasswordSchema = z.object({
+  currentPassword: z
+    .string({ error: IdentityMessages.currentPasswordRequired })
+    .min(1, { error: IdentityMessages.currentPasswordRequired })
+    .max(LIMITS.passwordMax, { error: IdentityMessages.currentPasswordWrong }),
+  newPassword: z
+    .string({ error: IdentityMessages.newPasswordTooShort })
+    .min(LIMITS.newPasswordMin, { error: IdentityMessages.newPasswordTooShort })
+    .max(LIMITS.passwordMax, { error: `New password must be at most ${LIMITS.passwordMax} characters` }),
+});
+export type UpdatePasswordRequest = z.infer<typeof updatePasswordSchema>;
+
+export const updatePasswordFormSchema = updatePasswordSchema
+  .extend({
+    confirmPassword: z.string().min(1, { error: IdentityMessages.confirmNewPassword }),
+  })
+  .refine((v) => v.newPassword === v.confirmPassword, {
+    error: IdentityMessages.passwordsDontMatch,
+    path: ['confirmPassword'],
+  });
+export type UpdatePasswordForm = z.infer<typeof updatePasswordFormSchema>;
+
+/** What the API answers for a user: never a password hash, never a token value. */
+export interface UserDto {
+  id: number;
+  username: string;
+  email: string;
+  isVerified: boolean;
+  isPremium: boolean;
+  createdAt: string;
+}
+
+export interface MessageResponse {
+  message: string;
+}
+
+export interface SuccessResponse {
+  success: boolean;
+  message: string;
+}
+
+export interface VerifyResetTokenResponse {
+  valid: boolean;
+}

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { QueueName } from './queues';
+
+/**
+ * Job contracts: the payload schema is bound to the job's name, so a producer cannot pick
+ * another payload shape, and a consumer parses what Redis gives it (Redis JSON is untrusted).
+ * Payloads carry ids and a version; the worker reloads what it needs.
+ */
+export const JOBS = {
+  /** Send the e-mail-verification link to a freshly registered (or re-requesting) user. */
+  'email.verification': {
+    queue: QueueName.Email,
+    schema: z.object({
+      v: z.literal(1),
+      userId: z.number().int().positive(),
+      /** The verification token, sealed with the platform secret (only its hash is stored). */
+      sealedToken: z.string().min(1).max(1000),
+    }),
+  },
+  /** Send the password-reset link. */
+  'email.password-reset': {
+    queue: QueueName.Email,
+    schema: z.object({
+      v: z.literal(1),
+      userId: z.number().int().positive(),
+      sealedToken: z.string().min(1).max(1000),
+    }),
+  },
+} as const satisfies Record<string, { queue: QueueName; schema: z.ZodType }>;
+
+export type JobName = keyof typeof JOBS;
+export type JobPayload<N extends JobName> = z.infer<(typeof JOBS)[N]['schema']>;
+export type JobsOfQueue<Q extends QueueName> = {
+  [N in JobName]: (typeof JOBS)[N]['queue'] extends Q ? N : never;
+}[JobName];
+
+export const JOB_NAMES = Object.keys(JOBS) as JobName[];
+
+export function jobsOfQueue(queue: QueueName): JobName[] {
+  return JOB_NAMES.filter((name) => JOBS[name].queue === queue);
+}
+
+export function isJobName(name: string): name is JobName {
+  return Object.prototype.hasOwnProperty.call(JOBS, name);
+}
+
+/** What travels in Redis: the payload plus tracing metadata. */
+export interface JobEnvelope<N extends JobName = JobName> {
+  payload: JobPayload<N>;
+  meta: { correlationId: string; recordedAt: string };
+}

@@ -1,0 +1,37 @@
+/**
+ * Every BullMQ queue of Plink. The string values are stored in Redis with every queued job:
+ * never rename one (a renamed queue strands the jobs already in it); add a new member instead.
+ */
+export enum QueueName {
+  /** Outgoing e-mail, handled by the notifications service. */
+  Email = 'email',
+}
+
+export interface QueueSettings {
+  /** Jobs one worker process runs at once. */
+  concurrency: number;
+  /** Tries before a job goes to the failed set. */
+  attempts: number;
+  /** Exponential backoff base: try n waits about delayMs * 2^(n-1). */
+  backoffDelayMs: number;
+  /** Completed jobs kept for inspection. */
+  keepCompleted: number;
+  /** Failed jobs kept for inspection. */
+  keepFailed: number;
+}
+
+/** Exhaustive: a queue added above without settings here does not compile. */
+export const QUEUE_SETTINGS: Record<QueueName, QueueSettings> = {
+  [QueueName.Email]: {
+    concurrency: 5,
+    attempts: 8,
+    backoffDelayMs: 2_000,
+    keepCompleted: 1_000,
+    keepFailed: 5_000,
+  },
+};
+
+/** Which service's worker serves each queue. */
+export const QUEUE_OWNER: Record<QueueName, 'identity' | 'pages' | 'leads' | 'billing' | 'notifications'> = {
+  [QueueName.Email]: 'notifications',
+};

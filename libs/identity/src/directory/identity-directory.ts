@@ -1,0 +1,31 @@
+import { Injectable } from '@nestjs/common';
+import { UsersRepository } from '../users/users.repository';
+
+export interface UserContact {
+  id: number;
+  username: string;
+  email: string;
+  isVerified: boolean;
+  isPremium: boolean;
+}
+
+/** The identity service's read API for other services (never its entities). */
+@Injectable()
+export class IdentityDirectory {
+  constructor(private readonly users: UsersRepository) {}
+
+  async findContact(userId: number): Promise<UserContact | null> {
+    const user = await this.users.findById(userId);
+    if (!user) return null;
+    return { id: user.id, username: user.username, email: user.email, isVerified: user.isVerified, isPremium: user.isPremium };
+  }
+
+  /** The token of a sealed e-mail link is still the account's current one (not replaced, not spent). */
+  async isCurrentToken(userId: number, kind: 'verification' | 'reset', tokenHash: string): Promise<boolean> {
+    const user = await this.users.findById(userId);
+    if (!user) return false;
+    const [hash, expiry] =
+      kind === 'verification' ? [user.verificationToken, user.verificationTokenExpiry] : [user.resetPasswordToken, user.resetPasswordTokenExpiry];
+    return hash === tokenHash && !!expiry && expiry.getTime() > Date.now();
+  }
+}

@@ -1,0 +1,17 @@
+import { Injectable } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
+import { Strategy } from 'passport-local';
+import type { User } from '../users/user.entity';
+import { LogInService } from '../use-cases/log-in.service';
+
+/** Passport's local strategy: e-mail + password, checked by {@link LogInService}. */
+@Injectable()
+export class LocalStrategy extends PassportStrategy(Strategy, 'local') {
+  constructor(private readonly logIn: LogInService) {
+    super({ usernameField: 'email', passwordField: 'password', session: false });
+  }
+
+  validate(email: string, password: string): Promise<User> {
+    return this.logIn.verifyCredentials({ email, password });
+  }
+}

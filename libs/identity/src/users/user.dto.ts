@@ -1,0 +1,14 @@
+import type { UserDto } from '@plink/contracts';
+import type { User } from './user.entity';
+
+/** The only shape in which a user leaves the server: no hash, no token. */
+export function toUserDto(user: User): UserDto {
+  return {
+    id: user.id,
+    username: user.username,
+    email: user.email,
+    isVerified: user.isVerified,
+    isPremium: user.isPremium,
+    createdAt: user.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,1 @@
+export { LEADS_SCHEMA, LeadsWorkerModule } from './leads.module';

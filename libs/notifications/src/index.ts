@@ -1,0 +1,1 @@
+export { NotificationsWorkerModule } from './notifications.module';

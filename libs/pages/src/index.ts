@@ -1,0 +1,1 @@
+export { PAGES_SCHEMA, PagesWorkerModule } from './pages.module';

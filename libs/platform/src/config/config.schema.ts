@@ -1,0 +1,167 @@
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+const DEV_SESSION_SECRET = 'plink-development-session-secret-do-not-use-in-production';
+
+/**
+ * The whole environment of every Plink app, validated once at boot (ARCHITECTURE convention 7).
+ * `.env.example` lists the same variables with the same defaults.
+ */
+export const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().default('0.0.0.0'),
+    APP_ORIGIN: z.url().default('http://localhost:3000').transform((v) => v.replace(/\/+$/, '')),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL'),
+    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+    REDIS_URL: z.string().regex(/^rediss?:\/\//, 'REDIS_URL must be a redis:// URL').default('redis://127.0.0.1:6379'),
+    REDIS_PREFIX: z.string().default('plink:'),
+    SMTP_URL: optionalString,
+    MAIL_FROM: z.string().default('Plink <no-reply@plink.local>'),
+    MAIL_OUTBOX_DIR: z.string().default('.data/mail'),
+    SESSION_SECRET: optionalString,
+    TRUST_PROXY: bool.default(false),
+    UPLOADS_DIR: z.string().default('.data/uploads'),
+    S3_ENDPOINT: optionalString,
+    S3_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    S3_USE_SSL: bool.default(true),
+    S3_ACCESS_KEY: optionalString,
+    S3_SECRET_KEY: optionalString,
+    S3_BUCKET: optionalString,
+    S3_REGION: z.string().default('us-east-1'),
+    S3_PUBLIC_URL: optionalString,
+    STRIPE_SECRET_KEY: optionalString,
+    STRIPE_WEBHOOK_SECRET: optionalString,
+    STRIPE_PRICE_ID: optionalString,
+    AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(200),
+    PLINK_WORKERS: z.string().default('none'),
+    HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+    WEB_DIST_DIR: optionalString,
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === 'production' && (!env.SESSION_SECRET || env.SESSION_SECRET.length < 32)) {
+      ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'SESSION_SECRET must be set (32+ characters) in production' });
+    }
+    if (env.SESSION_SECRET && env.SESSION_SECRET.length < 32) {
+      ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'SESSION_SECRET must be at least 32 characters' });
+    }
+    if (env.S3_ENDPOINT) {
+      for (const key of ['S3_ACCESS_KEY', 'S3_SECRET_KEY', 'S3_BUCKET'] as const) {
+        if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: `${key} is required when S3_ENDPOINT is set` });
+      }
+    }
+  });
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface AppConfig {
+  env: Env['NODE_ENV'];
+  port: number;
+  host: string;
+  appOrigin: string;
+  /** True when APP_ORIGIN is https: cookies get the Secure flag. */
+  secureCookies: boolean;
+  logLevel: Env['LOG_LEVEL'];
+  databaseUrl: string;
+  databasePoolMax: number;
+  redisUrl: string;
+  redisPrefix: string;
+  smtpUrl?: string;
+  mailFrom: string;
+  mailOutboxDir: string;
+  sessionSecret: string;
+  trustProxy: boolean;
+  uploadsDir: string;
+  s3?: {
+    endPoint: string;
+    port?: number;
+    useSSL: boolean;
+    accessKey: string;
+    secretKey: string;
+    bucket: string;
+    region: string;
+    publicUrl?: string;
+  };
+  stripe?: { secretKey: string; webhookSecret?: string; priceId?: string };
+  /** Requests per minute one address may make to each auth call (0 = off). */
+  authRateLimitPerMinute: number;
+  workers: string;
+  healthPort?: number;
+  webDistDir?: string;
+}
+
+export class ConfigError extends Error {}
+
+/** Validates the environment into a typed config, or throws one readable error listing every problem. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  - ${i.path.join('.') || '(env)'}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    appOrigin: e.APP_ORIGIN,
+    secureCookies: e.APP_ORIGIN.startsWith('https:'),
+    logLevel: e.LOG_LEVEL,
+    databaseUrl: e.DATABASE_URL,
+    databasePoolMax: e.DATABASE_POOL_MAX,
+    redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    mailOutboxDir: e.MAIL_OUTBOX_DIR,
+    sessionSecret: e.SESSION_SECRET ?? DEV_SESSION_SECRET,
+    trustProxy: e.TRUST_PROXY,
+    uploadsDir: e.UPLOADS_DIR,
+    s3: e.S3_ENDPOINT
+      ? {
+          endPoint: e.S3_ENDPOINT,
+          port: e.S3_PORT,
+          useSSL: e.S3_USE_SSL,
+          accessKey: e.S3_ACCESS_KEY!,
+          secretKey: e.S3_SECRET_KEY!,
+          bucket: e.S3_BUCKET!,
+          region: e.S3_REGION,
+          publicUrl: e.S3_PUBLIC_URL,
+        }
+      : undefined,
+    stripe: e.STRIPE_SECRET_KEY
+      ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, priceId: e.STRIPE_PRICE_ID }
+      : undefined,
+    authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
+    workers: e.PLINK_WORKERS,
+    healthPort: e.HEALTH_PORT,
+    webDistDir: e.WEB_DIST_DIR,
+  };
+}
+
+/** The config with secrets masked, for the boot log line. */
+export function describeConfig(config: AppConfig): Record<string, unknown> {
+  const maskUrl = (url?: string) => (url ? url.replace(/\/\/([^:@/]+):([^@/]+)@/, '//$1:***@') : undefined);
+  return {
+    env: config.env,
+    port: config.port,
+    appOrigin: config.appOrigin,
+    database: maskUrl(config.databaseUrl),
+    redis: maskUrl(config.redisUrl),
+    redisPrefix: config.redisPrefix,
+    mail: config.smtpUrl ? maskUrl(config.smtpUrl) : `folder ${config.mailOutboxDir}`,
+    storage: config.s3 ? `s3 ${config.s3.endPoint}/${config.s3.bucket}` : `folder ${config.uploadsDir}`,
+    stripe: config.stripe ? 'configured' : 'not configured',
+    workers: config.workers,
+  };
+}

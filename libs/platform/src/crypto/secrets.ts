@@ -1,0 +1,45 @@
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** A random URL-safe token of `bytes` bytes (default 32 = 256 bits). */
+export function randomToken(bytes = 32): string {
+  return randomBytes(bytes).toString('base64url');
+}
+
+/** What is stored for a token: its SHA-256, never the token itself. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+export function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+export function hmac(secret: string, value: string): string {
+  return createHmac('sha256', secret).update(value).digest('base64url');
+}
+
+function keyFor(secret: string, purpose: string): Buffer {
+  return createHash('sha256').update(`${purpose}\0${secret}`).digest();
+}
+
+/**
+ * Seals a short secret (a token travelling inside a job) with AES-256-GCM under a key derived
+ * from the platform secret, so neither the outbox table nor Redis holds it in the clear.
+ */
+export function seal(secret: string, plain: string, purpose = 'job-secret'): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', keyFor(secret, purpose), iv);
+  const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+  return [iv, cipher.getAuthTag(), body].map((b) => b.toString('base64url')).join('.');
+}
+
+/** Opens what {@link seal} made; throws when it was tampered with or sealed under another secret. */
+export function unseal(secret: string, sealed: string, purpose = 'job-secret'): string {
+  const [iv, tag, body] = sealed.split('.').map((p) => Buffer.from(p, 'base64url'));
+  if (!iv || !tag || !body) throw new Error('Malformed sealed value');
+  const decipher = createDecipheriv('aes-256-gcm', keyFor(secret, purpose), iv);
+  decipher.setAuthTag(tag);
+  return Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8');
+}

@@ -1,0 +1,62 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { CommonMessages } from '@plink/contracts';
+import { getLogger } from '../logging/logger';
+
+/** Maps any error to the API's JSON shape `{ message }` with a fitting status. */
+export function toApiError(err: unknown): { status: number; message: string; headers?: Record<string, string> } {
+  if (err instanceof HttpException) {
+    const status = err.getStatus();
+    const body = err.getResponse();
+    let message: string = err.message;
+    if (typeof body === 'string') message = body;
+    else if (body && typeof body === 'object' && 'message' in body) {
+      const m = (body as { message: unknown }).message;
+      message = Array.isArray(m) ? m.join(', ') : String(m);
+    }
+    const headers = (err as HttpException & { headers?: Record<string, string> }).headers;
+    return { status, message, headers };
+  }
+  const fastifyCode = (err as { code?: string } | null)?.code;
+  const statusCode = (err as { statusCode?: number } | null)?.statusCode;
+  switch (fastifyCode) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { status: 413, message: CommonMessages.bodyTooLarge };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { status: 415, message: CommonMessages.unsupportedMediaType };
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return { status: 400, message: CommonMessages.malformedJson };
+  }
+  if (err instanceof SyntaxError && statusCode === 400) return { status: 400, message: CommonMessages.malformedJson };
+  if (statusCode && statusCode >= 400 && statusCode < 500) {
+    return { status: statusCode, message: (err as Error).message || CommonMessages.invalidRequest };
+  }
+  return { status: HttpStatus.INTERNAL_SERVER_ERROR, message: CommonMessages.internal };
+}
+
+@Catch()
+export class ApiExceptionFilter implements ExceptionFilter {
+  catch(exception: unknown, host: ArgumentsHost) {
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    const { status, message, headers } = toApiError(exception);
+    if (status >= 500) getLogger().error({ err: exception }, 'request failed');
+    if (headers) reply.headers(headers);
+    void reply.status(status).send({ message });
+  }
+}
+
+/** An HTTP error that also sets headers (e.g. Retry-After on a 429). */
+export class ApiError extends HttpException {
+  constructor(
+    status: number,
+    message: string,
+    public readonly headers?: Record<string, string>,
+  ) {
+    super({ message }, status);
+  }
+}
+
+export function tooManyRequests(message: string, retryAfterSeconds: number): ApiError {
+  return new ApiError(HttpStatus.TOO_MANY_REQUESTS, message, { 'retry-after': String(retryAfterSeconds) });
+}

@@ -1,0 +1,106 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+import pino, { type Logger, type LoggerOptions } from 'pino';
+
+export type { Logger } from 'pino';
+
+const EMAIL_PATTERN = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
+const SECRET_KEYS = new Set([
+  'password',
+  'currentpassword',
+  'newpassword',
+  'confirmpassword',
+  'passwordhash',
+  'token',
+  'sealedtoken',
+  'verificationtoken',
+  'resetpasswordtoken',
+  'sessionid',
+  'cookie',
+  'authorization',
+  'set-cookie',
+  'secret',
+]);
+
+/** A token as it may appear in a log line: its first 10 characters at most. */
+export function maskToken(token: string | undefined | null): string {
+  if (!token) return '';
+  return token.length <= 10 ? `${token.slice(0, Math.max(0, token.length - 1))}…` : `${token.slice(0, 10)}…`;
+}
+
+/** Replaces e-mail addresses in a text. */
+export function scrubText(text: string): string {
+  return text.replace(EMAIL_PATTERN, '[email]');
+}
+
+/** Deep copy of a log object without e-mail addresses, passwords or tokens. */
+export function scrubValue(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return scrubText(value);
+  if (value === null || typeof value !== 'object' || depth > 6) return value;
+  if (value instanceof Error) {
+    return { type: value.name, message: scrubText(value.message), stack: value.stack && scrubText(value.stack) };
+  }
+  if (Array.isArray(value)) return value.map((v) => scrubValue(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    const lower = key.toLowerCase();
+    if (SECRET_KEYS.has(lower)) out[key] = '[redacted]';
+    else if (lower === 'email' || lower === 'to') out[key] = v ? '[email]' : v;
+    else out[key] = scrubValue(v, depth + 1);
+  }
+  return out;
+}
+
+interface LogContext {
+  correlationId: string;
+  logger: Logger;
+}
+
+const storage = new AsyncLocalStorage<LogContext>();
+let root: Logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
+
+/** Creates the process-wide logger: JSON in production, readable lines in development. */
+export function initLogger(options: { level: string; pretty: boolean; name?: string }): Logger {
+  const base: LoggerOptions = {
+    level: options.level,
+    name: options.name,
+    base: { pid: process.pid },
+    formatters: {
+      log: (object) => scrubValue(object) as Record<string, unknown>,
+    },
+    hooks: {
+      logMethod(args, method) {
+        const cleaned = args.map((a) => (typeof a === 'string' ? scrubText(a) : a)) as typeof args;
+        return method.apply(this, cleaned);
+      },
+    },
+    serializers: { err: (err: unknown) => scrubValue(err) },
+  };
+  root = options.pretty
+    ? pino({
+        ...base,
+        transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } },
+      })
+    : pino(base);
+  return root;
+}
+
+/** The logger of the current request or job (carrying its correlation id), or the root logger. */
+export function getLogger(): Logger {
+  return storage.getStore()?.logger ?? root;
+}
+
+export function currentCorrelationId(): string | undefined {
+  return storage.getStore()?.correlationId;
+}
+
+/** Runs `fn` with a child logger that carries `correlationId` on every line. */
+export function runWithCorrelation<T>(correlationId: string | undefined, fn: () => T, bindings: Record<string, unknown> = {}): T {
+  const id = correlationId && /^[A-Za-z0-9._:-]{1,100}$/.test(correlationId) ? correlationId : randomUUID();
+  return storage.run({ correlationId: id, logger: root.child({ correlationId: id, ...bindings }) }, fn);
+}
+
+/** Enters a correlation context for the rest of the current async flow (used by HTTP hooks). */
+export function enterCorrelation(correlationId: string, bindings: Record<string, unknown> = {}): void {
+  storage.enterWith({ correlationId, logger: root.child({ correlationId, ...bindings }) });
+}

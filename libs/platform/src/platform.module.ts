@@ -1,0 +1,37 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { ConfigModule } from './config/config.module';
+import type { AppConfig } from './config/config.schema';
+import { DatabaseModule } from './database/database.module';
+import type { ServiceSchema } from './database/service-schema';
+import { HealthService } from './health/health.service';
+import { MailModule } from './mail/mail.module';
+import { QueueModule } from './queue/queue.module';
+import { RateLimiter } from './rate-limit/rate-limiter';
+import { RedisModule } from './redis/redis.module';
+import { StorageModule } from './storage/storage.module';
+
+/**
+ * Everything a Plink process stands on: validated config, the database (with the migrations of
+ * the services it runs), Redis, BullMQ and the outbox, rate limits, the mail and storage ports,
+ * and health checks.
+ */
+@Global()
+@Module({})
+export class PlatformModule {
+  static forRoot(options: { config: AppConfig; schemas: ServiceSchema[] }): DynamicModule {
+    return {
+      module: PlatformModule,
+      global: true,
+      imports: [
+        ConfigModule.forRoot(options.config),
+        DatabaseModule.forRoot(options.schemas),
+        RedisModule,
+        QueueModule,
+        MailModule,
+        StorageModule,
+      ],
+      providers: [RateLimiter, HealthService],
+      exports: [ConfigModule, DatabaseModule, RedisModule, QueueModule, MailModule, StorageModule, RateLimiter, HealthService],
+    };
+  }
+}

@@ -1,0 +1,98 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
+import { WorkerHost } from '@nestjs/bullmq';
+import { MikroORM, RequestContext } from '@mikro-orm/postgresql';
+import { UnrecoverableError, type Job } from 'bullmq';
+import { JOBS, isJobName, jobsOfQueue, type JobName, type JobPayload, type JobsOfQueue, QueueName } from '@plink/contracts';
+import { getLogger, runWithCorrelation } from '../logging/logger';
+
+export type JobHandlers<Q extends QueueName> = {
+  [N in JobsOfQueue<Q>]: (payload: JobPayload<N>, job: Job) => Promise<void>;
+};
+
+/**
+ * Knows which processor handles which job, and refuses to boot when a job of a served queue has
+ * no handler or two (ARCHITECTURE convention 3).
+ */
+@Injectable()
+export class JobHandlerRegistry implements OnApplicationBootstrap {
+  private readonly handled = new Map<JobName, string[]>();
+  private readonly served = new Set<QueueName>();
+
+  register(queue: QueueName, owner: string, jobs: string[]): void {
+    this.served.add(queue);
+    for (const job of jobs) {
+      if (!isJobName(job) || JOBS[job].queue !== queue) {
+        throw new Error(`${owner} handles "${job}", which is not a job of queue "${queue}"`);
+      }
+      this.handled.set(job, [...(this.handled.get(job) ?? []), owner]);
+    }
+  }
+
+  servedQueues(): QueueName[] {
+    return [...this.served];
+  }
+
+  /** Throws listing every missing or duplicate handler. */
+  verify(): void {
+    const problems: string[] = [];
+    for (const queue of this.served) {
+      for (const job of jobsOfQueue(queue)) {
+        const owners = this.handled.get(job) ?? [];
+        if (owners.length === 0) problems.push(`job "${job}" on queue "${queue}" has no handler`);
+        if (owners.length > 1) problems.push(`job "${job}" on queue "${queue}" has ${owners.length} handlers (${owners.join(', ')})`);
+      }
+    }
+    if (problems.length > 0) throw new Error(`Job handlers are wrong:\n  - ${problems.join('\n  - ')}`);
+  }
+
+  onApplicationBootstrap() {
+    this.verify();
+  }
+}
+
+/**
+ * Base of every BullMQ processor: parses the payload with the job's contract schema (Redis JSON
+ * is untrusted), runs the handler in its own ORM context with a correlated logger, and lets a
+ * thrown error reach BullMQ so the job is retried with backoff.
+ * Subclasses are decorated with `@Processor(queue, { concurrency: QUEUE_SETTINGS[queue].concurrency })`.
+ */
+export abstract class ContractWorker<Q extends QueueName> extends WorkerHost implements OnModuleInit {
+  protected abstract readonly queueName: Q;
+  protected abstract readonly handlers: JobHandlers<Q>;
+
+  @Inject(MikroORM) private readonly orm!: MikroORM;
+  @Inject(JobHandlerRegistry) private readonly registry!: JobHandlerRegistry;
+
+  onModuleInit() {
+    this.registry.register(this.queueName, this.constructor.name, Object.keys(this.handlers));
+  }
+
+  async process(job: Job): Promise<void> {
+    const name = job.name;
+    const meta = (job.data as { meta?: { correlationId?: string } } | undefined)?.meta;
+    return runWithCorrelation(
+      meta?.correlationId,
+      async () => {
+        const log = getLogger();
+        if (!isJobName(name) || JOBS[name].queue !== this.queueName) {
+          throw new UnrecoverableError(`Unknown job "${name}" on queue "${this.queueName}"`);
+        }
+        const parsed = JOBS[name].schema.safeParse((job.data as { payload?: unknown } | undefined)?.payload);
+        if (!parsed.success) {
+          log.error({ job: name, jobId: job.id, issues: parsed.error.issues.map((i) => i.path.join('.')) }, 'job payload rejected');
+          throw new UnrecoverableError(`Invalid payload for job "${name}"`);
+        }
+        const handler = (this.handlers as Record<string, (p: unknown, j: Job) => Promise<void>>)[name];
+        const started = Date.now();
+        try {
+          await RequestContext.create(this.orm.em, () => handler.call(this, parsed.data, job));
+          log.info({ job: name, jobId: job.id, attempt: job.attemptsMade + 1, ms: Date.now() - started }, 'job done');
+        } catch (err) {
+          log.warn({ job: name, jobId: job.id, attempt: job.attemptsMade + 1, err }, 'job failed');
+          throw err;
+        }
+      },
+      { job: name, jobId: job.id },
+    );
+  }
+}

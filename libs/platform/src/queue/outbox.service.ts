@@ -1,0 +1,132 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { randomUUID } from 'node:crypto';
+import { JOBS, type JobEnvelope, type JobName, type JobPayload } from '@plink/contracts';
+import { currentCorrelationId, getLogger } from '../logging/logger';
+import { JobQueue } from './job-queue';
+import { OutboxMessage } from './outbox.entity';
+
+const POLL_MS = 1_000;
+const BATCH = 200;
+const ADD_TIMEOUT_MS = 5_000;
+
+interface OutboxRow {
+  id: string;
+  job_name: string;
+  payload: Record<string, unknown>;
+  correlation_id: string;
+  created_at: Date;
+  relay_attempts: number;
+}
+
+/**
+ * The transactional outbox: `record` writes a job row with the caller's EntityManager (so it
+ * commits or rolls back with the caller's change); the relay moves committed rows to BullMQ and
+ * deletes them. Several processes may relay at once (rows are claimed with SKIP LOCKED).
+ */
+@Injectable()
+export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<number>;
+  private again = false;
+  private stopped = false;
+
+  constructor(
+    @Inject(MikroORM) private readonly orm: MikroORM,
+    private readonly jobs: JobQueue,
+  ) {}
+
+  /** Records a job in the caller's unit of work; it is relayed once that work is committed. */
+  record<N extends JobName>(em: EntityManager, name: N, payload: JobPayload<N>): void {
+    const parsed = JOBS[name].schema.parse(payload);
+    em.persist(
+      em.create(OutboxMessage, {
+        id: randomUUID(),
+        queue: JOBS[name].queue,
+        jobName: name,
+        payload: parsed as Record<string, unknown>,
+        correlationId: currentCorrelationId() ?? randomUUID(),
+      }),
+    );
+  }
+
+  /** Asks for a relay pass now (after a commit), instead of at the next poll. */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.relayOnce()
+      .catch((err) => {
+        getLogger().warn({ err }, 'outbox relay pass failed');
+        return 0;
+      })
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        }
+      });
+  }
+
+  onApplicationBootstrap() {
+    this.timer = setInterval(() => this.kick(), POLL_MS);
+    this.timer.unref();
+    this.kick();
+  }
+
+  async onApplicationShutdown() {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** Relays what is due; returns how many jobs reached BullMQ. */
+  async relayOnce(): Promise<number> {
+    const em = this.orm.em.fork();
+    let relayed = 0;
+    await em.transactional(async (tx) => {
+      const rows: OutboxRow[] = await tx.execute(
+        `select id, job_name, payload, correlation_id, created_at, relay_attempts from platform.outbox
+          where available_at <= now() order by created_at limit ${BATCH} for update skip locked`,
+      );
+      const done: string[] = [];
+      for (const row of rows) {
+        const envelope: JobEnvelope = {
+          payload: row.payload as JobEnvelope['payload'],
+          meta: { correlationId: row.correlation_id, recordedAt: new Date(row.created_at).toISOString() },
+        };
+        try {
+          await withTimeout(this.jobs.add(row.job_name as JobName, envelope, row.id), ADD_TIMEOUT_MS);
+          done.push(row.id);
+        } catch (err) {
+          const attempts = row.relay_attempts + 1;
+          const delaySeconds = Math.min(30, 2 ** Math.min(attempts, 5));
+          await tx.execute(
+            `update platform.outbox set relay_attempts = ?, last_error = ?, available_at = now() + (? || ' seconds')::interval where id = ?`,
+            [attempts, String((err as Error).message).slice(0, 500), String(delaySeconds), row.id],
+          );
+          getLogger().warn({ job: row.job_name, outboxId: row.id, attempts, err }, 'outbox: queue unreachable, will retry');
+          break; // Redis is most likely away: keep the rest for the next pass.
+        }
+      }
+      if (done.length > 0) {
+        await tx.execute(`delete from platform.outbox where id in (${done.map(() => '?').join(',')})`, done);
+      }
+      relayed = done.length;
+    });
+    return relayed;
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout;
+  return Promise.race([
+    promise,
+    new Promise<T>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`queue did not answer within ${ms} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
