@@ -25,3 +25,4 @@ export * from './health/health.service';
 export * from './platform.module';
 export * from './bootstrap/node-version';
 export * from './bootstrap/worker-app';
+export * from './bootstrap/http-app';

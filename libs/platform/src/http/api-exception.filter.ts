@@ -3,6 +3,9 @@ import type { FastifyReply } from 'fastify';
 import { CommonMessages } from '@plink/contracts';
 import { getLogger } from '../logging/logger';
 
+/** Fastify's and JSON.parse's words for a body that is not JSON. */
+const FASTIFY_JSON_ERROR = /not valid JSON|in JSON at position|Unexpected token|Unexpected end of JSON/;
+
 /** Maps any error to the API's JSON shape `{ message }` with a fitting status. */
 export function toApiError(err: unknown): { status: number; message: string; headers?: Record<string, string> } {
   if (err instanceof HttpException) {
@@ -15,6 +18,7 @@ export function toApiError(err: unknown): { status: number; message: string; hea
       message = Array.isArray(m) ? m.join(', ') : String(m);
     }
     const headers = (err as HttpException & { headers?: Record<string, string> }).headers;
+    if (status === 400 && FASTIFY_JSON_ERROR.test(message)) message = CommonMessages.malformedJson;
     return { status, message, headers };
   }
   const fastifyCode = (err as { code?: string } | null)?.code;
@@ -28,7 +32,9 @@ export function toApiError(err: unknown): { status: number; message: string; hea
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return { status: 400, message: CommonMessages.malformedJson };
   }
-  if (err instanceof SyntaxError && statusCode === 400) return { status: 400, message: CommonMessages.malformedJson };
+  if (statusCode === 400 && (err instanceof SyntaxError || FASTIFY_JSON_ERROR.test((err as Error).message ?? ''))) {
+    return { status: 400, message: CommonMessages.malformedJson };
+  }
   if (statusCode && statusCode >= 400 && statusCode < 500) {
     return { status: statusCode, message: (err as Error).message || CommonMessages.invalidRequest };
   }

@@ -3,13 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import { RequestContext, type MikroORM } from '@mikro-orm/postgresql';
 import { CommonMessages } from '@plink/contracts';
 import { getLogger, runWithCorrelation } from '../logging/logger';
-import { toApiError } from './api-exception.filter';
 
 /**
  * Per-request plumbing on the Fastify instance: a correlation id (x-request-id) and a pino child
- * logger, an ORM context, a JSON error for whatever fails before Nest (bad JSON, too large,
- * wrong content type), JSON 404s under /api, and one access-log line per request (route pattern,
- * never the raw URL, which may carry a token).
+ * logger, an ORM context, and one access-log line per request (route pattern, never the raw URL,
+ * which may carry a token). Errors, including Fastify's own (bad JSON, too large), reach Nest's
+ * exception filters, where {@link toApiError} shapes them.
  */
 export function installHttpEdge(fastify: FastifyInstance, orm: MikroORM): void {
   fastify.addHook('onRequest', (request, reply, done) => {
@@ -26,13 +25,6 @@ export function installHttpEdge(fastify: FastifyInstance, orm: MikroORM): void {
       'request',
     );
     done();
-  });
-
-  fastify.setErrorHandler((error, _request, reply) => {
-    const { status, message, headers } = toApiError(error);
-    if (status >= 500) getLogger().error({ err: error }, 'request failed');
-    if (headers) void reply.headers(headers);
-    void reply.status(status).send({ message });
   });
 }
 

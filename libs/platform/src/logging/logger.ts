@@ -60,7 +60,7 @@ const storage = new AsyncLocalStorage<LogContext>();
 let root: Logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
 
 /** Creates the process-wide logger: JSON in production, readable lines in development. */
-export function initLogger(options: { level: string; pretty: boolean; name?: string }): Logger {
+export function initLogger(options: { level: string; pretty: boolean; name?: string; destination?: pino.DestinationStream }): Logger {
   const base: LoggerOptions = {
     level: options.level,
     name: options.name,
@@ -81,7 +81,7 @@ export function initLogger(options: { level: string; pretty: boolean; name?: str
         ...base,
         transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } },
       })
-    : pino(base);
+    : pino(base, options.destination);
   return root;
 }
 

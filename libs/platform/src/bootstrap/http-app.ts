@@ -1,0 +1,30 @@
+import 'reflect-metadata';
+import fastifyCookie from '@fastify/cookie';
+import type { DynamicModule, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { MikroORM } from '@mikro-orm/postgresql';
+import type { AppConfig } from '../config/config.schema';
+import { ApiExceptionFilter } from '../http/api-exception.filter';
+import { installHttpEdge } from '../http/http-edge';
+import { PinoNestLogger } from '../logging/nest-logger';
+
+/** JSON bodies above this are refused with 413 (uploads have their own limit). */
+export const JSON_BODY_LIMIT = 100 * 1024;
+
+/**
+ * A Nest application on Fastify with Plink's HTTP edge: correlation ids, ORM request contexts,
+ * cookies, the body limit and JSON errors. Not yet initialised: the caller may add to the
+ * Fastify instance, then calls `init()` / `listen()`.
+ */
+export async function createHttpApp(rootModule: Type<unknown> | DynamicModule, config: AppConfig): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({ bodyLimit: JSON_BODY_LIMIT, trustProxy: config.trustProxy, return503OnClosing: true });
+  const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, {
+    logger: new PinoNestLogger(),
+    abortOnError: false,
+  });
+  installHttpEdge(app.getHttpAdapter().getInstance(), app.get(MikroORM));
+  await app.register(fastifyCookie);
+  app.useGlobalFilters(new ApiExceptionFilter());
+  return app;
+}

@@ -1,0 +1,4 @@
+export * from './test-database';
+export * from './test-redis';
+export * from './smtp-catcher';
+export * from './test-environment';

@@ -1,0 +1,41 @@
+import { initLogger, loadConfig, type AppConfig } from '@plink/platform';
+import { createTestDatabase, type TestDatabase } from './test-database';
+import { deleteRedisPrefix, testRedisUrl, uniqueRedisPrefix } from './test-redis';
+
+export interface TestEnvironment {
+  config: AppConfig;
+  database: TestDatabase;
+  /** Drops the database and deletes the run's Redis keys. */
+  cleanup(): Promise<void>;
+}
+
+/**
+ * A config for one test file: its own fresh database and Redis prefix on the machine's servers,
+ * plus any environment overrides (e.g. SMTP_URL of an {@link SmtpCatcher}).
+ */
+export async function createTestEnvironment(overrides: Record<string, string> = {}): Promise<TestEnvironment> {
+  const database = await createTestDatabase();
+  const redisUrl = overrides.REDIS_URL ?? testRedisUrl();
+  const redisPrefix = uniqueRedisPrefix();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    APP_ORIGIN: 'http://plink.test',
+    DATABASE_URL: database.url,
+    DATABASE_POOL_MAX: '5',
+    REDIS_URL: redisUrl,
+    REDIS_PREFIX: redisPrefix,
+    SESSION_SECRET: 'test-session-secret-0123456789abcdef0123456789',
+    MAIL_OUTBOX_DIR: '/tmp/plink-test-mail',
+    ...overrides,
+  });
+  initLogger({ level: config.logLevel, pretty: false, name: 'test' });
+  return {
+    config,
+    database,
+    async cleanup() {
+      await database.drop();
+      await deleteRedisPrefix(redisUrl, redisPrefix).catch(() => undefined);
+    },
+  };
+}
