@@ -1,13 +1,26 @@
-import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
+import { getLogger } from '../logging/logger';
 import { JOBS, QUEUE_SETTINGS, type JobEnvelope, type JobName, type JobPayload, QueueName } from '@plink/contracts';
 
 /** Adds typed jobs to BullMQ. Use {@link Outbox} instead when the job follows a database change. */
 @Injectable()
-export class JobQueue implements OnApplicationShutdown {
+export class JobQueue implements OnModuleInit, OnApplicationShutdown {
   constructor(private readonly moduleRef: ModuleRef) {}
+
+  onModuleInit() {
+    for (const name of Object.values(QueueName)) {
+      let last = 0;
+      this.queue(name).on('error', (err) => {
+        // Redis away: say so at most every 10 s; the outbox keeps what could not be queued.
+        if (Date.now() - last < 10_000) return;
+        last = Date.now();
+        getLogger().warn({ queue: name, err: { message: err.message } }, 'queue connection problem');
+      });
+    }
+  }
 
   queue(name: QueueName): Queue {
     return this.moduleRef.get<Queue>(getQueueToken(name), { strict: false });

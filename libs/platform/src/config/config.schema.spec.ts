@@ -1,0 +1,49 @@
+import { describeConfig, loadConfig } from './config.schema';
+
+const base = { DATABASE_URL: 'postgres://plink:secret@db:5432/plink' };
+
+describe('configuration', () => {
+  it('fills every default', () => {
+    const config = loadConfig(base);
+    expect(config).toMatchObject({
+      port: 3000,
+      appOrigin: 'http://localhost:3000',
+      secureCookies: false,
+      redisUrl: 'redis://127.0.0.1:6379',
+      redisPrefix: 'plink:',
+      mailFrom: 'Plink <no-reply@plink.local>',
+      mailOutboxDir: '.data/mail',
+      uploadsDir: '.data/uploads',
+      workers: 'none',
+      logLevel: 'info',
+      authRateLimitPerMinute: 200,
+    });
+    expect(config.smtpUrl).toBeUndefined();
+    expect(config.s3).toBeUndefined();
+    expect(config.stripe).toBeUndefined();
+  });
+
+  it('lists every problem in one readable error', () => {
+    expect(() => loadConfig({ PORT: 'abc', APP_ORIGIN: 'not a url' })).toThrow(/PORT[\s\S]*APP_ORIGIN[\s\S]*DATABASE_URL|DATABASE_URL[\s\S]*PORT/);
+  });
+
+  it('requires the S3 credentials only when S3 is chosen', () => {
+    expect(() => loadConfig({ ...base, S3_ENDPOINT: 'minio' })).toThrow(/S3_ACCESS_KEY is required when S3_ENDPOINT is set/);
+    const config = loadConfig({ ...base, S3_ENDPOINT: 'minio', S3_PORT: '9000', S3_USE_SSL: 'false', S3_ACCESS_KEY: 'a', S3_SECRET_KEY: 'b', S3_BUCKET: 'c' });
+    expect(config.s3).toMatchObject({ endPoint: 'minio', port: 9000, useSSL: false, bucket: 'c' });
+  });
+
+  it('requires a real session secret in production and sets Secure cookies for https', () => {
+    expect(() => loadConfig({ ...base, NODE_ENV: 'production' })).toThrow(/SESSION_SECRET/);
+    const config = loadConfig({ ...base, NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40), APP_ORIGIN: 'https://plink.example/' });
+    expect(config.secureCookies).toBe(true);
+    expect(config.appOrigin).toBe('https://plink.example');
+  });
+
+  it('masks secrets when describing itself', () => {
+    const text = JSON.stringify(describeConfig(loadConfig({ ...base, SMTP_URL: 'smtp://mailer:hunter2@smtp.example:587' })));
+    expect(text).not.toContain('secret');
+    expect(text).not.toContain('hunter2');
+    expect(text).toContain('plink:***@db');
+  });
+});

@@ -1,0 +1,73 @@
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Processor } from '@nestjs/bullmq';
+import { Queue, type Job } from 'bullmq';
+import { QUEUE_SETTINGS, QueueName, type JobPayload } from '@plink/contracts';
+import { createTestEnvironment, type TestEnvironment } from '@plink/testing';
+import { PlatformModule } from '../platform.module';
+import { ContractWorker, JobHandlerRegistry, type JobHandlers } from './contract-worker';
+
+const seen: { name: string; payload: unknown; attempt: number }[] = [];
+
+@Processor(QueueName.Email, { concurrency: QUEUE_SETTINGS[QueueName.Email].concurrency })
+class RecordingEmailWorker extends ContractWorker<QueueName.Email> {
+  protected readonly queueName = QueueName.Email;
+  protected readonly handlers: JobHandlers<QueueName.Email> = {
+    'email.verification': async (payload: JobPayload<'email.verification'>, job: Job) => {
+      seen.push({ name: job.name, payload, attempt: job.attemptsMade + 1 });
+      if (payload.userId === 13 && job.attemptsMade < 1) throw new Error('flaky once');
+    },
+    'email.password-reset': async (payload, job) => {
+      seen.push({ name: job.name, payload, attempt: job.attemptsMade + 1 });
+    },
+  };
+}
+
+describe('contract workers', () => {
+  let env: TestEnvironment;
+
+  beforeAll(async () => {
+    env = await createTestEnvironment();
+  });
+
+  afterAll(async () => {
+    await env?.cleanup();
+  });
+
+  it('refuses to boot when a job of a served queue has no handler, or two', () => {
+    const registry = new JobHandlerRegistry();
+    registry.register(QueueName.Email, 'A', ['email.verification']);
+    expect(() => registry.verify()).toThrow(/job "email.password-reset" on queue "email" has no handler/);
+    registry.register(QueueName.Email, 'B', ['email.verification', 'email.password-reset']);
+    expect(() => registry.verify()).toThrow(/job "email.verification" on queue "email" has 2 handlers \(A, B\)/);
+    expect(() => new JobHandlerRegistry().register(QueueName.Email, 'C', ['pages.nothing'])).toThrow(/not a job of queue/);
+  });
+
+  it('runs typed handlers, drops payloads that break the contract, and retries a failure', async () => {
+    @Module({ imports: [PlatformModule.forRoot({ config: env.config, schemas: [] })], providers: [RecordingEmailWorker] })
+    class WorkerModule {}
+    const app = await NestFactory.createApplicationContext(WorkerModule, { logger: false });
+    await app.init();
+    const queue = new Queue(QueueName.Email, { connection: { url: env.config.redisUrl }, prefix: `${env.config.redisPrefix}bull` });
+    try {
+      const meta = { correlationId: 'test-correlation', recordedAt: new Date().toISOString() };
+      await queue.add('email.verification', { payload: { v: 1, userId: 1, sealedToken: 's' }, meta });
+      const bad = await queue.add('email.verification', { payload: { v: 1, userId: 'one' }, meta });
+      const unknown = await queue.add('email.unknown', { payload: {}, meta });
+      await queue.add('email.verification', { payload: { v: 1, userId: 13, sealedToken: 's' }, meta }, { attempts: 3, backoff: { type: 'fixed', delay: 50 } });
+      const deadline = Date.now() + 15_000;
+      while (seen.filter((s) => (s.payload as { userId: number }).userId === 13).length < 2 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(seen.find((s) => (s.payload as { userId: number }).userId === 1)).toMatchObject({ name: 'email.verification' });
+      expect(seen.filter((s) => (s.payload as { userId: number }).userId === 13).map((s) => s.attempt)).toEqual([1, 2]);
+      expect(seen.some((s) => (s.payload as { userId: unknown }).userId === 'one')).toBe(false);
+      expect(await (await queue.getJob(bad.id!))!.getState()).toBe('failed');
+      expect((await queue.getJob(bad.id!))!.attemptsMade).toBe(1); // not retried: it can never succeed
+      expect(await (await queue.getJob(unknown.id!))!.getState()).toBe('failed');
+    } finally {
+      await queue.close();
+      await app.close();
+    }
+  });
+});

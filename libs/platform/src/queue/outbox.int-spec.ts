@@ -1,0 +1,83 @@
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { INestApplicationContext } from '@nestjs/common';
+import { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { Queue } from 'bullmq';
+import { QueueName } from '@plink/contracts';
+import { ControlledRedis, createTestEnvironment, type TestEnvironment } from '@plink/testing';
+import { PlatformModule } from '../platform.module';
+import { Outbox } from './outbox.service';
+
+/** A job recorded while Redis is unreachable waits in PostgreSQL and reaches BullMQ once Redis is back. */
+describe('outbox relay across a Redis outage', () => {
+  let redis: ControlledRedis;
+  let env: TestEnvironment;
+  let app: INestApplicationContext;
+  let queue: Queue;
+
+  beforeAll(async () => {
+    redis = await ControlledRedis.start();
+    env = await createTestEnvironment({ REDIS_URL: redis.url });
+    @Module({ imports: [PlatformModule.forRoot({ config: env.config, schemas: [] })] })
+    class TestModule {}
+    app = await NestFactory.createApplicationContext(TestModule, { logger: false });
+    await app.init();
+    queue = new Queue(QueueName.Email, { connection: { url: redis.url }, prefix: `${env.config.redisPrefix}bull` });
+    queue.on('error', () => undefined); // the outage below is on purpose
+  });
+
+  afterAll(async () => {
+    await queue?.close();
+    await app?.close();
+    await env?.cleanup();
+    await redis?.destroy();
+  });
+
+  const outboxRows = async () => {
+    const rows: { count: string }[] = await app.get(MikroORM).em.fork().execute('select count(*) from platform.outbox');
+    return Number(rows[0].count);
+  };
+
+  it('keeps the job in the outbox during the outage and delivers it exactly once afterwards', async () => {
+    const outbox = app.get(Outbox);
+    const em = app.get(EntityManager).fork();
+
+    await redis.stop();
+    await em.transactional(async (tx) => {
+      outbox.record(tx, 'email.verification', { v: 1, userId: 42, sealedToken: 'sealed' });
+    });
+    outbox.kick();
+    await expect(outbox.relayOnce()).resolves.toBe(0);
+    expect(await outboxRows()).toBe(1);
+
+    await redis.start();
+    const deadline = Date.now() + 30_000;
+    while ((await outboxRows()) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    expect(await outboxRows()).toBe(0);
+
+    const jobs = await queue.getJobs(['waiting', 'active', 'completed', 'delayed']);
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0].name).toBe('email.verification');
+    expect(jobs[0].data.payload).toEqual({ v: 1, userId: 42, sealedToken: 'sealed' });
+    expect(jobs[0].data.meta.correlationId).toEqual(expect.any(String));
+  }, 60_000);
+
+  it('records nothing when the transaction rolls back', async () => {
+    const outbox = app.get(Outbox);
+    const em = app.get(EntityManager).fork();
+    await expect(
+      em.transactional(async (tx) => {
+        outbox.record(tx, 'email.password-reset', { v: 1, userId: 7, sealedToken: 'sealed' });
+        await tx.flush();
+        throw new Error('the change failed');
+      }),
+    ).rejects.toThrow('the change failed');
+    expect(await outboxRows()).toBe(0);
+  });
+
+  it('refuses to record a payload that breaks the job contract', () => {
+    const outbox = app.get(Outbox);
+    const em = app.get(EntityManager).fork();
+    expect(() => outbox.record(em, 'email.verification', { v: 1, userId: -1, sealedToken: '' } as never)).toThrow();
+  });
+});

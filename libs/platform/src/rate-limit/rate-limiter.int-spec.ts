@@ -1,0 +1,41 @@
+import { Redis } from 'ioredis';
+import { deleteRedisPrefix, testRedisUrl, uniqueRedisPrefix } from '@plink/testing';
+import { RedisKeys } from '../redis/redis.module';
+import { RateLimiter } from './rate-limiter';
+
+describe('rate limiter (real Redis)', () => {
+  const prefix = uniqueRedisPrefix();
+  const redis = new Redis(testRedisUrl());
+  const limiter = new RateLimiter(redis, new RedisKeys(prefix));
+
+  afterAll(async () => {
+    await deleteRedisPrefix(testRedisUrl(), prefix);
+    redis.disconnect();
+  });
+
+  it('allows `limit` hits per window and then says when to retry', async () => {
+    const results = [];
+    for (let i = 0; i < 4; i += 1) results.push(await limiter.hit('t', 'addr', 3, 60));
+    expect(results.map((r) => r.allowed)).toEqual([true, true, true, false]);
+    expect(results[3].retryAfterSeconds).toBeGreaterThan(0);
+    expect((await limiter.hit('t', 'other-addr', 3, 60)).allowed).toBe(true);
+  });
+
+  it('blocks after `limit` recorded events within the sliding window', async () => {
+    for (let i = 0; i < 4; i += 1) await limiter.record('fails', 'acct', 900);
+    expect((await limiter.check('fails', 'acct', 5, 900)).allowed).toBe(true);
+    await limiter.record('fails', 'acct', 900);
+    const blocked = await limiter.check('fails', 'acct', 5, 900);
+    expect(blocked.allowed).toBe(false);
+    expect(blocked.retryAfterSeconds).toBeGreaterThan(890);
+    await limiter.clear('fails', 'acct');
+    expect((await limiter.check('fails', 'acct', 5, 900)).allowed).toBe(true);
+  });
+
+  it('hands out a cooldown once until it expires', async () => {
+    expect((await limiter.takeCooldown('cd', 'u1', 30)).ok).toBe(true);
+    const second = await limiter.takeCooldown('cd', 'u1', 30);
+    expect(second.ok).toBe(false);
+    expect(second.retryAfterSeconds).toBeGreaterThan(25);
+  });
+});
