@@ -1,16 +1,19 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { loadConfig, type AppConfig } from '@plink/platform';
 import { createTestEnvironment, type TestEnvironment } from '@plink/testing';
 import { createGateway } from './bootstrap';
 import { TestBrowser } from './testing/http-client';
 
 describe('per-address limits on the auth calls', () => {
   let env: TestEnvironment;
+  let config: AppConfig;
   let app: NestFastifyApplication;
   let b: TestBrowser;
 
   beforeAll(async () => {
     env = await createTestEnvironment({ AUTH_RATE_LIMIT_PER_MINUTE: '100' });
-    app = await createGateway(env.config);
+    config = loadConfig(env.vars);
+    app = await createGateway(config);
     await app.listen({ port: 0, host: '127.0.0.1' });
     b = new TestBrowser((await app.getUrl()).replace('[::1]', '127.0.0.1'));
   });

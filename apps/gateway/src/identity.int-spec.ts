@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
-import { initLogger } from '@plink/platform';
+import { initLogger, loadConfig, type AppConfig } from '@plink/platform';
 import { SmtpCatcher, createTestEnvironment, linkIn, type CaughtMail, type TestEnvironment } from '@plink/testing';
 import { createGateway } from './bootstrap';
 import { TestBrowser } from './testing/http-client';
@@ -12,6 +12,7 @@ import { TestBrowser } from './testing/http-client';
  */
 describe('identity, end to end', () => {
   let env: TestEnvironment;
+  let config: AppConfig;
   let smtp: SmtpCatcher;
   let app: NestFastifyApplication;
   let origin: string;
@@ -21,6 +22,7 @@ describe('identity, end to end', () => {
   beforeAll(async () => {
     smtp = await SmtpCatcher.start();
     env = await createTestEnvironment({ SMTP_URL: smtp.url, PLINK_WORKERS: 'all', AUTH_RATE_LIMIT_PER_MINUTE: '1000', LOG_LEVEL: 'info' });
+    config = loadConfig(env.vars);
     initLogger({
       level: 'info',
       pretty: false,
@@ -31,7 +33,7 @@ describe('identity, end to end', () => {
         },
       }),
     });
-    app = await createGateway(env.config);
+    app = await createGateway(config);
     await app.listen({ port: 0, host: '127.0.0.1' });
     origin = await app.getUrl();
     origin = origin.replace('[::1]', '127.0.0.1');

@@ -1,23 +1,23 @@
-import { initLogger, loadConfig, type AppConfig } from '@plink/platform';
 import { createTestDatabase, type TestDatabase } from './test-database';
 import { deleteRedisPrefix, testRedisUrl, uniqueRedisPrefix } from './test-redis';
 
 export interface TestEnvironment {
-  config: AppConfig;
+  /** Environment variables for `loadConfig`: the run's own database and Redis prefix, plus overrides. */
+  vars: Record<string, string>;
   database: TestDatabase;
   /** Drops the database and deletes the run's Redis keys. */
   cleanup(): Promise<void>;
 }
 
 /**
- * A config for one test file: its own fresh database and Redis prefix on the machine's servers,
- * plus any environment overrides (e.g. SMTP_URL of an {@link SmtpCatcher}).
+ * The environment of one test file: its own fresh database and Redis prefix on the machine's
+ * servers, plus any overrides (e.g. SMTP_URL of an {@link SmtpCatcher}).
  */
 export async function createTestEnvironment(overrides: Record<string, string> = {}): Promise<TestEnvironment> {
   const database = await createTestDatabase();
   const redisUrl = overrides.REDIS_URL ?? testRedisUrl();
   const redisPrefix = uniqueRedisPrefix();
-  const config = loadConfig({
+  const vars: Record<string, string> = {
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     APP_ORIGIN: 'http://plink.test',
@@ -28,10 +28,9 @@ export async function createTestEnvironment(overrides: Record<string, string> = 
     SESSION_SECRET: 'test-session-secret-0123456789abcdef0123456789',
     MAIL_OUTBOX_DIR: '/tmp/plink-test-mail',
     ...overrides,
-  });
-  initLogger({ level: config.logLevel, pretty: false, name: 'test' });
+  };
   return {
-    config,
+    vars,
     database,
     async cleanup() {
       await database.drop();

@@ -57,7 +57,8 @@ interface LogContext {
 }
 
 const storage = new AsyncLocalStorage<LogContext>();
-let root: Logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
+// Until initLogger runs (and in unit tests, which never call it): quiet under jest.
+let root: Logger = pino({ level: process.env.JEST_WORKER_ID ? 'silent' : (process.env.LOG_LEVEL ?? 'info') });
 
 /** Creates the process-wide logger: JSON in production, readable lines in development. */
 export function initLogger(options: { level: string; pretty: boolean; name?: string; destination?: pino.DestinationStream }): Logger {

@@ -4,6 +4,7 @@ import { Processor } from '@nestjs/bullmq';
 import { Queue, type Job } from 'bullmq';
 import { QUEUE_SETTINGS, QueueName, type JobPayload } from '@plink/contracts';
 import { createTestEnvironment, type TestEnvironment } from '@plink/testing';
+import { loadConfig, type AppConfig } from '../config/config.schema';
 import { PlatformModule } from '../platform.module';
 import { ContractWorker, JobHandlerRegistry, type JobHandlers } from './contract-worker';
 
@@ -25,9 +26,11 @@ class RecordingEmailWorker extends ContractWorker<QueueName.Email> {
 
 describe('contract workers', () => {
   let env: TestEnvironment;
+  let config: AppConfig;
 
   beforeAll(async () => {
     env = await createTestEnvironment();
+    config = loadConfig(env.vars);
   });
 
   afterAll(async () => {
@@ -44,11 +47,11 @@ describe('contract workers', () => {
   });
 
   it('runs typed handlers, drops payloads that break the contract, and retries a failure', async () => {
-    @Module({ imports: [PlatformModule.forRoot({ config: env.config, schemas: [] })], providers: [RecordingEmailWorker] })
+    @Module({ imports: [PlatformModule.forRoot({ config, schemas: [] })], providers: [RecordingEmailWorker] })
     class WorkerModule {}
     const app = await NestFactory.createApplicationContext(WorkerModule, { logger: false });
     await app.init();
-    const queue = new Queue(QueueName.Email, { connection: { url: env.config.redisUrl }, prefix: `${env.config.redisPrefix}bull` });
+    const queue = new Queue(QueueName.Email, { connection: { url: config.redisUrl }, prefix: `${config.redisPrefix}bull` });
     try {
       const meta = { correlationId: 'test-correlation', recordedAt: new Date().toISOString() };
       await queue.add('email.verification', { payload: { v: 1, userId: 1, sealedToken: 's' }, meta });

@@ -5,6 +5,7 @@ import { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { Queue } from 'bullmq';
 import { QueueName } from '@plink/contracts';
 import { ControlledRedis, createTestEnvironment, type TestEnvironment } from '@plink/testing';
+import { loadConfig, type AppConfig } from '../config/config.schema';
 import { PlatformModule } from '../platform.module';
 import { Outbox } from './outbox.service';
 
@@ -12,17 +13,19 @@ import { Outbox } from './outbox.service';
 describe('outbox relay across a Redis outage', () => {
   let redis: ControlledRedis;
   let env: TestEnvironment;
+  let config: AppConfig;
   let app: INestApplicationContext;
   let queue: Queue;
 
   beforeAll(async () => {
     redis = await ControlledRedis.start();
     env = await createTestEnvironment({ REDIS_URL: redis.url });
-    @Module({ imports: [PlatformModule.forRoot({ config: env.config, schemas: [] })] })
+    config = loadConfig(env.vars);
+    @Module({ imports: [PlatformModule.forRoot({ config, schemas: [] })] })
     class TestModule {}
     app = await NestFactory.createApplicationContext(TestModule, { logger: false });
     await app.init();
-    queue = new Queue(QueueName.Email, { connection: { url: redis.url }, prefix: `${env.config.redisPrefix}bull` });
+    queue = new Queue(QueueName.Email, { connection: { url: redis.url }, prefix: `${config.redisPrefix}bull` });
     queue.on('error', () => undefined); // the outage below is on purpose
   });
 

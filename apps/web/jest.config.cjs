@@ -1,0 +1,29 @@
+// React side: jsdom + @swc/jest. No --experimental-vm-modules needed: Mantine, react-router and
+// react-query ship CommonJS builds (STACK-NOTES G5).
+const path = require('node:path');
+
+/** @type {import('jest').Config} */
+module.exports = {
+  displayName: 'web',
+  testEnvironment: 'jsdom',
+  roots: ['<rootDir>/src'],
+  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/src/**/*.spec.tsx'],
+  setupFilesAfterEnv: ['<rootDir>/src/test/setup.ts'],
+  transform: {
+    '^.+\\.(t|j)sx?$': [
+      '@swc/jest',
+      {
+        jsc: {
+          target: 'es2022',
+          parser: { syntax: 'typescript', tsx: true },
+          transform: { react: { runtime: 'automatic' } },
+        },
+        module: { type: 'commonjs' },
+      },
+    ],
+  },
+  moduleNameMapper: {
+    '^@plink/contracts$': path.join(__dirname, '../../libs/contracts/src/index.ts'),
+    '\\.css$': '<rootDir>/src/test/style-stub.cjs',
+  },
+};

@@ -1,0 +1,46 @@
+import { Route, Routes } from 'react-router-dom';
+import { ComingSoonPage } from '../components/ComingSoonPage';
+import { NotFoundPage } from '../components/NotFoundPage';
+import { RequireAuth } from '../features/auth';
+import { HomePage } from '../features/home';
+import { lazyPage } from '../lib/lazy-page';
+import { AppLayout } from './layout/AppLayout';
+
+// The home page ships in the entry chunk; every other screen loads on first visit. The forms
+// bring the shared zod schemas, which the home page does not need.
+const AuthPage = lazyPage(() => import('../features/auth/components/AuthPage'), 'AuthPage');
+const DashboardPage = lazyPage(() => import('../features/dashboard'), 'DashboardPage');
+const VerifyEmailPage = lazyPage(() => import('../features/email-verification'), 'VerifyEmailPage');
+const VerifyPromptPage = lazyPage(() => import('../features/email-verification'), 'VerifyPromptPage');
+const ForgotPasswordPage = lazyPage(() => import('../features/password-reset'), 'ForgotPasswordPage');
+const ResetPasswordPage = lazyPage(() => import('../features/password-reset'), 'ResetPasswordPage');
+const TermsPage = lazyPage(() => import('../features/legal'), 'TermsPage');
+const PrivacyPage = lazyPage(() => import('../features/legal'), 'PrivacyPage');
+const SettingsPage = lazyPage(() => import('../features/settings'), 'SettingsPage');
+
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<AppLayout />}>
+        <Route index element={<HomePage />} />
+        <Route path="auth" element={<AuthPage />} />
+        <Route path="verify-email" element={<VerifyEmailPage />} />
+        <Route path="verify-prompt" element={<VerifyPromptPage />} />
+        <Route path="forgot-password" element={<ForgotPasswordPage />} />
+        <Route path="reset-password" element={<ResetPasswordPage />} />
+        <Route path="terms" element={<TermsPage />} />
+        <Route path="privacy" element={<PrivacyPage />} />
+        <Route element={<RequireAuth />}>
+          <Route path="dashboard" element={<DashboardPage />} />
+          <Route path="settings" element={<SettingsPage />} />
+          {/* Login routes of later milestones. */}
+          <Route path="checkout" element={<ComingSoonPage title="Upgrade to Pro" />} />
+          <Route path="checkout/success" element={<ComingSoonPage title="Payment" />} />
+          <Route path="editor/:id" element={<ComingSoonPage title="Page editor" />} />
+          <Route path="stats/:id" element={<ComingSoonPage title="Page statistics" />} />
+        </Route>
+        <Route path="*" element={<NotFoundPage />} />
+      </Route>
+    </Routes>
+  );
+}

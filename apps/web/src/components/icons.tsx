@@ -1,0 +1,40 @@
+import type { SVGProps } from 'react';
+
+/** A few outline icons (24×24, stroke-based) so the SPA needs no icon package. */
+type IconProps = Omit<SVGProps<SVGSVGElement>, 'children'> & { size?: number };
+
+function createIcon(displayName: string, paths: string[]) {
+  const Icon = ({ size = 20, ...props }: IconProps) => (
+    <svg
+      xmlns="http://www.w3.org/2000/svg"
+      width={size}
+      height={size}
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={2}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+      {...props}
+    >
+      {paths.map((d) => (
+        <path key={d} d={d} />
+      ))}
+    </svg>
+  );
+  Icon.displayName = displayName;
+  return Icon;
+}
+
+export const IconArrowLeft = createIcon('IconArrowLeft', ['M19 12H5', 'M11 18l-6-6 6-6']);
+export const IconCheck = createIcon('IconCheck', ['M5 12l5 5L20 7']);
+export const IconX = createIcon('IconX', ['M18 6L6 18', 'M6 6l12 12']);
+export const IconBolt = createIcon('IconBolt', ['M13 3v7h6l-8 11v-7H5l8-11']);
+export const IconMail = createIcon('IconMail', ['M3 7a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V7z', 'M3 7l9 6 9-6']);
+export const IconFile = createIcon('IconFile', ['M14 3v4a1 1 0 0 0 1 1h4', 'M17 21H7a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h7l5 5v11a2 2 0 0 1-2 2z', 'M12 11v6', 'M9 14l3 3 3-3']);
+export const IconLink = createIcon('IconLink', ['M9 15l6-6', 'M11 6l.46-.54a5 5 0 0 1 7.07 7.07L18 13', 'M13 18l-.4.53a5.07 5.07 0 0 1-7.12 0 4.97 4.97 0 0 1 0-7.07L6 11']);
+export const IconDeviceMobile = createIcon('IconDeviceMobile', ['M8 3h8a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2H8a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2z', 'M11 4h2', 'M12 17v.01']);
+export const IconChart = createIcon('IconChart', ['M3 3v18h18', 'M7 15l4-4 3 3 5-6']);
+export const IconChevronDown = createIcon('IconChevronDown', ['M6 9l6 6 6-6']);

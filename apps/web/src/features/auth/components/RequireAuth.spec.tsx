@@ -1,0 +1,26 @@
+import { screen } from '@testing-library/react';
+import { mockFetch, signedInAs, signedOut } from '../../../test/fetch-mock';
+import { renderApp } from '../../../test/render-app';
+
+describe('login routes', () => {
+  it.each(['/dashboard', '/settings', '/editor/new', '/stats/7', '/checkout?plan=pro'])(
+    'send an anonymous visitor of %s to /auth',
+    async (url) => {
+      mockFetch(signedOut);
+      const { location } = renderApp(url);
+
+      expect(screen.getByRole('status')).toHaveTextContent('Loading...');
+      expect(await screen.findByRole('heading', { name: 'Welcome back' })).toBeInTheDocument();
+      expect(location()).toBe('/auth');
+    },
+  );
+
+  it('let a signed-in user in', async () => {
+    mockFetch(signedInAs({ isPremium: false }));
+    const { location } = renderApp('/dashboard');
+
+    expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Upgrade Now' })).toHaveAttribute('href', '/checkout?plan=pro');
+    expect(location()).toBe('/dashboard');
+  });
+});

@@ -1,0 +1,46 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { IdentityMessages } from '@plink/contracts';
+import { errorStatus, errorText } from '../../../lib/api-client';
+import { toast, type ToastOptions } from '../../../lib/toast';
+import { login } from '../api/auth.api';
+import { authKeys } from '../api/auth.keys';
+
+/** SPEC §8: login failures. */
+function loginFailure(error: unknown): ToastOptions {
+  switch (errorStatus(error)) {
+    case 403:
+      return {
+        title: 'Email verification required',
+        description: IdentityMessages.verifyBeforeLogin,
+        variant: 'destructive',
+      };
+    case 401:
+      return {
+        title: 'Login failed',
+        description: 'Invalid email or password. Please try again.',
+        variant: 'destructive',
+      };
+    default:
+      return {
+        title: 'Login failed',
+        description: errorText(error, 'Login failed. Please try again later.'),
+        variant: 'destructive',
+      };
+  }
+}
+
+export function useLogin() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: login,
+    onSuccess: (user) => {
+      queryClient.setQueryData(authKeys.user(), user);
+      toast({
+        title: 'Login successful',
+        description: `Welcome back, ${user.username}!`,
+        variant: 'success',
+      });
+    },
+    onError: (error) => toast(loginFailure(error)),
+  });
+}

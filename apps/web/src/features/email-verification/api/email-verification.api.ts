@@ -1,0 +1,14 @@
+import type { MessageResponse } from '@plink/contracts';
+import { apiClient } from '../../../lib/api-client';
+
+/** POST /api/verify-email: true on success, false on any failure (SPEC §4). */
+export async function verifyEmail(token: string): Promise<boolean> {
+  try {
+    await apiClient.post<unknown>('/api/verify-email', { token });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const resendVerification = () => apiClient.post<MessageResponse>('/api/resend-verification');

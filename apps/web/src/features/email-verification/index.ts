@@ -1,0 +1,2 @@
+export { VerifyEmailPage } from './components/VerifyEmailPage';
+export { VerifyPromptPage } from './components/VerifyPromptPage';

@@ -1,0 +1,43 @@
+import { Box, Button, Card, Image, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import type { ExamplePage } from '../data/examples';
+import { EXAMPLE_PAGES } from '../data/examples';
+import { Section } from './Section';
+
+function ExampleCard({ example }: { example: ExamplePage }) {
+  const { title, subtext, buttonText, slug, image, align } = example;
+  return (
+    <Card withBorder radius="md" padding={0} shadow="sm">
+      <Image src={image} alt="" h={160} />
+      <Stack p="lg" gap="sm" ta={align} align={align === 'center' ? 'center' : 'stretch'}>
+        <Title order={3} fz="h4">
+          {title}
+        </Title>
+        <Text c="dimmed" size="sm">
+          {subtext}
+        </Text>
+        {/* A picture of the visitor's form: not meant to be filled in. */}
+        <Box w="100%" aria-hidden="true" style={{ pointerEvents: 'none' }}>
+          <TextInput placeholder="you@example.com" readOnly tabIndex={-1} mb="xs" />
+          <Button fullWidth tabIndex={-1} color="dark">
+            {buttonText}
+          </Button>
+        </Box>
+        <Text size="xs" c="dimmed" ff="monospace">
+          {window.location.host}/{slug}
+        </Text>
+      </Stack>
+    </Card>
+  );
+}
+
+export function ExamplesSection() {
+  return (
+    <Section id="examples" title="See what you can build" subtitle="A few pages made with Plink.">
+      <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="lg">
+        {EXAMPLE_PAGES.map((example) => (
+          <ExampleCard key={example.id} example={example} />
+        ))}
+      </SimpleGrid>
+    </Section>
+  );
+}

@@ -1,0 +1,34 @@
+import { screen } from '@testing-library/react';
+import { mockFetch, signedInAs, signedOut } from '../../../test/fetch-mock';
+import { renderApp } from '../../../test/render-app';
+
+describe('/ home page', () => {
+  it('invites visitors to register and shows the example pages', async () => {
+    mockFetch(signedOut);
+    renderApp('/');
+
+    expect(await screen.findByRole('heading', { name: 'Collect emails fast' })).toBeInTheDocument();
+    expect(screen.getAllByText('Beautiful landing pages in seconds')[0]).toBeVisible();
+    const [heroCta] = screen.getAllByRole('link', { name: 'Get Started Free' });
+    expect(heroCta).toHaveAttribute('href', '/auth?tab=register');
+    expect(screen.getByRole('link', { name: 'See Examples' })).toHaveAttribute('href', '/#examples');
+    for (const slug of ['photo-guide', 'startupwkly', 'saas-waitlist']) {
+      expect(screen.getByText(`localhost/${slug}`)).toBeInTheDocument();
+    }
+  });
+
+  it('sends a signed-in user to the dashboard', async () => {
+    mockFetch(signedInAs());
+    const { location } = renderApp('/');
+
+    expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
+    expect(location()).toBe('/dashboard');
+  });
+
+  it('answers unknown paths with the 404 page', async () => {
+    mockFetch(signedOut);
+    renderApp('/no/such/page');
+
+    expect(await screen.findByRole('heading', { name: '404 Page Not Found' })).toBeInTheDocument();
+  });
+});

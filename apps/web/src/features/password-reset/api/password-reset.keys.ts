@@ -1,0 +1,4 @@
+export const passwordResetKeys = {
+  all: ['password-reset'] as const,
+  token: (token: string) => [...passwordResetKeys.all, 'token', token] as const,
+};

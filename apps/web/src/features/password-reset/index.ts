@@ -1,0 +1,2 @@
+export { ForgotPasswordPage } from './components/ForgotPasswordPage';
+export { ResetPasswordPage } from './components/ResetPasswordPage';

@@ -1,0 +1,53 @@
+import { Button, Card, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { updatePasswordFormSchema } from '@plink/contracts';
+import { useSchemaForm } from '../../../lib/use-schema-form';
+import { useUpdatePassword } from '../hooks/useUpdatePassword';
+
+export function ChangePasswordForm() {
+  const form = useSchemaForm(updatePasswordFormSchema, {
+    currentPassword: '',
+    newPassword: '',
+    confirmPassword: '',
+  });
+  const update = useUpdatePassword();
+
+  const submit = form.onSubmit(({ currentPassword, newPassword }) =>
+    update.mutate({ currentPassword, newPassword }, { onSuccess: () => form.reset() }),
+  );
+
+  return (
+    <Card withBorder radius="md" padding="lg">
+      <Title order={3} fz="h4">
+        Change password
+      </Title>
+      <Text c="dimmed" size="sm" mb="md">
+        Use at least 8 characters for your new password.
+      </Text>
+      <form noValidate onSubmit={submit}>
+        <Stack>
+          <PasswordInput
+            label="Current Password"
+            autoComplete="current-password"
+            key={form.key('currentPassword')}
+            {...form.getInputProps('currentPassword')}
+          />
+          <PasswordInput
+            label="New Password"
+            autoComplete="new-password"
+            key={form.key('newPassword')}
+            {...form.getInputProps('newPassword')}
+          />
+          <PasswordInput
+            label="Confirm New Password"
+            autoComplete="new-password"
+            key={form.key('confirmPassword')}
+            {...form.getInputProps('confirmPassword')}
+          />
+          <Button type="submit" disabled={update.isPending} style={{ alignSelf: 'flex-start' }}>
+            {update.isPending ? 'Updating...' : 'Update Password'}
+          </Button>
+        </Stack>
+      </form>
+    </Card>
+  );
+}

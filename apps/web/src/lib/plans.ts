@@ -1,0 +1,52 @@
+/** The plans of SPEC §1, shared by the home page pricing and the settings subscription tab. */
+export interface PlanFeature {
+  label: string;
+  included: boolean;
+}
+
+export interface Plan {
+  id: 'free' | 'pro';
+  name: string;
+  price: string;
+  period: string;
+  summary: string;
+  features: PlanFeature[];
+}
+
+const included = (label: string): PlanFeature => ({ label, included: true });
+
+export const FREE_PLAN: Plan = {
+  id: 'free',
+  name: 'Free',
+  price: '$0',
+  period: 'per month',
+  summary: 'Everything you need to launch your first page.',
+  features: [
+    included('1 active page'),
+    included('Basic customisation'),
+    included('Email collection and export'),
+    included('File delivery via links'),
+    included('Plink branding included'),
+    { label: 'Webhook integration', included: false },
+  ],
+};
+
+export const PRO_PLAN: Plan = {
+  id: 'pro',
+  name: 'Pro',
+  price: '$10',
+  period: 'per month, cancel anytime',
+  summary: '14-day free trial. No credit card required for the trial.',
+  features: [
+    included('Unlimited pages'),
+    included('Email collection and export'),
+    included('File delivery'),
+    included('Embedded tracking scripts (ad pixel, web analytics)'),
+    included('Remove Plink branding'),
+    included('Webhook integration with your automation tools'),
+  ],
+};
+
+export const PLANS = [FREE_PLAN, PRO_PLAN] as const;
+
+export const TRIAL_DAYS = 14;

@@ -1,0 +1,44 @@
+import { notifications } from '@mantine/notifications';
+import type { ReactNode } from 'react';
+
+/** The toast variants of SPEC §2 mapped to Mantine colours (`undefined` is the theme's primary colour). */
+const VARIANT_COLORS = {
+  default: undefined,
+  destructive: 'red',
+  success: 'green',
+  warning: 'yellow',
+  info: 'blue',
+} as const;
+
+export type ToastVariant = keyof typeof VARIANT_COLORS;
+
+/** Display times of SPEC §9, in milliseconds. */
+export const TOAST_DURATION = {
+  default: 5_000,
+  copy: 2_000,
+  emailVerified: 6_000,
+} as const;
+
+export interface ToastOptions {
+  title: ReactNode;
+  description?: ReactNode;
+  variant?: ToastVariant;
+  duration?: number;
+}
+
+/** Shows one toast at a time: a new toast replaces the current one. */
+export function toast({
+  title,
+  description,
+  variant = 'default',
+  duration = TOAST_DURATION.default,
+}: ToastOptions) {
+  notifications.clean();
+  return notifications.show({
+    title,
+    message: description,
+    color: VARIANT_COLORS[variant],
+    autoClose: duration,
+    'data-variant': variant,
+  });
+}

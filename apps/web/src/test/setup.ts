@@ -1,0 +1,38 @@
+import '@testing-library/jest-dom';
+import { TextDecoder, TextEncoder } from 'node:util';
+import { cleanNotifications } from '@mantine/notifications';
+import { act } from '@testing-library/react';
+
+// STACK-NOTES G16: react-router 7 needs TextEncoder; Mantine needs matchMedia and ResizeObserver.
+Object.assign(globalThis, { TextEncoder, TextDecoder });
+
+Object.defineProperty(window, 'matchMedia', {
+  writable: true,
+  value: (query: string): MediaQueryList =>
+    ({
+      matches: false,
+      media: query,
+      onchange: null,
+      addListener: () => undefined,
+      removeListener: () => undefined,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+      dispatchEvent: () => false,
+    }) as MediaQueryList,
+});
+
+class ResizeObserverStub {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+}
+Object.assign(globalThis, { ResizeObserver: ResizeObserverStub });
+
+// jsdom implements neither scrolling nor fetch; tests mock fetch per case (see test/fetch-mock.ts).
+window.scrollTo = () => undefined;
+Element.prototype.scrollIntoView = () => undefined;
+
+// Toasts live in a module-level store: start every test without the previous one's.
+afterEach(() => {
+  act(() => cleanNotifications());
+});

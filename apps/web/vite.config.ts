@@ -1,0 +1,26 @@
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const apiTarget = process.env.PLINK_API_URL ?? 'http://localhost:3000';
+
+export default defineConfig({
+  base: '/',
+  plugins: [react()],
+  resolve: {
+    alias: {
+      // The contracts lib ships CommonJS in dist; the SPA bundles its TypeScript source instead.
+      '@plink/contracts': fileURLToPath(new URL('../../libs/contracts/src/index.ts', import.meta.url)),
+    },
+  },
+  server: {
+    proxy: {
+      '/api': apiTarget,
+      '/uploads': apiTarget,
+    },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+  },
+});
