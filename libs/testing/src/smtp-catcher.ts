@@ -20,13 +20,13 @@ export class SmtpCatcher {
   readonly mails: CaughtMail[] = [];
   private failures = 0;
   private waiters: { predicate: (m: CaughtMail) => boolean; resolve: (m: CaughtMail) => void }[] = [];
-  private constructor(
-    private readonly server: SMTPServer,
-    public readonly port: number,
-  ) {}
+  private server!: SMTPServer;
+  port = 0;
+
+  private constructor() {}
 
   static async start(): Promise<SmtpCatcher> {
-    let catcher: SmtpCatcher;
+    const catcher = new SmtpCatcher();
     const server = new SMTPServer({
       authOptional: true,
       disabledCommands: ['STARTTLS'],
@@ -64,8 +64,8 @@ export class SmtpCatcher {
       },
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const port = (server.server.address() as { port: number }).port;
-    catcher = new SmtpCatcher(server, port);
+    catcher.server = server;
+    catcher.port = (server.server.address() as { port: number }).port;
     return catcher;
   }
 

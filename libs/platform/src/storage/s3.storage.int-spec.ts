@@ -18,7 +18,6 @@ type S3rverConstructor = new (options: {
   directory: string;
   resetOnClose?: boolean;
 }) => S3rverServer;
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const S3rver = require('@20minutes/s3rver') as S3rverConstructor;
 
 /** Every file and folder under `dir`, relative to it. */
