@@ -1,6 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { createTestEnvironment, freePort, type TestEnvironment } from '@plink/testing';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { loadConfig } from '@plink/platform';
+import { SmtpCatcher, createTestEnvironment, freePort, type TestEnvironment } from '@plink/testing';
+import { createGateway } from './bootstrap';
+import { TestBrowser } from './testing/http-client';
 
 const ROOT = join(__dirname, '../../..');
 const SERVICES = ['identity', 'pages', 'leads', 'billing', 'notifications'];
@@ -20,17 +24,42 @@ describe('service apps run alone', () => {
     await env?.cleanup();
   });
 
-  it.each(SERVICES)('%s boots, reports health and stops cleanly', async (service) => {
-    const port = await freePort();
+  function startService(service: string, port: number, extraEnv: Record<string, string> = {}) {
     const output: string[] = [];
     const child: ChildProcess = spawn(process.execPath, [join(ROOT, `apps/${service}/dist/main.js`)], {
       cwd: ROOT,
-      env: { ...process.env, ...env.vars, NODE_ENV: 'production', HEALTH_PORT: String(port) },
+      env: { ...process.env, ...env.vars, NODE_ENV: 'production', HEALTH_PORT: String(port), ...extraEnv },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout!.on('data', (d) => output.push(String(d)));
     child.stderr!.on('data', (d) => output.push(String(d)));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    return { child, output, exited };
+  }
+
+  it('delivers the gateway\'s jobs from a separate notifications process (the production shape)', async () => {
+    const smtp = await SmtpCatcher.start();
+    const gateway: NestFastifyApplication = await createGateway(loadConfig({ ...env.vars, PLINK_WORKERS: 'none' }));
+    const notifications = startService('notifications', await freePort(), { SMTP_URL: smtp.url });
+    try {
+      await gateway.listen({ port: 0, host: '127.0.0.1' });
+      const b = new TestBrowser((await gateway.getUrl()).replace('[::1]', '127.0.0.1'));
+      expect((await b.post('/api/register', { username: 'split_mode', email: 'split@example.com', password: 'secret12' })).status).toBe(201);
+      const mail = await smtp.waitFor((m) => m.to.includes('split@example.com'), 20_000);
+      expect(mail.text).toContain('http://plink.test/verify-email?token=');
+    } catch (err) {
+      throw new Error(`${(err as Error).message}\n--- notifications output ---\n${notifications.output.join('').slice(-4000)}`, { cause: err });
+    } finally {
+      notifications.child.kill('SIGTERM');
+      await notifications.exited;
+      await gateway.close();
+      await smtp.stop();
+    }
+  }, 40_000);
+
+  it.each(SERVICES)('%s boots, reports health and stops cleanly', async (service) => {
+    const port = await freePort();
+    const { child, output, exited } = startService(service, port);
     try {
       let health: { status: number; body: any } | undefined;
       const deadline = Date.now() + 20_000;
@@ -47,7 +76,7 @@ describe('service apps run alone', () => {
       expect(log).toContain(`"msg":"${service} stopped"`);
     } catch (err) {
       child.kill('SIGKILL');
-      throw new Error(`${(err as Error).message}\n--- ${service} output ---\n${output.join('').slice(-4000)}`);
+      throw new Error(`${(err as Error).message}\n--- ${service} output ---\n${output.join('').slice(-4000)}`, { cause: err });
     }
   }, 40_000);
 });
