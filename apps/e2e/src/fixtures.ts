@@ -1,0 +1,196 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { test as base, expect, type Page } from '@playwright/test';
+import {
+  SmtpCatcher,
+  createTestDatabase,
+  deleteRedisPrefix,
+  freePort,
+  linkIn,
+  testRedisUrl,
+  uniqueRedisPrefix,
+  type CaughtMail,
+  type TestDatabase,
+} from '@plink/testing';
+
+/** The workspace root (apps/e2e/src → ../../..). */
+const ROOT = resolve(__dirname, '..', '..', '..');
+/** The project's Node 24 (the system Node is too old for the gateway). */
+const NODE = join(ROOT, 'node_modules', '.bin', 'node');
+const GATEWAY_MAIN = join(ROOT, 'apps', 'gateway', 'dist', 'main.js');
+
+const STARTUP_TIMEOUT_MS = 60_000;
+const KILL_GRACE_MS = 5_000;
+/** At most this much of the gateway's output is kept (the tail). */
+const LOG_LIMIT = 200_000;
+
+/** One running gateway (API + the built SPA + the e-mail worker) with its own database, Redis keys and SMTP. */
+export interface Gateway {
+  /** http://127.0.0.1:<port>, also the APP_ORIGIN used in e-mail links. */
+  origin: string;
+  smtp: SmtpCatcher;
+  /** Everything the gateway wrote to stdout and stderr so far (the tail, if very long). */
+  output(): string;
+}
+
+class OutputBuffer {
+  private text = '';
+  append(chunk: Buffer | string): void {
+    this.text += String(chunk);
+    if (this.text.length > LOG_LIMIT) this.text = this.text.slice(-LOG_LIMIT);
+  }
+  toString(): string {
+    return this.text;
+  }
+}
+
+async function waitForHealth(origin: string, child: ChildProcess, output: OutputBuffer): Promise<void> {
+  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
+  let last = 'no answer yet';
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`the gateway exited (${child.exitCode ?? child.signalCode}) before it was healthy:\n${output}`);
+    }
+    try {
+      const res = await fetch(`${origin}/health`, { signal: AbortSignal.timeout(2_000) });
+      if (res.status === 200) return;
+      last = `HTTP ${res.status}: ${(await res.text()).slice(0, 500)}`;
+    } catch (err) {
+      last = (err as Error).message;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`the gateway did not answer GET /health with 200 within ${STARTUP_TIMEOUT_MS} ms (last: ${last}):\n${output}`);
+}
+
+/** SIGTERM, then SIGKILL if the gateway is still running after 5 s. */
+async function stopGateway(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS);
+  await exited;
+  clearTimeout(timer);
+}
+
+async function startGateway(use: (gateway: Gateway) => Promise<void>): Promise<void> {
+  const cleanups: (() => Promise<void> | void)[] = [];
+  const output = new OutputBuffer();
+  try {
+    const smtp = await SmtpCatcher.start();
+    cleanups.push(() => smtp.stop());
+
+    const database: TestDatabase = await createTestDatabase();
+    cleanups.push(() => database.drop());
+
+    const redisUrl = testRedisUrl();
+    const redisPrefix = uniqueRedisPrefix();
+    cleanups.push(() => deleteRedisPrefix(redisUrl, redisPrefix));
+
+    const dataDir = mkdtempSync(join(tmpdir(), 'plink-e2e-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+
+    const port = await freePort();
+    const origin = `http://127.0.0.1:${port}`;
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      LANG: process.env.LANG,
+      TMPDIR: process.env.TMPDIR,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      APP_ORIGIN: origin,
+      DATABASE_URL: database.url,
+      REDIS_URL: redisUrl,
+      REDIS_PREFIX: redisPrefix,
+      SMTP_URL: smtp.url,
+      PLINK_WORKERS: 'all',
+      SESSION_SECRET: 'e2e-session-secret-0123456789abcdef0123456789',
+      AUTH_RATE_LIMIT_PER_MINUTE: '1000',
+      UPLOADS_DIR: join(dataDir, 'uploads'),
+      MAIL_OUTBOX_DIR: join(dataDir, 'mail'),
+    };
+    const child = spawn(NODE, [GATEWAY_MAIN], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Runs before the database is dropped (cleanups run last-in, first-out).
+    cleanups.push(() => stopGateway(child));
+    child.stdout.on('data', (c: Buffer) => output.append(c));
+    child.stderr.on('data', (c: Buffer) => output.append(c));
+    child.on('error', (err) => output.append(`[e2e] could not start the gateway: ${err.message}\n`));
+
+    // On failure the error carries the gateway's output, and the reporter prints it.
+    await waitForHealth(origin, child, output);
+    await use({ origin, smtp, output: () => output.toString() });
+  } finally {
+    const errors: unknown[] = [];
+    for (const cleanup of cleanups.reverse()) {
+      try {
+        await cleanup();
+      } catch (err) {
+        errors.push(err);
+      }
+    }
+    if (errors.length > 0) console.error('[e2e] cleanup problems:', ...errors);
+  }
+}
+
+interface TestFixtures {
+  smtp: SmtpCatcher;
+  /** Prints (and attaches) the gateway's output when a test fails. */
+  gatewayOutputOnFailure: void;
+}
+
+interface WorkerFixtures {
+  gateway: Gateway;
+}
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a function asks for from its first parameter.
+  gateway: [async ({}, use) => startGateway(use), { scope: 'worker', timeout: 120_000 }],
+  baseURL: async ({ gateway }, use) => use(gateway.origin),
+  smtp: async ({ gateway }, use) => use(gateway.smtp),
+  gatewayOutputOnFailure: [
+    async ({ gateway }, use, testInfo) => {
+      const before = gateway.output().length;
+      await use();
+      if (testInfo.status !== testInfo.expectedStatus) {
+        const all = gateway.output();
+        const during = all.length >= before ? all.slice(before) : all;
+        await testInfo.attach('gateway-output.txt', { body: all, contentType: 'text/plain' });
+        console.error(`[e2e] gateway output during "${testInfo.title}":\n${during || '(nothing)'}`);
+      }
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };
+
+/** A new user's credentials, unique per call. */
+export function newIdentity(label = 'e2e') {
+  const tag = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4).toString(36)}`;
+  return {
+    username: `${label}_${tag}`,
+    email: `${label}.${tag}@example.com`,
+    password: 'first-secret-1',
+  };
+}
+
+/** Waits for the mail to `email` whose subject matches, and returns its link starting at `origin + path`. */
+export async function mailedLink(smtp: SmtpCatcher, email: string, subject: RegExp, prefix: string): Promise<string> {
+  const mail = await smtp.waitFor((m: CaughtMail) => m.to.includes(email.toLowerCase()) && subject.test(m.subject), 20_000);
+  return linkIn(mail, prefix);
+}
+
+/** A toast (a Mantine notification, role "alert") with this title. */
+export function toast(page: Page, title: string | RegExp) {
+  return page.getByRole('alert').filter({ hasText: title });
+}
+
+/** A full-page screenshot into the test's output folder (kept as an artifact). */
+export async function snap(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true, animations: 'disabled' });
+}
