@@ -23,6 +23,13 @@ describe('configuration', () => {
     expect(config.stripe).toBeUndefined();
   });
 
+  it('treats empty variables as unset', () => {
+    const config = loadConfig({ ...base, S3_PORT: '', HEALTH_PORT: ' ', PORT: '', SMTP_URL: '' });
+    expect(config.port).toBe(3000);
+    expect(config.healthPort).toBeUndefined();
+    expect(config.smtpUrl).toBeUndefined();
+  });
+
   it('lists every problem in one readable error', () => {
     expect(() => loadConfig({ PORT: 'abc', APP_ORIGIN: 'not a url' })).toThrow(/PORT[\s\S]*APP_ORIGIN[\s\S]*DATABASE_URL|DATABASE_URL[\s\S]*PORT/);
   });

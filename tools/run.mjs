@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+// `npm test|build|lint|typecheck|e2e|bench` → `nx run-many -t <target>` on the project's Node 24.
+//
+// Usage: node tools/run.mjs <target> [extra nx args...]
+//   e.g. npm test -- --projects=@plink/contracts
+// Runs on any Node >= 18: it installs dependencies first when needed (tools/bootstrap.mjs), then starts
+// Nx with node_modules/.bin/node and that directory first on PATH, so every task runs on Node 24.
+
+import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
+import { ensureInstalled, NODE24, nxEnv, nxScript, ROOT } from './bootstrap.mjs';
+
+const TARGETS = {
+  test: ['run-many', '-t', 'test', '--parallel=1', '--outputStyle=stream'],
+  build: ['run-many', '-t', 'build'],
+  lint: ['run-many', '-t', 'lint'],
+  typecheck: ['run-many', '-t', 'typecheck'],
+  e2e: ['run-many', '-t', 'e2e', '--parallel=1'],
+  bench: ['run-many', '-t', 'bench', '--parallel=1'],
+};
+
+const [target, ...extra] = process.argv.slice(2);
+if (!target || !Object.prototype.hasOwnProperty.call(TARGETS, target)) {
+  console.error(`usage: node tools/run.mjs <${Object.keys(TARGETS).join('|')}> [nx args...]`);
+  process.exit(2);
+}
+
+try {
+  await ensureInstalled();
+} catch (err) {
+  console.error(`[plink] ${err.message}`);
+  process.exit(1);
+}
+
+const child = spawn(NODE24, [nxScript(), ...TARGETS[target], ...extra], {
+  cwd: ROOT,
+  stdio: 'inherit',
+  env: nxEnv(process.env),
+});
+
+// The child usually gets Ctrl-C from the terminal itself; forwarding covers `kill <pid>` and CI timeouts.
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(sig, () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(sig);
+  });
+}
+
+child.on('error', (err) => {
+  console.error(`[plink] could not start nx: ${err.message}`);
+  process.exit(1);
+});
+child.on('exit', (code, signal) => {
+  process.exit(code ?? 128 + (constants.signals[signal] || 1));
+});
