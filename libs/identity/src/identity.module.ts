@@ -7,6 +7,7 @@ import { LoginGuard } from './http/login.guard';
 import { SignedInGuard } from './sessions/session.guard';
 import { SessionStore } from './sessions/session.store';
 import { AuthRateLimits } from './use-cases/auth-rate-limits';
+import { EmailedTokens } from './use-cases/emailed-tokens';
 import { LogInService } from './use-cases/log-in.service';
 import { RegisterUserService } from './use-cases/register-user.service';
 import { RequestPasswordResetService } from './use-cases/request-password-reset.service';
@@ -31,6 +32,7 @@ export class IdentityReadModule {}
   providers: [
     PasswordHasher,
     AuthRateLimits,
+    EmailedTokens,
     LocalStrategy,
     LoginGuard,
     LogInService,

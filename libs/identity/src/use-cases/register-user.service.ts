@@ -1,11 +1,11 @@
-import { ConflictException, Inject, Injectable } from '@nestjs/common';
+import { ConflictException, Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { IdentityMessages, type RegisterRequest } from '@plink/contracts';
-import { APP_CONFIG, Outbox, seal, type AppConfig } from '@plink/platform';
+import { Outbox } from '@plink/platform';
 import { PasswordHasher } from '../users/password-hasher';
 import { User } from '../users/user.entity';
 import { UsersRepository } from '../users/users.repository';
-import { VERIFICATION_TOKEN_TTL_MS, issueToken } from './tokens';
+import { EmailedTokens } from './emailed-tokens';
 
 const CONFLICT_MESSAGE = { email: IdentityMessages.emailExists, username: IdentityMessages.usernameExists } as const;
 
@@ -16,8 +16,8 @@ export class RegisterUserService {
     private readonly em: EntityManager,
     private readonly users: UsersRepository,
     private readonly hasher: PasswordHasher,
+    private readonly tokens: EmailedTokens,
     private readonly outbox: Outbox,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async execute(input: RegisterRequest): Promise<User> {
@@ -25,22 +25,11 @@ export class RegisterUserService {
     if (taken) throw new ConflictException({ message: CONFLICT_MESSAGE[taken] });
 
     const passwordHash = await this.hasher.hash(input.password);
-    const verification = issueToken(VERIFICATION_TOKEN_TTL_MS);
     try {
       const user = await this.em.transactional(async (tx) => {
-        const created = tx.create(User, {
-          username: input.username,
-          email: input.email,
-          passwordHash,
-          verificationToken: verification.hash,
-          verificationTokenExpiry: verification.expiresAt,
-        });
+        const created = tx.create(User, { username: input.username, email: input.email, passwordHash });
         await tx.flush();
-        this.outbox.record(tx, 'email.verification', {
-          v: 1,
-          userId: created.id,
-          sealedToken: seal(this.config.sessionSecret, verification.token),
-        });
+        this.tokens.issue(tx, created, 'verification');
         return created;
       });
       this.outbox.kick();

@@ -1,8 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { APP_CONFIG, Outbox, RateLimiter, getLogger, seal, type AppConfig } from '@plink/platform';
+import { Outbox, RateLimiter, getLogger } from '@plink/platform';
 import { UsersRepository } from '../users/users.repository';
-import { RESET_TOKEN_TTL_MS, issueToken } from './tokens';
+import { EmailedTokens } from './emailed-tokens';
 
 /** Seconds between two reset e-mails for one account (quietly: the answer never changes). */
 const RESET_EMAIL_COOLDOWN_SECONDS = 30;
@@ -16,9 +16,9 @@ export class RequestPasswordResetService {
   constructor(
     private readonly em: EntityManager,
     private readonly users: UsersRepository,
+    private readonly tokens: EmailedTokens,
     private readonly outbox: Outbox,
     private readonly limiter: RateLimiter,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async execute(email: string): Promise<void> {
@@ -29,17 +29,7 @@ export class RequestPasswordResetService {
       getLogger().info({ userId: user.id }, 'password reset e-mail skipped: requested again too soon');
       return;
     }
-    const reset = issueToken(RESET_TOKEN_TTL_MS);
-    await this.em.transactional(async (tx) => {
-      const managed = tx.merge(user);
-      managed.resetPasswordToken = reset.hash;
-      managed.resetPasswordTokenExpiry = reset.expiresAt;
-      this.outbox.record(tx, 'email.password-reset', {
-        v: 1,
-        userId: user.id,
-        sealedToken: seal(this.config.sessionSecret, reset.token),
-      });
-    });
+    await this.em.transactional(async (tx) => this.tokens.issue(tx, tx.merge(user), 'reset'));
     this.outbox.kick();
   }
 }

@@ -1,18 +1,18 @@
-import { BadRequestException, Inject, Injectable } from '@nestjs/common';
+import { BadRequestException, Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { IdentityMessages, RESEND_VERIFICATION_COOLDOWN_SECONDS } from '@plink/contracts';
-import { APP_CONFIG, Outbox, RateLimiter, seal, tooManyRequests, type AppConfig } from '@plink/platform';
+import { Outbox, RateLimiter, tooManyRequests } from '@plink/platform';
 import type { User } from '../users/user.entity';
-import { VERIFICATION_TOKEN_TTL_MS, issueToken } from './tokens';
+import { EmailedTokens } from './emailed-tokens';
 
 /** A new verification link (the previous one stops working), at most once per 30 s per account. */
 @Injectable()
 export class ResendVerificationService {
   constructor(
     private readonly em: EntityManager,
+    private readonly tokens: EmailedTokens,
     private readonly outbox: Outbox,
     private readonly limiter: RateLimiter,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async execute(user: User): Promise<void> {
@@ -24,18 +24,8 @@ export class ResendVerificationService {
         cooldown.retryAfterSeconds,
       );
     }
-    const verification = issueToken(VERIFICATION_TOKEN_TTL_MS);
     try {
-      await this.em.transactional(async (tx) => {
-        const managed = tx.merge(user);
-        managed.verificationToken = verification.hash;
-        managed.verificationTokenExpiry = verification.expiresAt;
-        this.outbox.record(tx, 'email.verification', {
-          v: 1,
-          userId: user.id,
-          sealedToken: seal(this.config.sessionSecret, verification.token),
-        });
-      });
+      await this.em.transactional(async (tx) => this.tokens.issue(tx, tx.merge(user), 'verification'));
     } catch (err) {
       await this.limiter.releaseCooldown('resend-verification', String(user.id));
       throw err;

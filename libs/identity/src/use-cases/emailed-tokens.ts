@@ -1,0 +1,33 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { APP_CONFIG, Outbox, seal, type AppConfig } from '@plink/platform';
+import type { User } from '../users/user.entity';
+import { RESET_TOKEN_TTL_MS, VERIFICATION_TOKEN_TTL_MS, issueToken } from './tokens';
+
+/**
+ * Gives a user a fresh e-mailed token (verification or reset) inside the caller's transaction:
+ * stores its hash and expiry on the user (replacing any earlier one) and records the e-mail job
+ * with the token sealed. The caller kicks the outbox after committing.
+ */
+@Injectable()
+export class EmailedTokens {
+  constructor(
+    private readonly outbox: Outbox,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  issue(tx: EntityManager, user: User, kind: 'verification' | 'reset'): void {
+    const sealedToken = (token: string) => seal(this.config.sessionSecret, token);
+    if (kind === 'verification') {
+      const t = issueToken(VERIFICATION_TOKEN_TTL_MS);
+      user.verificationToken = t.hash;
+      user.verificationTokenExpiry = t.expiresAt;
+      this.outbox.record(tx, 'email.verification', { v: 1, userId: user.id, sealedToken: sealedToken(t.token) });
+    } else {
+      const t = issueToken(RESET_TOKEN_TTL_MS);
+      user.resetPasswordToken = t.hash;
+      user.resetPasswordTokenExpiry = t.expiresAt;
+      this.outbox.record(tx, 'email.password-reset', { v: 1, userId: user.id, sealedToken: sealedToken(t.token) });
+    }
+  }
+}
