@@ -15,7 +15,7 @@ const TARGETS = {
   build: ['run-many', '-t', 'build'],
   lint: ['run-many', '-t', 'lint'],
   typecheck: ['run-many', '-t', 'typecheck'],
-  e2e: ['run-many', '-t', 'e2e', '--parallel=1'],
+  e2e: ['run-many', '-t', 'e2e', '--parallel=1', '--outputStyle=stream'],
   bench: ['run-many', '-t', 'bench', '--parallel=1'],
 };
 
