@@ -80,7 +80,7 @@ export function initLogger(options: { level: string; pretty: boolean; name?: str
   root = options.pretty
     ? pino({
         ...base,
-        transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } },
+        transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true } },
       })
     : pino(base, options.destination);
   return root;
