@@ -323,7 +323,10 @@ describe('identity, end to end', () => {
   });
 
   it('reports health and serves JSON 404s for unknown API paths', async () => {
-    expect(await browser().get('/health')).toMatchObject({ status: 200, body: { status: 'ok', checks: { database: 'up', redis: 'up' } } });
+    const health = await browser().get('/health');
+    expect(health).toMatchObject({ status: 200, body: { status: 'ok', checks: { database: 'up', redis: 'up' } } });
+    expect(health.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(health.headers.get('x-request-id')).toEqual(expect.any(String));
     expect(await browser().get('/api/no-such-call')).toMatchObject({ status: 404, body: { message: 'Not found' } });
   });
 });

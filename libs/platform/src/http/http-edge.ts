@@ -6,7 +6,7 @@ import { getLogger, runWithCorrelation } from '../logging/logger';
 
 /**
  * Per-request plumbing on the Fastify instance: a correlation id (x-request-id) and a pino child
- * logger, an ORM context, and one access-log line per request (route pattern, never the raw URL,
+ * logger, an ORM context, basic security headers, and one access-log line per request (route pattern, never the raw URL,
  * which may carry a token). Errors, including Fastify's own (bad JSON, too large), reach Nest's
  * exception filters, where {@link toApiError} shapes them.
  */
@@ -16,6 +16,11 @@ export function installHttpEdge(fastify: FastifyInstance, orm: MikroORM): void {
     const id = typeof incoming === 'string' && /^[A-Za-z0-9._:-]{1,100}$/.test(incoming) ? incoming : randomUUID();
     void reply.header('x-request-id', id);
     runWithCorrelation(id, () => RequestContext.create(orm.em, () => done()));
+  });
+
+  fastify.addHook('onSend', (_request, reply, payload, done) => {
+    void reply.header('x-content-type-options', 'nosniff').header('referrer-policy', 'strict-origin-when-cross-origin');
+    done(null, payload);
   });
 
   fastify.addHook('onResponse', (request, reply, done) => {
