@@ -33,10 +33,12 @@ export default defineConfig(
             // The SPA: shared contracts (and, later, the shared page renderer) only.
             { sourceTag: 'scope:web', onlyDependOnLibsWithTags: ['type:contracts', 'type:ui'] },
             { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: [] },
+            // The page renderer: React, shared by the SPA's preview and the server render.
+            { sourceTag: 'type:ui', onlyDependOnLibsWithTags: ['type:contracts'] },
             { sourceTag: 'type:testing', onlyDependOnLibsWithTags: [] },
             { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:contracts', 'type:testing'] },
             // Services: the platform, the contracts, and other services' public API for reads.
-            { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts', 'type:service', 'type:testing'] },
+            { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts', 'type:service', 'type:testing', 'type:ui'] },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:service', 'type:platform', 'type:contracts', 'type:testing', 'type:ui'] },
             { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:testing', 'type:contracts'] },
           ],

@@ -24,6 +24,7 @@ module.exports = {
   },
   moduleNameMapper: {
     '^@plink/contracts$': path.join(__dirname, '../../libs/contracts/src/index.ts'),
+    '^@plink/page-render$': path.join(__dirname, '../../libs/page-render/src/browser.ts'),
     '\\.css$': '<rootDir>/src/test/style-stub.cjs',
   },
 };

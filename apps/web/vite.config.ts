@@ -11,6 +11,8 @@ export default defineConfig({
     alias: {
       // The contracts lib ships CommonJS in dist; the SPA bundles its TypeScript source instead.
       '@plink/contracts': fileURLToPath(new URL('../../libs/contracts/src/index.ts', import.meta.url)),
+      // The landing page component of the editor's live preview: its browser-safe entry, as source.
+      '@plink/page-render': fileURLToPath(new URL('../../libs/page-render/src/browser.ts', import.meta.url)),
     },
   },
   server: {

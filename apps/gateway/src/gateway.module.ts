@@ -1,13 +1,18 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { BILLING_SCHEMA } from '@plink/billing';
 import { IDENTITY_SCHEMA, IdentityHttpModule } from '@plink/identity';
-import { LEADS_SCHEMA } from '@plink/leads';
-import { PAGES_SCHEMA } from '@plink/pages';
-import { PlatformModule, type AppConfig } from '@plink/platform';
+import { LEADS_SCHEMA, LeadsHttpModule, LeadsReadModule } from '@plink/leads';
+import { PAGES_SCHEMA, PagesHttpModule } from '@plink/pages';
+import { PlatformModule, SpaShell, type AppConfig } from '@plink/platform';
 import { HealthController } from './health.controller';
+import { FileSpaShell, findWebDist } from './spa';
 import { WORKER_MODULES, selectWorkers } from './workers';
 
-/** The gateway: every service's HTTP module, plus the processors PLINK_WORKERS asks for. */
+/**
+ * The gateway: every service's HTTP module, plus the processors PLINK_WORKERS asks for.
+ * It is global and re-exports what services give each other through ports: the SPA shell, and
+ * LeadsReadModule's ConversionsReader (pages shows conversions without depending on leads).
+ */
 @Module({})
 export class GatewayModule {
   static forRoot(config: AppConfig): DynamicModule {
@@ -16,10 +21,16 @@ export class GatewayModule {
       module: GatewayModule,
       imports: [
         PlatformModule.forRoot({ config, schemas: [IDENTITY_SCHEMA, PAGES_SCHEMA, LEADS_SCHEMA, BILLING_SCHEMA] }),
+        LeadsReadModule,
         IdentityHttpModule,
+        PagesHttpModule,
+        LeadsHttpModule,
         ...workers,
       ],
       controllers: [HealthController],
+      providers: [{ provide: SpaShell, useValue: new FileSpaShell(findWebDist(config.webDistDir)) }],
+      exports: [SpaShell, LeadsReadModule],
+      global: true,
     };
   }
 }

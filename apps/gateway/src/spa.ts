@@ -2,7 +2,19 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import { apiNotFound } from '@plink/platform';
+import { SpaShell, apiNotFound } from '@plink/platform';
+
+/** The SPA shell read once from the built index.html. */
+export class FileSpaShell extends SpaShell {
+  private readonly content?: string;
+  constructor(distDir: string | undefined) {
+    super();
+    this.content = distDir ? readFileSync(join(distDir, 'index.html'), 'utf8') : undefined;
+  }
+  html(): string | undefined {
+    return this.content;
+  }
+}
 
 /** Where the built SPA is: WEB_DIST_DIR, or apps/web/dist of this checkout. */
 export function findWebDist(configured?: string): string | undefined {
@@ -15,8 +27,8 @@ export function findWebDist(configured?: string): string | undefined {
  * every other GET that is not an API call or a file, so client-side routes survive a reload.
  * Unknown /api paths and missing files answer a JSON 404.
  */
-export async function serveSpa(fastify: FastifyInstance, distDir: string | undefined): Promise<void> {
-  const indexHtml = distDir ? readFileSync(join(distDir, 'index.html'), 'utf8') : undefined;
+export async function serveSpa(fastify: FastifyInstance, distDir: string | undefined, shell: SpaShell): Promise<void> {
+  const indexHtml = shell.html();
   if (distDir) {
     await fastify.register(fastifyStatic, {
       root: distDir,

@@ -1,10 +1,13 @@
 import { IDENTITY_SCHEMA } from '@plink/identity';
+import { LEADS_SCHEMA } from '@plink/leads';
 import { NotificationsWorkerModule } from '@plink/notifications';
+import { PAGES_SCHEMA } from '@plink/pages';
 import { runWorkerApp } from '@plink/platform';
 
 void runWorkerApp({
   service: 'notifications',
   workerModule: NotificationsWorkerModule,
-  schemas: [IDENTITY_SCHEMA],
+  // Its own queue reads users, pages and leads through their services' read APIs.
+  schemas: [IDENTITY_SCHEMA, PAGES_SCHEMA, LEADS_SCHEMA],
   defaultHealthPort: 3105,
 });

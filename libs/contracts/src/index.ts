@@ -1,4 +1,6 @@
 export * from './http/errors';
 export * from './http/identity';
+export * from './http/pages';
+export * from './http/leads';
 export * from './jobs/queues';
 export * from './jobs/jobs';

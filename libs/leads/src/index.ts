@@ -1,1 +1,3 @@
-export { LEADS_SCHEMA, LeadsWorkerModule } from './leads.module';
+export { LEADS_SCHEMA } from './leads.schema';
+export { LeadsHttpModule, LeadsReadModule, LeadsWorkerModule } from './leads.module';
+export { LeadsDirectory, type LeadForDelivery } from './directory/leads-directory';

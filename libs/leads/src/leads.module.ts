@@ -1,12 +1,43 @@
 import { Module } from '@nestjs/common';
-import type { ServiceSchema } from '@plink/platform';
+import { IdentityReadModule } from '@plink/identity';
+import { ConversionsReader, PagesReadModule } from '@plink/pages';
+import { LeadsDirectory } from './directory/leads-directory';
+import { LeadFormController } from './http/lead-form.controller';
+import { LeadsController } from './http/leads.controller';
+import { LeadsRepository } from './leads/leads.repository';
+import { LeadsProcessor } from './processors/leads.processor';
+import { CaptureLeadService } from './use-cases/capture-lead.service';
+import { DeletePageLeadsService } from './use-cases/delete-page-leads.service';
+import { ExportLeadsService } from './use-cases/export-leads.service';
+import { OwnedPages } from './use-cases/owned-pages';
+import { PageStatsService } from './use-cases/page-stats.service';
 
-/** The leads service's tables (schema "leads"): none yet; its migrations arrive with its features. */
-export const LEADS_SCHEMA: ServiceSchema = { service: 'leads', entities: [], migrations: [] };
+/** The leads tables' repository, shared by the service's own modules (never exported from the lib). */
+@Module({ providers: [LeadsRepository], exports: [LeadsRepository] })
+class LeadsDataModule {}
 
 /**
- * The leads service's workers. It serves no queue yet: its app boots, keeps its schema
- * migrated, reports health and stops cleanly, so operators can deploy it from day one.
+ * The leads service's read side, for other services: LeadsDirectory, and the pages service's
+ * ConversionsReader port (how pages shows conversions without depending on leads).
  */
-@Module({})
+@Module({
+  imports: [LeadsDataModule],
+  providers: [LeadsDirectory, { provide: ConversionsReader, useExisting: LeadsDirectory }],
+  exports: [LeadsDirectory, ConversionsReader],
+})
+export class LeadsReadModule {}
+
+/** The leads calls, mounted by the gateway: submissions (JSON and form posts), stats and export. */
+@Module({
+  imports: [LeadsDataModule, IdentityReadModule, PagesReadModule],
+  controllers: [LeadsController, LeadFormController],
+  providers: [CaptureLeadService, OwnedPages, PageStatsService, ExportLeadsService],
+})
+export class LeadsHttpModule {}
+
+/** The leads service's workers: its own queue (removing the leads of deleted pages). */
+@Module({
+  imports: [LeadsDataModule],
+  providers: [DeletePageLeadsService, LeadsProcessor],
+})
 export class LeadsWorkerModule {}

@@ -1,12 +1,54 @@
 import { Module } from '@nestjs/common';
-import type { ServiceSchema } from '@plink/platform';
+import { IdentityReadModule } from '@plink/identity';
+import { PageChanges } from './cache/page-changes';
+import { PagesDirectory } from './directory/pages-directory';
+import { PagesController } from './http/pages.controller';
+import { RouteBodyLimits } from './http/route-body-limit';
+import { PagesRepository } from './pages/pages.repository';
+import { PublicPageRoutes } from './public-page/public-page.routes';
+import { RenderedPages } from './public-page/rendered-pages';
+import { CreatePageService } from './use-cases/create-page.service';
+import { DeletePageService } from './use-cases/delete-page.service';
+import { FlushViewsService } from './use-cases/flush-views.service';
+import { GetPageService } from './use-cases/get-page.service';
+import { ListPagesService } from './use-cases/list-pages.service';
+import { UpdatePageService } from './use-cases/update-page.service';
+import { FlushViewsScheduler } from './views/flush-views.scheduler';
+import { PagesProcessor } from './views/pages.processor';
+import { PendingViewsStore } from './views/pending-views.store';
+import { ViewCounter } from './views/view-counter';
 
-/** The pages service's tables (schema "pages"): none yet; its migrations arrive with its features. */
-export const PAGES_SCHEMA: ServiceSchema = { service: 'pages', entities: [], migrations: [] };
+/** The pages service's read side, for other services: visitor pages (cached), owned pages, and view counting. */
+@Module({
+  imports: [IdentityReadModule],
+  providers: [PagesRepository, PageChanges, PagesDirectory, ViewCounter],
+  exports: [PagesRepository, PageChanges, PagesDirectory, ViewCounter],
+})
+export class PagesReadModule {}
 
 /**
- * The pages service's workers. It serves no queue yet: its app boots, keeps its schema
- * migrated, reports health and stops cleanly, so operators can deploy it from day one.
+ * The pages calls (mounted by the gateway) and the server-rendered public page (plain Fastify routes, see
+ * PublicPageRoutes). Needs a `ConversionsReader` (the leads service's read module provides it) and the
+ * gateway's `SpaShell`.
  */
-@Module({})
+@Module({
+  imports: [IdentityReadModule, PagesReadModule],
+  controllers: [PagesController],
+  providers: [
+    RouteBodyLimits,
+    RenderedPages,
+    PublicPageRoutes,
+    ListPagesService,
+    GetPageService,
+    CreatePageService,
+    UpdatePageService,
+    DeletePageService,
+  ],
+})
+export class PagesHttpModule {}
+
+/** The pages service's workers: the pages queue (moving buffered views into the database). */
+@Module({
+  providers: [PagesRepository, PendingViewsStore, FlushViewsService, PagesProcessor, FlushViewsScheduler],
+})
 export class PagesWorkerModule {}

@@ -26,3 +26,4 @@ export * from './platform.module';
 export * from './bootstrap/node-version';
 export * from './bootstrap/worker-app';
 export * from './bootstrap/http-app';
+export * from './http/spa-shell';

@@ -17,6 +17,9 @@ const ResetPasswordPage = lazyPage(() => import('../features/password-reset'), '
 const TermsPage = lazyPage(() => import('../features/legal'), 'TermsPage');
 const PrivacyPage = lazyPage(() => import('../features/legal'), 'PrivacyPage');
 const SettingsPage = lazyPage(() => import('../features/settings'), 'SettingsPage');
+const StatsPage = lazyPage(() => import('../features/stats'), 'StatsPage');
+// The editor brings tiptap and the landing page renderer: its own chunk, loaded on first visit.
+const EditorPage = lazyPage(() => import('../features/editor'), 'EditorPage');
 
 export function AppRoutes() {
   return (
@@ -33,11 +36,12 @@ export function AppRoutes() {
         <Route element={<RequireAuth />}>
           <Route path="dashboard" element={<DashboardPage />} />
           <Route path="settings" element={<SettingsPage />} />
-          {/* Login routes of later milestones. */}
+          {/* Login routes of a later milestone. */}
           <Route path="checkout" element={<ComingSoonPage title="Upgrade to Pro" />} />
           <Route path="checkout/success" element={<ComingSoonPage title="Payment" />} />
-          <Route path="editor/:id" element={<ComingSoonPage title="Page editor" />} />
-          <Route path="stats/:id" element={<ComingSoonPage title="Page statistics" />} />
+          {/* /editor/new creates a page, /editor/{id} edits one. */}
+          <Route path="editor/:id" element={<EditorPage />} />
+          <Route path="stats/:id" element={<StatsPage />} />
         </Route>
         <Route path="*" element={<NotFoundPage />} />
       </Route>

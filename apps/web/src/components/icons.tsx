@@ -38,3 +38,6 @@ export const IconLink = createIcon('IconLink', ['M9 15l6-6', 'M11 6l.46-.54a5 5 
 export const IconDeviceMobile = createIcon('IconDeviceMobile', ['M8 3h8a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2H8a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2z', 'M11 4h2', 'M12 17v.01']);
 export const IconChart = createIcon('IconChart', ['M3 3v18h18', 'M7 15l4-4 3 3 5-6']);
 export const IconChevronDown = createIcon('IconChevronDown', ['M6 9l6 6 6-6']);
+export const IconCopy = createIcon('IconCopy', ['M8 10a2 2 0 0 1 2-2h8a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2h-8a2 2 0 0 1-2-2z', 'M16 8V6a2 2 0 0 0-2-2H6a2 2 0 0 0-2 2v8a2 2 0 0 0 2 2h2']);
+export const IconExternalLink = createIcon('IconExternalLink', ['M12 6H6a2 2 0 0 0-2 2v10a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2v-6', 'M11 13l9-9', 'M15 4h5v5']);
+export const IconDownload = createIcon('IconDownload', ['M4 17v2a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-2', 'M7 11l5 5 5-5', 'M12 4v12']);

@@ -1,4 +1,4 @@
-import type { UserDto } from '@plink/contracts';
+import type { LeadDto, PageDto, PageStatsDto, UserDto } from '@plink/contracts';
 
 /** What the fake server answers for one request. */
 export interface MockReply {
@@ -8,7 +8,8 @@ export interface MockReply {
   body?: unknown;
 }
 
-type Route = MockReply | ((payload: unknown) => MockReply);
+/** A reply, or a function of the JSON payload giving one (a promise holds the answer back). */
+type Route = MockReply | ((payload: unknown) => MockReply | Promise<MockReply>);
 
 /** Routes keyed "METHOD /path", e.g. "POST /api/login". */
 export type MockRoutes = Record<string, Route>;
@@ -27,7 +28,7 @@ export function mockFetch(routes: MockRoutes) {
     const payload = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
     // Like a real server, answer in a later task (with fake timers: when the test advances time).
     await new Promise((resolve) => setTimeout(resolve, 0));
-    return fakeResponse(typeof route === 'function' ? route(payload) : route);
+    return fakeResponse(typeof route === 'function' ? await route(payload) : route);
   });
   globalThis.fetch = fetchMock as typeof fetch;
   return fetchMock;
@@ -59,3 +60,70 @@ export const signedOut: MockRoutes = {
 export const signedInAs = (overrides: Partial<UserDto> = {}): MockRoutes => ({
   'GET /api/user': { body: makeUser(overrides) },
 });
+
+export function makePage(overrides: Partial<PageDto> = {}): PageDto {
+  return {
+    id: 1,
+    userId: 1,
+    slug: 'free-guide',
+    title: 'Free Guide',
+    subtext: '<p>Learn the basics.</p>',
+    authorName: null,
+    buttonText: 'Submit',
+    buttonColor: '#000000',
+    backgroundColor: '#ffffff',
+    backgroundImage: null,
+    imageUrl: null,
+    fileUrl: 'https://files.example.com/guide.pdf',
+    redirectUrl: null,
+    showUsername: true,
+    useSharpCorners: false,
+    hideDropShadow: false,
+    webhookUrl: null,
+    customCodeSnippet: null,
+    thankYouHeadline: 'Thank you!',
+    thankYouSubtext: 'Check your email for your download link.',
+    thankYouButtonText: null,
+    thankYouButtonUrl: null,
+    textAlignment: 'left',
+    showBranding: true,
+    hidePrivacyPolicyCheckbox: false,
+    titleFont: 'Inter',
+    descriptionFont: 'Inter',
+    authorFont: 'Inter',
+    titleBold: true,
+    descriptionBold: false,
+    authorBold: false,
+    metaTitle: null,
+    metaDescription: null,
+    metaImageUrl: null,
+    faviconUrl: null,
+    facebookPixelId: null,
+    googleAnalyticsId: null,
+    views: 0,
+    conversions: 0,
+    createdAt: '2025-02-01T10:00:00.000Z',
+    updatedAt: '2025-02-01T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+/** `count` leads, newest first, with the stats the server would answer for them. */
+export function makeStats(count: number, views = count * 4): PageStatsDto {
+  const leads: LeadDto[] = Array.from({ length: Math.min(count, 100) }, (_, i) => ({
+    id: count - i,
+    email: `lead${count - i}@example.com`,
+    createdAt: new Date(Date.UTC(2025, 2, 1, 12, 0, 0) - i * 60_000).toISOString(),
+  }));
+  const conversionRate = views ? Math.round((count / views) * 1000) / 10 : 0;
+  return { views, conversions: count, conversionRate, leads };
+}
+
+/** A promise the test settles itself: holds a fake server's answer back while a test looks at the pending state. */
+export function deferred<T>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
+}

@@ -9,7 +9,7 @@ describe('job contracts', () => {
   });
 
   it('lists the e-mail jobs on the e-mail queue', () => {
-    expect(jobsOfQueue(QueueName.Email).sort()).toEqual(['email.password-reset', 'email.verification']);
+    expect(jobsOfQueue(QueueName.Email).sort()).toEqual(['email.file-delivery', 'email.password-reset', 'email.verification']);
   });
 
   it('rejects a payload of the wrong shape', () => {

@@ -26,6 +26,26 @@ export const JOBS = {
       sealedToken: z.string().min(1).max(1000),
     }),
   },
+  /** E-mail a visitor the file link of the page they signed up on (ids only: the worker reloads). */
+  'email.file-delivery': {
+    queue: QueueName.Email,
+    schema: z.object({ v: z.literal(1), leadId: z.number().int().positive() }),
+  },
+  /** Add the buffered view counts to the pages (a repeatable job of the pages service). */
+  'pages.flush-views': {
+    queue: QueueName.Pages,
+    schema: z.object({ v: z.literal(1) }),
+  },
+  /** Remove every lead (and counter) of a deleted page. */
+  'leads.delete-for-page': {
+    queue: QueueName.Leads,
+    schema: z.object({ v: z.literal(1), pageId: z.number().int().positive() }),
+  },
+  /** Tell a Pro user's automation tool about a new lead (Standard Webhooks signature). */
+  'webhook.deliver': {
+    queue: QueueName.Webhooks,
+    schema: z.object({ v: z.literal(1), leadId: z.number().int().positive(), pageId: z.number().int().positive() }),
+  },
 } as const satisfies Record<string, { queue: QueueName; schema: z.ZodType }>;
 
 export type JobName = keyof typeof JOBS;

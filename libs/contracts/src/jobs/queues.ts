@@ -5,6 +5,12 @@
 export enum QueueName {
   /** Outgoing e-mail, handled by the notifications service. */
   Email = 'email',
+  /** The pages service's own work: flushing buffered view counts. */
+  Pages = 'pages',
+  /** The leads service's own work: removing the leads of a deleted page. */
+  Leads = 'leads',
+  /** Webhook deliveries to Pro users' automation tools (delivered from a later release on). */
+  Webhooks = 'webhooks',
 }
 
 export interface QueueSettings {
@@ -29,9 +35,15 @@ export const QUEUE_SETTINGS: Record<QueueName, QueueSettings> = {
     keepCompleted: 1_000,
     keepFailed: 5_000,
   },
+  [QueueName.Pages]: { concurrency: 1, attempts: 3, backoffDelayMs: 1_000, keepCompleted: 10, keepFailed: 100 },
+  [QueueName.Leads]: { concurrency: 2, attempts: 10, backoffDelayMs: 5_000, keepCompleted: 100, keepFailed: 1_000 },
+  [QueueName.Webhooks]: { concurrency: 10, attempts: 12, backoffDelayMs: 30_000, keepCompleted: 1_000, keepFailed: 10_000 },
 };
 
 /** Which service's worker serves each queue. */
 export const QUEUE_OWNER: Record<QueueName, 'identity' | 'pages' | 'leads' | 'billing' | 'notifications'> = {
   [QueueName.Email]: 'notifications',
+  [QueueName.Pages]: 'pages',
+  [QueueName.Leads]: 'leads',
+  [QueueName.Webhooks]: 'leads',
 };

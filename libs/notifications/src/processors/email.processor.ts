@@ -2,7 +2,10 @@ import { Inject } from '@nestjs/common';
 import { Processor } from '@nestjs/bullmq';
 import { QUEUE_SETTINGS, QueueName, type JobPayload } from '@plink/contracts';
 import { IdentityDirectory } from '@plink/identity';
+import { LeadsDirectory } from '@plink/leads';
+import { PagesDirectory } from '@plink/pages';
 import { APP_CONFIG, ContractWorker, Mailer, getLogger, hashToken, unseal, type AppConfig, type JobHandlers } from '@plink/platform';
+import { fileDeliveryEmail } from '../templates/file-delivery-email';
 import { passwordResetEmail, verificationEmail } from '../templates/identity-emails';
 
 /** Sends the e-mails of the e-mail queue. A failed send throws, and BullMQ retries with backoff. */
@@ -12,10 +15,13 @@ export class EmailProcessor extends ContractWorker<QueueName.Email> {
   protected readonly handlers: JobHandlers<QueueName.Email> = {
     'email.verification': (payload) => this.sendVerification(payload),
     'email.password-reset': (payload) => this.sendPasswordReset(payload),
+    'email.file-delivery': (payload) => this.sendFileDelivery(payload),
   };
 
   constructor(
     private readonly directory: IdentityDirectory,
+    private readonly leads: LeadsDirectory,
+    private readonly pages: PagesDirectory,
     private readonly mailer: Mailer,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
@@ -44,5 +50,20 @@ export class EmailProcessor extends ContractWorker<QueueName.Email> {
       return;
     }
     await this.mailer.send(passwordResetEmail(this.config.appOrigin, user, token));
+  }
+
+  /** The file link of the page a visitor signed up on; nothing the visitor typed besides the address. */
+  private async sendFileDelivery(payload: JobPayload<'email.file-delivery'>): Promise<void> {
+    const lead = await this.leads.findForDelivery(payload.leadId);
+    if (!lead) {
+      getLogger().info({ leadId: payload.leadId }, 'file-delivery e-mail skipped: the lead is gone');
+      return;
+    }
+    const page = await this.pages.findById(lead.pageId);
+    if (!page?.fileUrl) {
+      getLogger().info({ leadId: lead.id, pageId: lead.pageId }, 'file-delivery e-mail skipped: no page or no file');
+      return;
+    }
+    await this.mailer.send(fileDeliveryEmail(this.config.appOrigin, lead.email, { title: page.title, fileUrl: page.fileUrl }));
   }
 }

@@ -17,6 +17,7 @@ describe('configuration', () => {
       workers: 'none',
       logLevel: 'info',
       authRateLimitPerMinute: 200,
+      leadRateLimitPerMinute: 20,
     });
     expect(config.smtpUrl).toBeUndefined();
     expect(config.s3).toBeUndefined();

@@ -44,6 +44,7 @@ export const envSchema = z
     STRIPE_WEBHOOK_SECRET: optionalString,
     STRIPE_PRICE_ID: optionalString,
     AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(200),
+    LEAD_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(20),
     PLINK_WORKERS: z.string().default('none'),
     HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     WEB_DIST_DIR: optionalString,
@@ -95,6 +96,8 @@ export interface AppConfig {
   stripe?: { secretKey: string; webhookSecret?: string; priceId?: string };
   /** Requests per minute one address may make to each auth call (0 = off). */
   authRateLimitPerMinute: number;
+  /** Lead submissions per minute one address may make to one page (0 = off, e.g. for load tests). */
+  leadRateLimitPerMinute: number;
   workers: string;
   healthPort?: number;
   webDistDir?: string;
@@ -145,6 +148,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, priceId: e.STRIPE_PRICE_ID }
       : undefined,
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
+    leadRateLimitPerMinute: e.LEAD_RATE_LIMIT_PER_MINUTE,
     workers: e.PLINK_WORKERS,
     healthPort: e.HEALTH_PORT,
     webDistDir: e.WEB_DIST_DIR,

@@ -86,7 +86,8 @@ export abstract class ContractWorker<Q extends QueueName> extends WorkerHost imp
         const started = Date.now();
         try {
           await RequestContext.create(this.orm.em, () => handler.call(this, parsed.data, job));
-          log.info({ job: name, jobId: job.id, attempt: job.attemptsMade + 1, ms: Date.now() - started }, 'job done');
+          // Debug: a repeatable job (the view flush) would otherwise log every few seconds.
+          log.debug({ job: name, jobId: job.id, attempt: job.attemptsMade + 1, ms: Date.now() - started }, 'job done');
         } catch (err) {
           log.warn({ job: name, jobId: job.id, attempt: job.attemptsMade + 1, err }, 'job failed');
           throw err;

@@ -1,12 +1,53 @@
-import { Button, Card, Container, Group, Stack, Text, Title } from '@mantine/core';
+import { Button, Card, Center, Container, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import type { PageDto } from '@plink/contracts';
+import { useState, type MouseEvent } from 'react';
 import { Link } from 'react-router-dom';
+import { PRODUCT_NAME } from '../../../lib/constants';
 import { useSignedInUser } from '../../auth';
+import { PageLimitDialog, useDeletePage, usePageLimit, usePages } from '../../pages';
 import { useEmailVerifiedToast } from '../hooks/useEmailVerifiedToast';
+import { DeletePageDialog } from './DeletePageDialog';
+import { PagesTable } from './PagesTable';
+import { SummaryCards } from './SummaryCards';
 import { UpgradePanel } from './UpgradePanel';
+
+/** A link to /editor/new, or the 'Page Limit Reached' dialog for a Free user who has a page. */
+function CreatePageButton({ children, onLimit }: { children: string; onLimit: () => void }) {
+  const { limitReached } = usePageLimit();
+  const onClick = (event: MouseEvent) => {
+    if (!limitReached) return;
+    event.preventDefault();
+    onLimit();
+  };
+  return (
+    <Button component={Link} to="/editor/new" onClick={onClick}>
+      {children}
+    </Button>
+  );
+}
+
+function EmptyState({ onLimit }: { onLimit: () => void }) {
+  return (
+    <Stack align="center" gap="md" py="xl">
+      <Text c="dimmed">You haven&apos;t created any plinks yet.</Text>
+      <CreatePageButton onLimit={onLimit}>{`Create Your First ${PRODUCT_NAME}`}</CreatePageButton>
+    </Stack>
+  );
+}
 
 export function DashboardPage() {
   const user = useSignedInUser();
   useEmailVerifiedToast();
+  const pages = usePages();
+  const deletion = useDeletePage();
+  const [pageToDelete, setPageToDelete] = useState<PageDto | null>(null);
+  const [limitDialogOpen, setLimitDialogOpen] = useState(false);
+  const openLimitDialog = () => setLimitDialogOpen(true);
+
+  const confirmDelete = () => {
+    if (!pageToDelete) return;
+    deletion.mutate(pageToDelete.id, { onSettled: () => setPageToDelete(null) });
+  };
 
   return (
     <Container size="lg" py="xl">
@@ -18,17 +59,33 @@ export function DashboardPage() {
             </Title>
             <Text c="dimmed">Welcome, {user.username}.</Text>
           </div>
-          <Button component={Link} to="/editor/new">
-            Create New
-          </Button>
+          <CreatePageButton onLimit={openLimitDialog}>Create New</CreatePageButton>
         </Group>
         {!user.isPremium && <UpgradePanel />}
-        <Card withBorder radius="md" padding="xl">
-          <Text c="dimmed" ta="center">
-            Your pages, with their views and leads, will appear here.
-          </Text>
+        {pages.data && <SummaryCards pages={pages.data} />}
+        <Card withBorder radius="md" padding="lg">
+          {pages.isPending ? (
+            <Center py="xl" role="status" aria-label="Loading your plinks">
+              <Loader />
+            </Center>
+          ) : pages.isError ? (
+            <Text c="red" ta="center" py="xl" role="alert">
+              Error loading your plinks. Please try again later.
+            </Text>
+          ) : pages.data.length === 0 ? (
+            <EmptyState onLimit={openLimitDialog} />
+          ) : (
+            <PagesTable pages={pages.data} onDelete={setPageToDelete} />
+          )}
         </Card>
       </Stack>
+      <DeletePageDialog
+        opened={pageToDelete !== null}
+        pending={deletion.isPending}
+        onConfirm={confirmDelete}
+        onCancel={() => setPageToDelete(null)}
+      />
+      <PageLimitDialog opened={limitDialogOpen} onBack={() => setLimitDialogOpen(false)} />
     </Container>
   );
 }

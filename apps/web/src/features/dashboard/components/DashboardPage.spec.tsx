@@ -1,0 +1,169 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import type { PageDto } from '@plink/contracts';
+import { deferred, makePage, type MockReply, mockFetch, sentPayloads, signedInAs } from '../../../test/fetch-mock';
+import { findToast, renderApp } from '../../../test/render-app';
+
+const guide = makePage({ id: 1, title: 'Free Guide', slug: 'free-guide', views: 200, conversions: 25 });
+const waitlist = makePage({ id: 2, title: 'Waitlist', slug: 'waitlist', views: 0, conversions: 0 });
+
+async function openDashboard(pages: PageDto[], { isPremium = true, routes = {} } = {}) {
+  const fetchMock = mockFetch({ ...signedInAs({ isPremium }), 'GET /api/pages': { body: pages }, ...routes });
+  const rendered = renderApp('/dashboard');
+  await screen.findByRole('heading', { name: 'Dashboard' });
+  return { fetchMock, ...rendered };
+}
+
+const card = (label: string) => screen.getByText(label).parentElement as HTMLElement;
+const row = (title: string) => screen.getByRole('row', { name: new RegExp(title) });
+
+describe('/dashboard summary and table', () => {
+  it('sums pages, views and leads, and shows each page with its rate', async () => {
+    await openDashboard([guide, waitlist]);
+
+    await screen.findByRole('table');
+    expect(card('TOTAL PLINKS')).toHaveTextContent('TOTAL PLINKS2');
+    expect(card('TOTAL VIEWS')).toHaveTextContent('TOTAL VIEWS200');
+    expect(card('TOTAL LEADS')).toHaveTextContent('TOTAL LEADS25');
+    expect(screen.getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['Page', 'URL', 'Stats', 'Actions']);
+
+    const first = within(row('Free Guide'));
+    expect(first.getByText('localhost/free-guide')).toBeInTheDocument();
+    expect(first.getByText('200 views')).toBeInTheDocument();
+    expect(first.getByText('25 conversions')).toBeInTheDocument();
+    expect(first.getByText('12.5%')).toBeInTheDocument();
+    expect(within(row('Waitlist')).getByText('0%')).toBeInTheDocument();
+  });
+
+  it('links to the editor, the stats, the CSV and the live page (the last two in a new tab)', async () => {
+    await openDashboard([guide]);
+    const actions = within(await screen.findByRole('row', { name: /Free Guide/ }));
+
+    expect(actions.getByRole('link', { name: 'Edit' })).toHaveAttribute('href', '/editor/1');
+    expect(actions.getByRole('link', { name: 'Stats' })).toHaveAttribute('href', '/stats/1');
+    const download = actions.getByRole('link', { name: 'Download Leads' });
+    expect(download).toHaveAttribute('href', '/api/pages/1/export');
+    expect(download).toHaveAttribute('target', '_blank');
+    const view = actions.getByRole('link', { name: 'View' });
+    expect(view).toHaveAttribute('href', '/free-guide');
+    expect(view).toHaveAttribute('target', '_blank');
+  });
+
+  it('copies the full link and says so', async () => {
+    const { user } = await openDashboard([guide]);
+    const writeText = jest.spyOn(navigator.clipboard, 'writeText');
+
+    await user.click(await screen.findByRole('button', { name: 'Copy URL of localhost/free-guide' }));
+
+    expect(await findToast('URL Copied')).toHaveTextContent('Link copied to clipboard!');
+    expect(writeText).toHaveBeenCalledWith('http://localhost/free-guide');
+  });
+
+  it('shows the empty state with a first-page button', async () => {
+    await openDashboard([]);
+
+    expect(await screen.findByText("You haven't created any plinks yet.")).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Create Your First Plink' })).toHaveAttribute('href', '/editor/new');
+    expect(card('TOTAL PLINKS')).toHaveTextContent('TOTAL PLINKS0');
+  });
+
+  it('retries a failed load once, then says so', async () => {
+    const { fetchMock } = await openDashboard([], {
+      routes: { 'GET /api/pages': { status: 500, body: { message: 'Database unavailable' } } },
+    });
+
+    expect(
+      await screen.findByText('Error loading your plinks. Please try again later.', {}, { timeout: 4000 }),
+    ).toBeInTheDocument();
+    expect(sentPayloads(fetchMock, 'GET', '/api/pages')).toHaveLength(2);
+  });
+
+  it('keeps the upgrade panel for Free users only', async () => {
+    await openDashboard([guide], { isPremium: false });
+    expect(screen.getByRole('heading', { name: 'Upgrade to Pro' })).toBeInTheDocument();
+  });
+
+  it('has no upgrade panel for Pro users', async () => {
+    await openDashboard([guide], { isPremium: true });
+    expect(screen.queryByRole('heading', { name: 'Upgrade to Pro' })).not.toBeInTheDocument();
+  });
+});
+
+describe('/dashboard delete', () => {
+  it('asks first, shows the pending state, then confirms and refreshes the list', async () => {
+    let pages = [guide, waitlist];
+    const answer = deferred<MockReply>();
+    const { user, fetchMock } = await openDashboard([], {
+      routes: {
+        'GET /api/pages': () => ({ body: pages }),
+        'DELETE /api/pages/1': () => answer.promise,
+      },
+    });
+
+    await user.click(within(await screen.findByRole('row', { name: /Free Guide/ })).getByRole('button', { name: 'Delete' }));
+    const dialog = screen.getByRole('dialog', { name: 'Are you sure you want to delete this Plink?' });
+    expect(dialog).toHaveTextContent('This action cannot be undone.');
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toBeInTheDocument();
+
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await within(dialog).findByRole('button', { name: 'Deleting...' })).toBeDisabled();
+
+    pages = [waitlist];
+    await act(async () => answer.resolve({ status: 204 }));
+
+    expect(await findToast('Success')).toHaveTextContent('Plink deleted successfully');
+    await waitFor(() => expect(screen.queryByRole('row', { name: /Free Guide/ })).not.toBeInTheDocument());
+    expect(card('TOTAL PLINKS')).toHaveTextContent('TOTAL PLINKS1');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(sentPayloads(fetchMock, 'DELETE', '/api/pages/1')).toHaveLength(1);
+  });
+
+  it('does nothing on Cancel', async () => {
+    const { user, fetchMock } = await openDashboard([guide]);
+
+    await user.click(within(await screen.findByRole('row', { name: /Free Guide/ })).getByRole('button', { name: 'Delete' }));
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(sentPayloads(fetchMock, 'DELETE', '/api/pages/1')).toHaveLength(0);
+    expect(row('Free Guide')).toBeInTheDocument();
+  });
+
+  it("reports the server's reason when the delete fails", async () => {
+    const { user } = await openDashboard([guide], {
+      routes: { 'DELETE /api/pages/1': { status: 500, body: { message: 'Database unavailable' } } },
+    });
+
+    await user.click(within(await screen.findByRole('row', { name: /Free Guide/ })).getByRole('button', { name: 'Delete' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete' }));
+
+    const toast = await findToast('Error');
+    expect(toast).toHaveTextContent('Failed to delete Plink: Database unavailable');
+    expect(toast).toHaveAttribute('data-variant', 'destructive');
+    expect(row('Free Guide')).toBeInTheDocument();
+  });
+});
+
+describe('/dashboard page limit', () => {
+  it('stops a Free user with a page at the Page Limit Reached dialog', async () => {
+    const { user, location } = await openDashboard([guide], { isPremium: false });
+
+    await user.click(await screen.findByRole('link', { name: 'Create New' }));
+
+    const dialog = screen.getByRole('dialog', { name: 'Page Limit Reached' });
+    expect(dialog).toHaveTextContent('Free plan users can only create one landing page.');
+    expect(within(dialog).getByRole('link', { name: 'Upgrade to Pro' })).toHaveAttribute('href', '/checkout?plan=pro');
+    expect(location()).toBe('/dashboard');
+
+    await user.click(within(dialog).getByRole('button', { name: 'Back to Dashboard' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('lets a Free user without pages create the first one', async () => {
+    const { user, location } = await openDashboard([], { isPremium: false });
+
+    await user.click(await screen.findByRole('link', { name: 'Create Your First Plink' }));
+
+    expect(screen.queryByRole('dialog', { name: 'Page Limit Reached' })).not.toBeInTheDocument();
+    expect(location()).toBe('/editor/new');
+  });
+});

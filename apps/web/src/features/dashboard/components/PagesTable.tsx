@@ -1,0 +1,92 @@
+import { ActionIcon, Anchor, Badge, Button, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { formatConversionRate, type PageDto } from '@plink/contracts';
+import { Link } from 'react-router-dom';
+import { IconCopy } from '../../../components/icons';
+import { displayPageUrl, leadsExportUrl, publicPagePath } from '../../pages';
+import { useCopyPageUrl } from '../hooks/useCopyPageUrl';
+
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** Links to the server's own URLs (the visitor page, the CSV): a full page load in a new tab. */
+const newTab = { target: '_blank', rel: 'noopener noreferrer' } as const;
+
+interface PagesTableProps {
+  pages: PageDto[];
+  onDelete: (page: PageDto) => void;
+}
+
+function PageRow({ page, onDelete }: { page: PageDto; onDelete: (page: PageDto) => void }) {
+  const copy = useCopyPageUrl();
+  const url = displayPageUrl(page.slug);
+  return (
+    <Table.Tr>
+      <Table.Td>
+        <Text fw={600}>{page.title || 'Untitled'}</Text>
+      </Table.Td>
+      <Table.Td>
+        <Group gap={4} wrap="nowrap">
+          <Anchor href={publicPagePath(page.slug)} {...newTab} size="sm" style={{ whiteSpace: 'nowrap' }}>
+            {url}
+          </Anchor>
+          <Tooltip label="Copy URL">
+            <ActionIcon variant="subtle" color="gray" aria-label={`Copy URL of ${url}`} onClick={() => void copy(page.slug)}>
+              <IconCopy size={16} />
+            </ActionIcon>
+          </Tooltip>
+        </Group>
+      </Table.Td>
+      <Table.Td>
+        <Group gap="sm" wrap="nowrap">
+          <Stack gap={0}>
+            <Text size="sm">{count(page.views, 'view', 'views')}</Text>
+            <Text size="sm">{count(page.conversions, 'conversion', 'conversions')}</Text>
+          </Stack>
+          <Badge variant="light" style={{ flexShrink: 0, overflow: 'visible' }}>
+            {formatConversionRate(page.views, page.conversions)}
+          </Badge>
+        </Group>
+      </Table.Td>
+      <Table.Td>
+        <Group gap={4} wrap="nowrap">
+          <Button component={Link} to={`/editor/${page.id}`} size="compact-sm" variant="subtle">
+            Edit
+          </Button>
+          <Button component={Link} to={`/stats/${page.id}`} size="compact-sm" variant="subtle">
+            Stats
+          </Button>
+          <Button component="a" href={leadsExportUrl(page.id)} {...newTab} size="compact-sm" variant="subtle">
+            Download Leads
+          </Button>
+          <Button component="a" href={publicPagePath(page.slug)} {...newTab} size="compact-sm" variant="subtle">
+            View
+          </Button>
+          <Button size="compact-sm" variant="subtle" color="red" onClick={() => onDelete(page)}>
+            Delete
+          </Button>
+        </Group>
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+export function PagesTable({ pages, onDelete }: PagesTableProps) {
+  return (
+    <Table.ScrollContainer minWidth={860}>
+      <Table verticalSpacing="sm" highlightOnHover>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Page</Table.Th>
+            <Table.Th>URL</Table.Th>
+            <Table.Th>Stats</Table.Th>
+            <Table.Th>Actions</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {pages.map((page) => (
+            <PageRow key={page.id} page={page} onDelete={onDelete} />
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}

@@ -1,0 +1,24 @@
+import { useCallback } from 'react';
+import { toast, TOAST_DURATION } from '../../../lib/toast';
+import { absolutePageUrl } from '../../pages';
+
+/** Puts `{origin}/{slug}` on the clipboard and says so for 2 s (SPEC §2, §9). */
+export function useCopyPageUrl() {
+  return useCallback(async (slug: string) => {
+    try {
+      await navigator.clipboard.writeText(absolutePageUrl(slug));
+      toast({
+        title: 'URL Copied',
+        description: 'Link copied to clipboard!',
+        variant: 'success',
+        duration: TOAST_DURATION.copy,
+      });
+    } catch {
+      toast({
+        title: 'Copy failed',
+        description: `Copy the link by hand: ${absolutePageUrl(slug)}`,
+        variant: 'destructive',
+      });
+    }
+  }, []);
+}

@@ -1,0 +1,45 @@
+import { Stack, Switch, TextInput } from '@mantine/core';
+import { displayPageUrl } from '../../pages';
+import type { PageForm } from '../hooks/usePageForm';
+import { RichTextField } from './RichTextField';
+
+export function ContentTab({ form }: { form: PageForm }) {
+  const subtext = form.getInputProps('subtext');
+  return (
+    <Stack gap="md">
+      <TextInput
+        label="URL Slug"
+        description={`Your page's address: ${displayPageUrl(form.values.slug.trim() || 'your-slug')}`}
+        placeholder="my-free-guide"
+        withAsterisk
+        {...form.getInputProps('slug')}
+      />
+      <TextInput label="Title" placeholder="Get the free guide" {...form.getInputProps('title')} />
+      <RichTextField
+        label="Subtext"
+        value={subtext.value as string}
+        onChange={subtext.onChange}
+        error={subtext.error as string | undefined}
+      />
+      <TextInput label="Author Name" placeholder="Shown under the title" {...form.getInputProps('authorName')} />
+      <Switch
+        label="Show the author"
+        description="The author name, or your username when it is empty."
+        {...form.getInputProps('showUsername', { type: 'checkbox' })}
+      />
+      <TextInput label="Button Text" placeholder="Submit" {...form.getInputProps('buttonText')} />
+      <TextInput
+        label="File URL"
+        description="The link each new lead receives by e-mail."
+        placeholder="https://example.com/guide.pdf"
+        {...form.getInputProps('fileUrl')}
+      />
+      <TextInput
+        label="Redirect URL"
+        description="Where visitors go 3 seconds after signing up (optional)."
+        placeholder="https://example.com/welcome"
+        {...form.getInputProps('redirectUrl')}
+      />
+    </Stack>
+  );
+}

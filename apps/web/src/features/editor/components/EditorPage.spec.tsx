@@ -1,0 +1,209 @@
+import { act, screen, within } from '@testing-library/react';
+import {
+  deferred,
+  makePage,
+  type MockReply,
+  type MockRoutes,
+  mockFetch,
+  sentPayloads,
+  signedInAs,
+} from '../../../test/fetch-mock';
+import { findToast, renderApp } from '../../../test/render-app';
+
+async function openEditor(url: string, routes: MockRoutes = {}, { isPremium = false } = {}) {
+  const fetchMock = mockFetch({ ...signedInAs({ isPremium, username: 'ana' }), 'GET /api/pages': { body: [] }, ...routes });
+  const rendered = renderApp(url);
+  // The editor chunk (tiptap) loads lazily: the first render can take a moment.
+  await screen.findByRole('button', { name: 'Save' }, { timeout: 5000 });
+  return { fetchMock, ...rendered };
+}
+
+const slug = () => screen.getByLabelText(/URL Slug/);
+const preview = () => within(screen.getByTestId('live-preview'));
+const tab = (name: string) => screen.getByRole('tab', { name });
+
+describe('/editor/new', () => {
+  it('checks the slug as it is typed, with the shared messages', async () => {
+    const { user } = await openEditor('/editor/new');
+    expect(slug()).not.toHaveAttribute('aria-invalid', 'true');
+
+    await user.type(slug(), 'My Page');
+    expect(screen.getByText('Slug can only contain lowercase letters, numbers, and hyphens')).toBeInTheDocument();
+    expect(slug()).toHaveAttribute('aria-invalid', 'true');
+
+    await user.clear(slug());
+    expect(screen.getByText('Slug is required')).toBeInTheDocument();
+
+    await user.type(slug(), 'my-page');
+    expect(slug()).not.toHaveAttribute('aria-invalid', 'true');
+    expect(screen.queryByText('Slug is required')).not.toBeInTheDocument();
+  });
+
+  it('refuses to save without a slug and opens the Content tab', async () => {
+    const { user, fetchMock } = await openEditor('/editor/new');
+
+    await user.click(tab('Thank You'));
+    expect(tab('Thank You')).toHaveAttribute('aria-selected', 'true');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+
+    const toast = await findToast('Missing field');
+    expect(toast).toHaveTextContent('URL slug is required');
+    expect(toast).toHaveAttribute('data-variant', 'destructive');
+    expect(tab('Content')).toHaveAttribute('aria-selected', 'true');
+    expect(sentPayloads(fetchMock, 'POST', '/api/pages')).toHaveLength(0);
+  });
+
+  it('creates the page, then confirms and opens the dashboard', async () => {
+    const answer = deferred<MockReply>();
+    const { user, fetchMock, location } = await openEditor('/editor/new', {
+      'POST /api/pages': () => answer.promise,
+    });
+
+    await user.type(slug(), 'free-guide');
+    await user.type(screen.getByLabelText('Title'), 'Free Guide');
+    await user.clear(screen.getByLabelText('Button Text'));
+    await user.type(screen.getByLabelText('Button Text'), 'Send it');
+    await user.type(screen.getByLabelText('File URL'), 'https://files.example.com/guide.pdf');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+
+    expect(await findToast('Creating page...')).toBeInTheDocument();
+    await act(async () => answer.resolve({ status: 201, body: makePage({ id: 9, slug: 'free-guide' }) }));
+
+    expect(await findToast('Your page has been created!')).toBeInTheDocument();
+    expect(location()).toBe('/dashboard');
+    const [sent] = sentPayloads(fetchMock, 'POST', '/api/pages') as Record<string, unknown>[];
+    expect(sent).toMatchObject({
+      slug: 'free-guide',
+      title: 'Free Guide',
+      buttonText: 'Send it',
+      fileUrl: 'https://files.example.com/guide.pdf',
+      redirectUrl: null,
+      thankYouHeadline: 'Thank you!',
+      showBranding: true,
+    });
+  });
+
+  it("shows the server's reason when the slug is taken", async () => {
+    const { user, location } = await openEditor('/editor/new', {
+      'POST /api/pages': { status: 409, body: { message: 'This URL is already taken. Please choose another one.' } },
+    });
+
+    await user.type(slug(), 'taken');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+
+    const toast = await findToast('Error');
+    expect(toast).toHaveTextContent('Failed to create page: This URL is already taken. Please choose another one.');
+    expect(slug()).toHaveAttribute('aria-invalid', 'true');
+    expect(location()).toBe('/editor/new');
+  });
+
+  it('previews the page, and the thank-you state while the Thank You tab is open', async () => {
+    const { user } = await openEditor('/editor/new');
+
+    await user.type(screen.getByLabelText('Title'), 'Free Guide');
+    await user.type(screen.getByLabelText('Author Name'), 'Ana Writes');
+    expect(await preview().findByRole('heading', { name: 'Free Guide' })).toBeInTheDocument();
+    expect(preview().getByText('Ana Writes')).toBeInTheDocument();
+    expect(preview().getByRole('button', { name: 'Submit' })).toBeInTheDocument();
+
+    await user.click(tab('Thank You'));
+    await user.clear(screen.getByLabelText('Thank You Headline'));
+    await user.type(screen.getByLabelText('Thank You Headline'), 'You are in!');
+
+    expect(await preview().findByRole('heading', { name: 'You are in!' })).toBeInTheDocument();
+    expect(preview().getByText('Check your email for your download link.')).toBeInTheDocument();
+    expect(preview().queryByRole('button', { name: 'Submit' })).not.toBeInTheDocument();
+
+    await user.click(tab('Content'));
+    expect(await preview().findByRole('button', { name: 'Submit' })).toBeInTheDocument();
+  });
+
+  it("falls back to the username as author, and hides the author when it is turned off", async () => {
+    const { user } = await openEditor('/editor/new');
+
+    expect(preview().getByText('ana')).toBeInTheDocument();
+    await user.click(screen.getByRole('switch', { name: /^Show the author/ }));
+    expect(preview().queryByText('ana')).not.toBeInTheDocument();
+  });
+
+  it('offers the rich-text toolbar of SPEC §2', async () => {
+    await openEditor('/editor/new');
+
+    for (const name of ['Heading 1', 'Heading 2', 'Bold', 'Italic', 'Underline', 'Ordered list', 'Bullet list', 'Clear formatting']) {
+      expect(screen.getByRole('button', { name })).toBeInTheDocument();
+    }
+    expect(screen.getByRole('textbox', { name: 'Subtext' })).toBeInTheDocument();
+  });
+
+  it('stops a Free user who already has a page', async () => {
+    mockFetch({ ...signedInAs({ isPremium: false }), 'GET /api/pages': { body: [makePage()] } });
+    const { user, location } = renderApp('/editor/new');
+
+    const dialog = await screen.findByRole('dialog', { name: 'Page Limit Reached' }, { timeout: 5000 });
+    expect(dialog).toHaveTextContent('Free plan users can only create one landing page.');
+    expect(within(dialog).getByRole('link', { name: 'Upgrade to Pro' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
+
+    await user.click(within(dialog).getByRole('button', { name: 'Back to Dashboard' }));
+    expect(location()).toBe('/dashboard');
+  });
+
+  it('lets a Pro user with pages create more', async () => {
+    await openEditor('/editor/new', { 'GET /api/pages': { body: [makePage(), makePage({ id: 2 })] } }, { isPremium: true });
+    expect(screen.queryByRole('dialog', { name: 'Page Limit Reached' })).not.toBeInTheDocument();
+  });
+});
+
+describe('/editor/:id', () => {
+  const page = makePage({ id: 4, slug: 'free-guide', title: 'Free Guide', redirectUrl: 'https://example.com/next' });
+
+  it('edits the page and confirms the update', async () => {
+    const { user, fetchMock, location } = await openEditor('/editor/4', {
+      'GET /api/pages/4': { body: page },
+      'PUT /api/pages/4': (payload) => ({ body: { ...page, ...(payload as object) } }),
+    });
+
+    expect(slug()).toHaveValue('free-guide');
+    expect(screen.getByLabelText('Redirect URL')).toHaveValue('https://example.com/next');
+    await user.clear(screen.getByLabelText('Title'));
+    await user.type(screen.getByLabelText('Title'), 'Better Guide');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+
+    expect(await findToast('Your page has been updated!')).toBeInTheDocument();
+    expect(location()).toBe('/editor/4');
+    const [sent] = sentPayloads(fetchMock, 'PUT', '/api/pages/4') as Record<string, unknown>[];
+    expect(sent).toMatchObject({ slug: 'free-guide', title: 'Better Guide', redirectUrl: 'https://example.com/next' });
+  });
+
+  it('reports a failed update', async () => {
+    const { user } = await openEditor('/editor/4', {
+      'GET /api/pages/4': { body: page },
+      'PUT /api/pages/4': { status: 500, body: { message: 'Database unavailable' } },
+    });
+
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+
+    expect(await findToast('Error')).toHaveTextContent('Failed to update page: Database unavailable');
+  });
+
+  it('opens the tab of an invalid field instead of saving', async () => {
+    const { user, fetchMock } = await openEditor('/editor/4', { 'GET /api/pages/4': { body: page } });
+
+    await user.click(tab('Thank You'));
+    await user.type(screen.getByLabelText('Thank You Button URL'), 'not a url');
+    await user.click(tab('Content'));
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+
+    expect(tab('Thank You')).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByText('Please enter a valid URL starting with http:// or https://')).toBeInTheDocument();
+    expect(sentPayloads(fetchMock, 'PUT', '/api/pages/4')).toHaveLength(0);
+  });
+
+  it("says 'Page not found' for a page that is not the user's", async () => {
+    mockFetch({ ...signedInAs(), 'GET /api/pages/5': { status: 404, body: { message: 'Page not found' } } });
+    renderApp('/editor/5');
+
+    expect(await screen.findByRole('heading', { name: 'Page not found' }, { timeout: 5000 })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Return to Dashboard' })).toHaveAttribute('href', '/dashboard');
+  });
+});

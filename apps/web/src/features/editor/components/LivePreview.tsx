@@ -1,0 +1,49 @@
+import { Box, Paper, Text } from '@mantine/core';
+import type { PublicPageDto } from '@plink/contracts';
+import { LANDING_PAGE_CSS, LandingPage, type LandingPageState } from '@plink/page-render';
+import { useDeferredValue, useInsertionEffect } from 'react';
+
+const STYLE_ID = 'plk-landing-page-css';
+
+/** The landing page's stylesheet, added to the document once (its selectors are all `.plk-…`). */
+function useLandingPageStyles() {
+  useInsertionEffect(() => {
+    if (document.getElementById(STYLE_ID)) return;
+    const style = document.createElement('style');
+    style.id = STYLE_ID;
+    style.textContent = LANDING_PAGE_CSS;
+    document.head.appendChild(style);
+  }, []);
+}
+
+interface LivePreviewProps {
+  page: PublicPageDto;
+  state: LandingPageState;
+}
+
+/**
+ * The page as visitors will see it, drawn by the same component as the server's render, on the
+ * chosen background. In preview mode the form never submits and links open in a new tab.
+ */
+export function LivePreview({ page, state }: LivePreviewProps) {
+  useLandingPageStyles();
+  // Typing stays responsive: the preview may lag a keystroke behind on slow machines.
+  const deferredPage = useDeferredValue(page);
+  return (
+    <Box>
+      <Text size="sm" fw={600} c="dimmed" mb="xs">
+        Live Preview
+      </Text>
+      <Paper
+        withBorder
+        radius="md"
+        h="calc(100vh - 72px)"
+        mih={480}
+        style={{ overflow: 'auto', isolation: 'isolate' }}
+        data-testid="live-preview"
+      >
+        <LandingPage page={deferredPage} state={state} preview />
+      </Paper>
+    </Box>
+  );
+}

@@ -1,0 +1,27 @@
+import type { CreatePageRequest, PageDto, PageStatsDto, UpdatePageRequest } from '@plink/contracts';
+import { apiClient } from '../../../lib/api-client';
+
+/** One function per endpoint of SPEC §7 (pages and their stats). */
+
+export const fetchPages = () => apiClient.get<PageDto[]>('/api/pages');
+
+export const fetchPage = (id: number) => apiClient.get<PageDto>(`/api/pages/${id}`);
+
+export const createPage = (page: CreatePageRequest) => apiClient.post<PageDto>('/api/pages', page);
+
+export const updatePage = (id: number, changes: UpdatePageRequest) =>
+  apiClient.put<PageDto>(`/api/pages/${id}`, changes);
+
+export const deletePage = (id: number) => apiClient.delete<unknown>(`/api/pages/${id}`);
+
+export const fetchPageStats = (id: number) => apiClient.get<PageStatsDto>(`/api/pages/${id}/stats`);
+
+/** The CSV download: opened as a plain link (the server streams it as an attachment). */
+export const leadsExportUrl = (id: number) => `/api/pages/${id}/export`;
+
+/** Where visitors see the page: `/{slug}`, served by the server (never a client-side route). */
+export const publicPagePath = (slug: string) => `/${slug}`;
+
+/** `{host}/{slug}` as the dashboard shows it, and the full link the copy button puts on the clipboard. */
+export const displayPageUrl = (slug: string) => `${window.location.host}/${slug}`;
+export const absolutePageUrl = (slug: string) => `${window.location.origin}/${slug}`;

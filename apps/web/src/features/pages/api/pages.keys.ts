@@ -1,0 +1,9 @@
+export const pagesKeys = {
+  all: ['pages'] as const,
+  lists: () => [...pagesKeys.all, 'list'] as const,
+  /** The signed-in user's pages: keyed by user, so a change of user never shows another's list. */
+  list: (userId: number) => [...pagesKeys.lists(), userId] as const,
+  details: () => [...pagesKeys.all, 'detail'] as const,
+  detail: (id: number) => [...pagesKeys.details(), id] as const,
+  stats: (id: number) => [...pagesKeys.all, 'stats', id] as const,
+};

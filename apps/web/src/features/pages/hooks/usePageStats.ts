@@ -1,0 +1,16 @@
+import { useQuery } from '@tanstack/react-query';
+import { fetchPageStats } from '../api/pages.api';
+import { pagesKeys } from '../api/pages.keys';
+
+/**
+ * Views, conversions and recent leads. Never refetched while the screen is open (SPEC §9), but
+ * dropped from the cache as soon as it closes, so the next visit shows new leads.
+ */
+export function usePageStats(id: number | null) {
+  return useQuery({
+    queryKey: pagesKeys.stats(id ?? 0),
+    queryFn: () => fetchPageStats(id ?? 0),
+    enabled: id !== null,
+    gcTime: 0,
+  });
+}

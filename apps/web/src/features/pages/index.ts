@@ -1,0 +1,17 @@
+export {
+  absolutePageUrl,
+  displayPageUrl,
+  leadsExportUrl,
+  publicPagePath,
+} from './api/pages.api';
+export { parsePageId } from './api/page-id';
+export { pagesKeys } from './api/pages.keys';
+export { PageLimitDialog } from './components/PageLimitDialog';
+export { PageLoadError } from './components/PageLoadError';
+export { useCreatePage } from './hooks/useCreatePage';
+export { useDeletePage } from './hooks/useDeletePage';
+export { usePage } from './hooks/usePage';
+export { usePageLimit } from './hooks/usePageLimit';
+export { usePages } from './hooks/usePages';
+export { usePageStats } from './hooks/usePageStats';
+export { useUpdatePage } from './hooks/useUpdatePage';

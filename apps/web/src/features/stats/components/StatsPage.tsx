@@ -1,0 +1,59 @@
+import { Anchor, Button, Center, Container, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Link, useParams } from 'react-router-dom';
+import { PageLoader } from '../../../components/PageLoader';
+import { IconArrowLeft, IconDownload, IconExternalLink } from '../../../components/icons';
+import { errorText } from '../../../lib/api-client';
+import { leadsExportUrl, PageLoadError, parsePageId, publicPagePath, usePage, usePageStats } from '../../pages';
+import { StatsPanel } from './StatsPanel';
+
+const newTab = { target: '_blank', rel: 'noopener noreferrer' } as const;
+
+export function StatsPage() {
+  const id = parsePageId(useParams().id);
+  const page = usePage(id);
+  const stats = usePageStats(id);
+
+  if (id === null) return <PageLoadError />;
+  if (page.isError) return <PageLoadError error={page.error} />;
+  if (page.isPending) return <PageLoader />;
+
+  return (
+    <Container size="lg" py="xl">
+      <Stack gap="lg">
+        <Anchor component={Link} to="/dashboard" c="dimmed" size="sm">
+          <Group gap={6}>
+            <IconArrowLeft size={16} />
+            Back to Dashboard
+          </Group>
+        </Anchor>
+        <Group justify="space-between" align="flex-end">
+          <div>
+            <Title order={1} fz="h2">
+              {page.data.title || 'Untitled'}
+            </Title>
+            <Text c="dimmed">Page statistics</Text>
+          </div>
+          <Group gap="sm">
+            <Button component="a" href={leadsExportUrl(id)} {...newTab} variant="default" leftSection={<IconDownload size={16} />}>
+              Download Leads
+            </Button>
+            <Button component="a" href={publicPagePath(page.data.slug)} {...newTab} leftSection={<IconExternalLink size={16} />}>
+              View Live Page
+            </Button>
+          </Group>
+        </Group>
+        {stats.isPending ? (
+          <Center py="xl" role="status" aria-label="Loading statistics">
+            <Loader />
+          </Center>
+        ) : stats.isError ? (
+          <Text c="red" role="alert">
+            Failed to load stats: {errorText(stats.error, 'Unknown error')}
+          </Text>
+        ) : (
+          <StatsPanel stats={stats.data} />
+        )}
+      </Stack>
+    </Container>
+  );
+}

@@ -1,0 +1,70 @@
+import { Card, ScrollArea, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { formatConversionRate, type PageStatsDto } from '@plink/contracts';
+
+/** SPEC §9: the stats screen lists the first 10 of the recent leads. */
+export const RECENT_LEADS_SHOWN = 10;
+
+const formatDate = (iso: string) =>
+  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+function Figure({ label, value }: { label: string; value: string | number }) {
+  return (
+    <Card withBorder radius="md" padding="lg">
+      <Text size="xs" c="dimmed" fw={700} tt="uppercase">
+        {label}
+      </Text>
+      <Text fz={32} fw={700} lh={1.2} mt={4}>
+        {value}
+      </Text>
+    </Card>
+  );
+}
+
+export function StatsPanel({ stats }: { stats: PageStatsDto }) {
+  const shown = stats.leads.slice(0, RECENT_LEADS_SHOWN);
+  return (
+    <Stack gap="lg">
+      <SimpleGrid cols={{ base: 1, sm: 3 }}>
+        <Figure label="Views" value={stats.views} />
+        <Figure label="Conversions" value={stats.conversions} />
+        <Figure label="Conversion rate" value={formatConversionRate(stats.views, stats.conversions)} />
+      </SimpleGrid>
+      <Card withBorder radius="md" padding="lg">
+        <Title order={2} fz="h4" mb="sm">
+          Recent leads
+        </Title>
+        <ScrollArea.Autosize mah={360} type="auto">
+          <Table striped stickyHeader>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Email</Table.Th>
+                <Table.Th>Date</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {shown.length === 0 ? (
+                <Table.Tr>
+                  <Table.Td colSpan={2}>
+                    <Text c="dimmed" ta="center" py="md">
+                      No leads yet.
+                    </Text>
+                  </Table.Td>
+                </Table.Tr>
+              ) : (
+                shown.map((lead) => (
+                  <Table.Tr key={lead.id}>
+                    <Table.Td>{lead.email}</Table.Td>
+                    <Table.Td>{formatDate(lead.createdAt)}</Table.Td>
+                  </Table.Tr>
+                ))
+              )}
+            </Table.Tbody>
+          </Table>
+        </ScrollArea.Autosize>
+        <Text size="sm" c="dimmed" mt="sm">
+          Showing {shown.length} of {stats.conversions} leads.
+        </Text>
+      </Card>
+    </Stack>
+  );
+}

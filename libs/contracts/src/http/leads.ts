@@ -1,0 +1,57 @@
+import { z } from 'zod';
+
+export const LeadMessages = {
+  invalidEmail: 'Please enter a valid email address',
+  consentRequired: 'Please agree to the privacy policy to continue.',
+  tooManySubmissions: 'Too many submissions from your address. Please try again in a minute.',
+  pageNotFound: 'Page not found',
+  submitted: 'Thanks! You are on the list.',
+} as const;
+
+/** A visitor's submission (JSON, or the no-JavaScript form post with the same fields). */
+export const submitLeadSchema = z.object({
+  email: z
+    .string({ error: LeadMessages.invalidEmail })
+    .trim()
+    .max(254, { error: LeadMessages.invalidEmail })
+    .pipe(z.email({ error: LeadMessages.invalidEmail })),
+  /** The privacy checkbox: must be true unless the page hides it. Form posts send "on"/"true". */
+  consent: z
+    .union([z.boolean(), z.enum(['on', 'true', '1', 'yes', 'false', '0', ''])])
+    .optional()
+    .transform((v) => v === true || v === 'on' || v === 'true' || v === '1' || v === 'yes'),
+  /** Honeypot: a field humans never see. Anything in it marks the submission as a bot's. */
+  website: z.string().max(2_000).optional(),
+});
+export type SubmitLeadRequest = z.input<typeof submitLeadSchema>;
+
+/** The answer to a submission: what the page shows next. */
+export interface SubmitLeadResponse {
+  success: true;
+  thankYouHeadline: string;
+  thankYouSubtext: string;
+  /** Present only when both the button text and URL are set. */
+  thankYouButton: { text: string; url: string } | null;
+  /** When set, the page says 'Redirecting you shortly...' and goes there after 3 s. */
+  redirectUrl: string | null;
+}
+
+export interface LeadDto {
+  id: number;
+  email: string;
+  createdAt: string;
+}
+
+/** GET /api/pages/{id}/stats. */
+export interface PageStatsDto {
+  views: number;
+  conversions: number;
+  /** Percent, one decimal; 0 without views. */
+  conversionRate: number;
+  /** Newest first; at most {@link STATS_RECENT_LEADS} (the total is `conversions`). */
+  leads: LeadDto[];
+}
+
+export const STATS_RECENT_LEADS = 100;
+/** Redirect after a public submission (SPEC §9). */
+export const SUBMIT_REDIRECT_DELAY_MS = 3_000;

@@ -1,0 +1,257 @@
+import { z } from 'zod';
+
+/** Texts the server and the SPA share for pages (SPEC §5, §8). */
+export const PageMessages = {
+  slugRequired: 'Slug is required',
+  slugCharacters: 'Slug can only contain lowercase letters, numbers, and hyphens',
+  slugReserved: 'This URL is reserved. Please choose another one.',
+  slugTaken: 'This URL is already taken. Please choose another one.',
+  slugTooLong: 'Slug must be at most 60 characters',
+  invalidUrl: 'Please enter a valid URL starting with http:// or https://',
+  invalidColor: 'Colours must be in #rrggbb form',
+  invalidFont: 'Please choose one of the available fonts',
+  invalidAlignment: 'Alignment must be left or center',
+  freePlanLimit: 'Free plan users can only create one landing page.',
+  brandingRequiresPro: 'Removing branding requires a Pro subscription.',
+  proFeature: 'This feature requires a Pro subscription.',
+  pageNotFound: 'Page not found',
+  verifyFirst: 'Please verify your email before creating a page.',
+} as const;
+
+/** SPEC §2 font choices. */
+export const FONTS = [
+  'Inter', 'Roboto', 'Open Sans', 'Lato', 'Montserrat', 'Poppins', 'Raleway', 'Merriweather', 'Playfair Display',
+  'Nunito', 'Oswald', 'Source Sans Pro', 'Ubuntu', 'Rubik', 'Work Sans', 'PT Sans', 'Noto Sans', 'Quicksand',
+  'Titillium Web', 'Fira Sans', 'Space Grotesk', 'Arial', 'Helvetica', 'Times New Roman', 'Georgia', 'Verdana',
+  'Tahoma', 'Trebuchet MS', 'Courier New', 'Lucida Console', 'Palatino Linotype', 'Impact',
+] as const;
+export type Font = (typeof FONTS)[number];
+
+/**
+ * Slugs that collide with the app's own routes and files: a page may never take one.
+ * Compared lower-case; `{host}/{slug}` must keep reaching the app for these.
+ */
+export const RESERVED_SLUGS: readonly string[] = [
+  'api', 'auth', 'dashboard', 'settings', 'editor', 'stats', 'checkout', 'p', 'uploads', 'terms', 'privacy',
+  'verify-email', 'verify-prompt', 'forgot-password', 'reset-password', 'assets', 'favicon.ico', 'robots.txt',
+  'sitemap.xml', 'health', 'login', 'logout', 'register', 'signup', 'admin', 'pages', 'page', 'static', 'public',
+  'examples', 'pricing', 'features', 'help', 'support', 'about', 'blog', 'docs', 'index', 'index.html', 'www',
+  'mail', 'webhooks', 'stripe', 'billing', 'account', 'new', 'null', 'undefined', 'manifest.json', 'sw.js',
+];
+
+export function isReservedSlug(slug: string): boolean {
+  return RESERVED_SLUGS.includes(slug.toLowerCase());
+}
+
+export const PAGE_LIMITS = {
+  slugMax: 60,
+  titleMax: 200,
+  /** Rich text may embed images as data (each ≤ 2 MB): the cap is generous on purpose. */
+  subtextMax: 6_000_000,
+  shortText: 100,
+  buttonText: 60,
+  headline: 200,
+  paragraph: 1_000,
+  metaDescription: 500,
+  url: 2_048,
+  customCode: 20_000,
+  trackingId: 40,
+} as const;
+
+/** http(s) absolute URLs, or the product's own `/uploads/…` files. */
+export const pageUrlSchema = z
+  .string({ error: PageMessages.invalidUrl })
+  .trim()
+  .max(PAGE_LIMITS.url, { error: `URLs must be at most ${PAGE_LIMITS.url} characters` })
+  .refine(isAllowedPageUrl, { error: PageMessages.invalidUrl });
+
+export function isAllowedPageUrl(value: string): boolean {
+  if (/^\/uploads\/[A-Za-z0-9._/-]+$/.test(value) && !value.includes('..')) return true;
+  try {
+    const u = new URL(value);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && !!u.hostname;
+  } catch {
+    return false;
+  }
+}
+
+/** An optional URL: empty string or null means "none". */
+const optionalUrl = z.union([z.literal('').transform(() => null), z.null(), pageUrlSchema]).optional();
+const optionalText = (max: number) =>
+  z
+    .union([z.null(), z.string().max(max, { error: `Must be at most ${max} characters` })])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === null || v.trim() === '' ? null : v));
+const color = z.string({ error: PageMessages.invalidColor }).regex(/^#[0-9a-fA-F]{6}$/, { error: PageMessages.invalidColor });
+const font = z.enum(FONTS, { error: PageMessages.invalidFont });
+
+export const slugSchema = z
+  .string({ error: PageMessages.slugRequired })
+  .trim()
+  .min(1, { error: PageMessages.slugRequired })
+  .max(PAGE_LIMITS.slugMax, { error: PageMessages.slugTooLong })
+  .regex(/^[a-z0-9-]+$/, { error: PageMessages.slugCharacters })
+  .refine((s) => !isReservedSlug(s), { error: PageMessages.slugReserved });
+
+/**
+ * The editable fields of a page with their defaults (SPEC §3). Creation fills what is missing with
+ * the defaults; an update changes only the fields it sends. Unknown fields are ignored.
+ */
+export const pageFieldsSchema = z.object({
+  slug: slugSchema,
+  title: z.string().max(PAGE_LIMITS.titleMax, { error: `Title must be at most ${PAGE_LIMITS.titleMax} characters` }).default(''),
+  subtext: optionalText(PAGE_LIMITS.subtextMax),
+  authorName: optionalText(PAGE_LIMITS.shortText),
+  buttonText: z.string().trim().min(1, { error: 'Button text is required' }).max(PAGE_LIMITS.buttonText).default('Submit'),
+  buttonColor: color.default('#000000'),
+  backgroundColor: color.default('#ffffff'),
+  backgroundImage: optionalUrl,
+  imageUrl: optionalUrl,
+  fileUrl: optionalUrl,
+  redirectUrl: optionalUrl,
+  showUsername: z.boolean().default(true),
+  useSharpCorners: z.boolean().default(false),
+  hideDropShadow: z.boolean().default(false),
+  webhookUrl: optionalUrl,
+  customCodeSnippet: optionalText(PAGE_LIMITS.customCode),
+  thankYouHeadline: z.string().max(PAGE_LIMITS.headline).default('Thank you!'),
+  thankYouSubtext: z.string().max(PAGE_LIMITS.paragraph).default('Check your email for your download link.'),
+  thankYouButtonText: optionalText(PAGE_LIMITS.buttonText),
+  thankYouButtonUrl: optionalUrl,
+  textAlignment: z.enum(['left', 'center'], { error: PageMessages.invalidAlignment }).default('left'),
+  showBranding: z.boolean().default(true),
+  hidePrivacyPolicyCheckbox: z.boolean().default(false),
+  titleFont: font.default('Inter'),
+  descriptionFont: font.default('Inter'),
+  authorFont: font.default('Inter'),
+  titleBold: z.boolean().default(true),
+  descriptionBold: z.boolean().default(false),
+  authorBold: z.boolean().default(false),
+  metaTitle: optionalText(PAGE_LIMITS.titleMax),
+  metaDescription: optionalText(PAGE_LIMITS.metaDescription),
+  metaImageUrl: optionalUrl,
+  faviconUrl: optionalUrl,
+  facebookPixelId: z
+    .union([z.literal('').transform(() => null), z.null(), z.string().regex(/^\d{5,30}$/, { error: 'Facebook pixel id must be digits' })])
+    .optional(),
+  googleAnalyticsId: z
+    .union([
+      z.literal('').transform(() => null),
+      z.null(),
+      z.string().regex(/^(G|UA|AW|GT)-[A-Z0-9-]{4,30}$/, { error: 'Google Analytics id looks like G-XXXXXXX' }),
+    ])
+    .optional(),
+});
+
+/** POST /api/pages. */
+export const createPageSchema = pageFieldsSchema;
+export type CreatePageRequest = z.input<typeof createPageSchema>;
+export type PageFields = z.output<typeof createPageSchema>;
+
+/**
+ * PUT /api/pages/{id}: any subset of the fields. Built from the fields without their defaults, so a
+ * field the request leaves out stays as it is (a plain `.partial()` would fill in every default).
+ */
+export const updatePageSchema = z.object(
+  Object.fromEntries(
+    Object.entries(pageFieldsSchema.shape).map(([key, field]) => [
+      key,
+      (field instanceof z.ZodDefault ? (field.unwrap() as z.ZodType) : field).optional(),
+    ]),
+  ) as { [K in keyof typeof pageFieldsSchema.shape]: z.ZodOptional<z.ZodType<z.output<(typeof pageFieldsSchema.shape)[K]>, z.input<(typeof pageFieldsSchema.shape)[K]>>> },
+);
+export type UpdatePageRequest = z.input<typeof updatePageSchema>;
+
+/** A page as its owner sees it (GET /api/pages, GET /api/pages/{id}). */
+export interface PageDto {
+  id: number;
+  userId: number;
+  slug: string;
+  title: string;
+  subtext: string | null;
+  authorName: string | null;
+  buttonText: string;
+  buttonColor: string;
+  backgroundColor: string;
+  backgroundImage: string | null;
+  imageUrl: string | null;
+  fileUrl: string | null;
+  redirectUrl: string | null;
+  showUsername: boolean;
+  useSharpCorners: boolean;
+  hideDropShadow: boolean;
+  webhookUrl: string | null;
+  customCodeSnippet: string | null;
+  thankYouHeadline: string;
+  thankYouSubtext: string;
+  thankYouButtonText: string | null;
+  thankYouButtonUrl: string | null;
+  textAlignment: 'left' | 'center';
+  showBranding: boolean;
+  hidePrivacyPolicyCheckbox: boolean;
+  titleFont: Font;
+  descriptionFont: Font;
+  authorFont: Font;
+  titleBold: boolean;
+  descriptionBold: boolean;
+  authorBold: boolean;
+  metaTitle: string | null;
+  metaDescription: string | null;
+  metaImageUrl: string | null;
+  faviconUrl: string | null;
+  facebookPixelId: string | null;
+  googleAnalyticsId: string | null;
+  views: number;
+  conversions: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** What a visitor's page needs (GET /api/page/{slug}, and the server render): never the owner's data. */
+export interface PublicPageDto {
+  slug: string;
+  title: string;
+  subtext: string | null;
+  /** The author line to show (the page's author name, else the owner's username), or null when hidden. */
+  author: string | null;
+  buttonText: string;
+  buttonColor: string;
+  backgroundColor: string;
+  backgroundImage: string | null;
+  imageUrl: string | null;
+  useSharpCorners: boolean;
+  hideDropShadow: boolean;
+  textAlignment: 'left' | 'center';
+  showBranding: boolean;
+  hidePrivacyPolicyCheckbox: boolean;
+  titleFont: Font;
+  descriptionFont: Font;
+  authorFont: Font;
+  titleBold: boolean;
+  descriptionBold: boolean;
+  authorBold: boolean;
+  thankYouHeadline: string;
+  thankYouSubtext: string;
+  thankYouButtonText: string | null;
+  thankYouButtonUrl: string | null;
+  redirectUrl: string | null;
+  metaTitle: string | null;
+  metaDescription: string | null;
+  metaImageUrl: string | null;
+  faviconUrl: string | null;
+  /** Pro pages only; injected into the head of the public page, never run in the preview. */
+  customCodeSnippet: string | null;
+  facebookPixelId: string | null;
+  googleAnalyticsId: string | null;
+}
+
+/** Conversion rate in percent with one decimal; 0 without views (SPEC §9). */
+export function conversionRate(views: number, conversions: number): number {
+  if (!views) return 0;
+  return Math.round((conversions / views) * 1000) / 10;
+}
+
+/** The badge text: '12.5%', or '0%' without views. */
+export function formatConversionRate(views: number, conversions: number): string {
+  return views ? `${conversionRate(views, conversions).toFixed(1)}%` : '0%';
+}

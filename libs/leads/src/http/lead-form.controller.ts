@@ -1,0 +1,75 @@
+import { Body, Controller, HttpException, HttpStatus, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { renderNotFoundDocument, renderPublicPageDocument } from '@plink/page-render';
+import { APP_CONFIG, apiNotFound, toApiError, type AppConfig } from '@plink/platform';
+import { CaptureLeadService, type SubmissionPage } from '../use-cases/capture-lead.service';
+
+/**
+ * The landing page's form without JavaScript: a urlencoded POST to the page's own URL. Success
+ * redirects (303) to the same URL with `?submitted=1`, which renders the thank-you state; a refused
+ * submission answers the page again with the message above the form.
+ */
+@Controller()
+export class LeadFormController {
+  constructor(
+    private readonly capture: CaptureLeadService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Post(':slug')
+  bySlug(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('slug') slug: string, @Body() body: unknown) {
+    if (slug.toLowerCase() === 'api') {
+      void reply.status(404).send(apiNotFound());
+      return;
+    }
+    return this.submit(request, reply, slug, undefined, body);
+  }
+
+  @Post('p/:slug')
+  byShortPath(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('slug') slug: string, @Body() body: unknown) {
+    return this.submit(request, reply, slug, undefined, body);
+  }
+
+  @Post('p/:username/:slug')
+  byUserPath(
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Param('username') username: string,
+    @Param('slug') slug: string,
+    @Body() body: unknown,
+  ) {
+    return this.submit(request, reply, slug, username, body);
+  }
+
+  private async submit(request: FastifyRequest, reply: FastifyReply, slug: string, username: string | undefined, body: unknown): Promise<void> {
+    const path = request.url.split('?')[0];
+    const page = await this.capture.lookUpPage(slug);
+    if (!page || (username !== undefined && page.ownerUsername.toLowerCase() !== username.toLowerCase())) {
+      void reply.status(404).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(renderNotFoundDocument());
+      return;
+    }
+    try {
+      await this.capture.execute(page, body ?? {}, request.ip);
+    } catch (err) {
+      if (!(err instanceof HttpException) || err.getStatus() >= HttpStatus.INTERNAL_SERVER_ERROR) throw err;
+      const { status, message, headers } = toApiError(err);
+      if (headers) void reply.headers(headers);
+      void reply.status(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(this.formWithError(page, path, message, body));
+      return;
+    }
+    void reply.header('cache-control', 'no-store').redirect(`${path}?submitted=1`, 303);
+  }
+
+  /** The page again with the message under the form and what the visitor typed kept (escaped by the renderer). */
+  private formWithError(page: SubmissionPage, path: string, error: string, body: unknown): string {
+    const typed = (body as { email?: unknown } | null | undefined)?.email;
+    return renderPublicPageDocument(page.public, {
+      state: 'form',
+      canonicalUrl: `${this.config.appOrigin}/${page.slug}`,
+      appOrigin: this.config.appOrigin,
+      formAction: path,
+      error,
+      submittedEmail: typeof typed === 'string' ? typed.slice(0, 254) : undefined,
+    });
+  }
+}

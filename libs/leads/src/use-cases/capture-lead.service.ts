@@ -1,0 +1,96 @@
+import { BadRequestException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { LeadMessages, isReservedSlug, submitLeadSchema, type PublicPageDto, type SubmitLeadResponse } from '@plink/contracts';
+import { PagesDirectory } from '@plink/pages';
+import { APP_CONFIG, Outbox, RateLimiter, ZodPipe, tooManyRequests, type AppConfig } from '@plink/platform';
+import { LeadsRepository } from '../leads/leads.repository';
+
+/** The page a visitor submits on, as the pages service's read API gives it. */
+export type SubmissionPage = NonNullable<Awaited<ReturnType<PagesDirectory['findForVisitor']>>>;
+
+const validate = new ZodPipe(submitLeadSchema);
+/** What a slug can look like (any case); anything else is not looked up. */
+const SLUG = /^[A-Za-z0-9-]{1,60}$/;
+
+/** What the page shows after a submission (SPEC §4, §9). */
+export function thankYouOf(page: PublicPageDto): SubmitLeadResponse {
+  const button = page.thankYouButtonText && page.thankYouButtonUrl ? { text: page.thankYouButtonText, url: page.thankYouButtonUrl } : null;
+  return {
+    success: true,
+    thankYouHeadline: page.thankYouHeadline,
+    thankYouSubtext: page.thankYouSubtext,
+    thankYouButton: button,
+    redirectUrl: page.redirectUrl,
+  };
+}
+
+/**
+ * A visitor leaves an e-mail address on a page (JSON call or the no-JavaScript form post).
+ * One lead per page and lower-cased address: the lead, its conversion and its jobs (file e-mail,
+ * Pro webhook) are written in one transaction, and only when the address is new to the page; a
+ * repeat, a double click or a bot caught by the honeypot gets the same success answer.
+ */
+@Injectable()
+export class CaptureLeadService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly pages: PagesDirectory,
+    private readonly leads: LeadsRepository,
+    private readonly outbox: Outbox,
+    private readonly limiter: RateLimiter,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** The page of a public slug (any case), or null (reserved first segments are never pages). */
+  async lookUpPage(slug: string): Promise<SubmissionPage | null> {
+    if (!SLUG.test(slug) || isReservedSlug(slug)) return null;
+    return this.pages.findForVisitor(slug);
+  }
+
+  /** The page of a public slug; 404 when there is none. */
+  async findPage(slug: string): Promise<SubmissionPage> {
+    const page = await this.lookUpPage(slug);
+    if (!page) throw new NotFoundException({ message: LeadMessages.pageNotFound });
+    return page;
+  }
+
+  /** Validates and stores one submission from `address`; throws 400/429 with the visitor-facing text. */
+  async execute(page: SubmissionPage, input: unknown, address: string): Promise<SubmitLeadResponse> {
+    await this.limit(page.id, address);
+    const body = validate.transform(input);
+    if (!body.consent && !page.public.hidePrivacyPolicyCheckbox) {
+      throw new BadRequestException({ message: LeadMessages.consentRequired });
+    }
+    const isBot = !!body.website && body.website.trim() !== '';
+    if (!isBot) await this.store(page, body.email, body.consent ? new Date() : null);
+    return thankYouOf(page.public);
+  }
+
+  /** LEAD_RATE_LIMIT_PER_MINUTE submissions per address and page (0 = off). */
+  private async limit(pageId: number, address: string): Promise<void> {
+    const limit = this.config.leadRateLimitPerMinute;
+    if (limit <= 0) return;
+    const decision = await this.limiter.hit('lead-submit', `${pageId}:${address}`, limit, 60);
+    if (!decision.allowed) throw tooManyRequests(LeadMessages.tooManySubmissions, decision.retryAfterSeconds);
+  }
+
+  /**
+   * The lead and its conversion in one statement; when the page sends jobs (file e-mail, Pro webhook),
+   * that statement and the jobs share one transaction, and the outbox is kicked after the commit.
+   */
+  private async store(page: SubmissionPage, email: string, consentAt: Date | null): Promise<void> {
+    const lead = { pageId: page.id, email, consentAt };
+    if (!page.fileUrl && !page.webhookUrl) {
+      await this.leads.insertAndCount(this.em, lead);
+      return;
+    }
+    const recorded = await this.em.transactional(async (tx) => {
+      const leadId = await this.leads.insertAndCount(tx, lead);
+      if (leadId === null) return false; // already on the list: one lead, one conversion, no new jobs
+      if (page.fileUrl) this.outbox.record(tx, 'email.file-delivery', { v: 1, leadId });
+      if (page.webhookUrl) this.outbox.record(tx, 'webhook.deliver', { v: 1, leadId, pageId: page.id });
+      return true;
+    });
+    if (recorded) this.outbox.kick();
+  }
+}

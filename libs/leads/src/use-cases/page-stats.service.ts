@@ -1,0 +1,24 @@
+import { Injectable } from '@nestjs/common';
+import { STATS_RECENT_LEADS, conversionRate, type PageStatsDto } from '@plink/contracts';
+import { LeadsRepository } from '../leads/leads.repository';
+import { OwnedPages } from './owned-pages';
+
+/** GET /api/pages/{id}/stats: views, conversions, rate, and the newest leads (owner only). */
+@Injectable()
+export class PageStatsService {
+  constructor(
+    private readonly owned: OwnedPages,
+    private readonly leads: LeadsRepository,
+  ) {}
+
+  async execute(pageId: string, userId: number): Promise<PageStatsDto> {
+    const page = await this.owned.find(pageId, userId);
+    const [conversions, recent] = await Promise.all([this.leads.conversions(page.id), this.leads.recent(page.id, STATS_RECENT_LEADS)]);
+    return {
+      views: page.views,
+      conversions,
+      conversionRate: conversionRate(page.views, conversions),
+      leads: recent.map((l) => ({ id: l.id, email: l.email, createdAt: l.createdAt.toISOString() })),
+    };
+  }
+}

@@ -1,0 +1,40 @@
+import type { PublicPageDto } from '@plink/contracts';
+
+/** A typical public page for tests: overrides replace fields. */
+export function makePage(overrides: Partial<PublicPageDto> = {}): PublicPageDto {
+  return {
+    slug: 'photo-guide',
+    title: 'The Free Photo Guide',
+    subtext: '<p>Ten tips for better photos.</p>',
+    author: 'Ann Adams',
+    buttonText: 'Send me the guide',
+    buttonColor: '#1d4ed8',
+    backgroundColor: '#f3f4f6',
+    backgroundImage: null,
+    imageUrl: null,
+    useSharpCorners: false,
+    hideDropShadow: false,
+    textAlignment: 'left',
+    showBranding: true,
+    hidePrivacyPolicyCheckbox: false,
+    titleFont: 'Inter',
+    descriptionFont: 'Inter',
+    authorFont: 'Inter',
+    titleBold: true,
+    descriptionBold: false,
+    authorBold: false,
+    thankYouHeadline: 'Thank you!',
+    thankYouSubtext: 'Check your email for your download link.',
+    thankYouButtonText: null,
+    thankYouButtonUrl: null,
+    redirectUrl: null,
+    metaTitle: null,
+    metaDescription: null,
+    metaImageUrl: null,
+    faviconUrl: null,
+    customCodeSnippet: null,
+    facebookPixelId: null,
+    googleAnalyticsId: null,
+    ...overrides,
+  };
+}

@@ -1,0 +1,4 @@
+export { LandingPage, ThankYouMessage, LandingTexts, CARD_MAX_WIDTH_PX, MAIN_IMAGE_HEIGHT_PX } from './LandingPage';
+export type { LandingPageProps, LandingPageState } from './LandingPage';
+export { LANDING_PAGE_CSS } from './styles';
+export { fontStack, contrastTextColor, safeColor, safeUrl, cssUrl, thankYouButton } from './theme';

@@ -1,0 +1,18 @@
+/**
+ * @plink/page-render — the public landing page.
+ *
+ * This entry (compiled to CommonJS in dist/) is for the server: it re-exports the browser-safe parts
+ * AND the Node-only document renderer (react-dom/server). Browser code — the SPA's editor preview —
+ * must import `src/browser.ts` instead (Vite alias to the TypeScript source), which has no Node-only
+ * code.
+ */
+export * from './browser';
+export {
+  renderPublicPageDocument,
+  renderNotFoundDocument,
+  absoluteUrl,
+  pageDescription,
+  type PublicPageDocumentOptions,
+} from './server/render-document';
+export { escapeHtml, scriptJson } from './server/escape';
+export { THANK_YOU_TEMPLATE_ID } from './server/inline-script';

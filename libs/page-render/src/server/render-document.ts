@@ -1,0 +1,139 @@
+import { createElement } from 'react';
+import { renderToString } from 'react-dom/server';
+import { SUBMIT_REDIRECT_DELAY_MS, type PublicPageDto } from '@plink/contracts';
+import { LandingPage, ThankYouMessage, type LandingPageState } from '../components/LandingPage';
+import { LANDING_PAGE_CSS } from '../components/styles';
+import { safeUrl } from '../components/theme';
+import { escapeHtml, htmlToText, scriptJson, truncate } from './escape';
+import { THANK_YOU_TEMPLATE_ID, submitScript } from './inline-script';
+
+/** Node-only (react-dom/server): the public landing page as a complete HTML document. */
+
+export interface PublicPageDocumentOptions {
+  state: LandingPageState;
+  /** Absolute canonical URL of the page (also og:url). */
+  canonicalUrl: string;
+  /** The app's origin (`https://plink.example`), for absolute og:image / twitter:image URLs. */
+  appOrigin: string;
+  /** Where the inline script POSTs JSON; default `/api/page/{slug}/submit`. */
+  submitUrl?: string;
+  /** Where the form POSTs without JavaScript; default the page's own path `/{slug}`. */
+  formAction?: string;
+  /** An error under the form (e.g. the answer to a failed no-JavaScript post). */
+  error?: string | null;
+  /** Prefills the e-mail field when the form is re-drawn after a failed no-JavaScript post. */
+  submittedEmail?: string;
+  /** The HTTP status is the caller's business, not the document's. */
+  status?: never;
+}
+
+const DEFAULT_TITLE = 'Plink';
+const DESCRIPTION_MAX = 160;
+
+/** An absolute http(s) URL for a page image: `/uploads/…` paths get the app's origin. */
+export function absoluteUrl(url: string | null | undefined, appOrigin: string): string | null {
+  const safe = safeUrl(url);
+  if (!safe) return null;
+  return safe.startsWith('/') ? `${appOrigin.replace(/\/+$/, '')}${safe}` : safe;
+}
+
+/** The page's description for search engines and sharing: metaDescription, else the subtext's text. */
+export function pageDescription(page: PublicPageDto): string | null {
+  if (page.metaDescription?.trim()) return page.metaDescription.trim();
+  const text = page.subtext ? htmlToText(page.subtext) : '';
+  return text ? truncate(text, DESCRIPTION_MAX) : null;
+}
+
+const meta = (attr: 'name' | 'property', key: string, content: string) =>
+  `<meta ${attr}="${key}" content="${escapeHtml(content)}">`;
+
+/**
+ * A complete HTML5 document for a visitor: head tags (title, description, canonical, Open Graph,
+ * Twitter card, favicon, the owner's custom code), the inlined stylesheet, the page data preloaded
+ * as `window.__PLINK_PAGE__`, the server-rendered LandingPage inside `<div id="root">`, and — in the
+ * form state — the thank-you <template> plus the small inline submit script. No React on the client.
+ */
+export function renderPublicPageDocument(page: PublicPageDto, options: PublicPageDocumentOptions): string {
+  const slug = encodeURIComponent(page.slug);
+  const title = page.metaTitle?.trim() || page.title.trim() || DEFAULT_TITLE;
+  const description = pageDescription(page);
+  const image = absoluteUrl(page.metaImageUrl, options.appOrigin) ?? absoluteUrl(page.imageUrl, options.appOrigin);
+  const favicon = safeUrl(page.faviconUrl) ?? '/favicon.ico';
+  const redirectUrl = safeUrl(page.redirectUrl);
+
+  const head: string[] = [
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width,initial-scale=1">',
+    `<title>${escapeHtml(title)}</title>`,
+  ];
+  if (description) head.push(meta('name', 'description', description));
+  head.push(
+    `<link rel="canonical" href="${escapeHtml(options.canonicalUrl)}">`,
+    `<link rel="icon" href="${escapeHtml(favicon)}">`,
+    meta('property', 'og:type', 'website'),
+    meta('property', 'og:title', title),
+    meta('property', 'og:url', options.canonicalUrl),
+  );
+  if (description) head.push(meta('property', 'og:description', description));
+  if (image) head.push(meta('property', 'og:image', image));
+  head.push(meta('name', 'twitter:card', image ? 'summary_large_image' : 'summary'), meta('name', 'twitter:title', title));
+  if (description) head.push(meta('name', 'twitter:description', description));
+  if (image) head.push(meta('name', 'twitter:image', image));
+  if (options.state === 'thank-you' && redirectUrl) {
+    // The no-JavaScript thank-you answer still redirects after 3 s.
+    head.push(`<meta http-equiv="refresh" content="${SUBMIT_REDIRECT_DELAY_MS / 1000};url=${escapeHtml(redirectUrl)}">`);
+  }
+
+  const markup = renderToString(
+    createElement(LandingPage, {
+      page,
+      state: options.state,
+      error: options.error ?? null,
+      formAction: options.formAction ?? `/${slug}`,
+      submittedEmail: options.submittedEmail,
+    }),
+  );
+  // React 19 puts <link rel="preload"> hints for images first; they belong in <head>.
+  const [, preloads = '', body = markup] = /^((?:<link [^>]*>)*)([\s\S]*)$/.exec(markup) ?? [];
+  if (preloads) head.push(preloads);
+  head.push(
+    `<style>html,body{margin:0}\n${LANDING_PAGE_CSS}</style>`,
+    `<script>window.__PLINK_PAGE__=${scriptJson(page)};</script>`,
+  );
+  // The Pro owner's own code, as written (SPEC §2): it may bring scripts, pixels, styles.
+  if (page.customCodeSnippet?.trim()) head.push(page.customCodeSnippet);
+
+  const tail =
+    options.state === 'form'
+      ? `<template id="${THANK_YOU_TEMPLATE_ID}">${renderToString(createElement(ThankYouMessage, { page }))}</template>` +
+        `<script>${submitScript({ submitUrl: options.submitUrl ?? `/api/page/${slug}/submit`, redirectUrl })}</script>`
+      : '';
+
+  return (
+    '<!DOCTYPE html>\n<html lang="en">\n<head>\n' +
+    head.join('\n') +
+    '\n</head>\n<body>\n<div id="root">' +
+    body +
+    '</div>\n' +
+    tail +
+    '\n</body>\n</html>\n'
+  );
+}
+
+const NOT_FOUND_CSS =
+  'html,body{margin:0}body{min-height:100vh;display:flex;align-items:center;justify-content:center;padding:24px;box-sizing:border-box;' +
+  'font-family:system-ui,-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;color:#111827;background:#f9fafb;text-align:center}' +
+  'h1{margin:0 0 8px;font-size:28px}p{margin:0 0 24px;color:#4b5563}a{display:inline-block;padding:10px 18px;border-radius:8px;' +
+  'background:#111827;color:#fff;text-decoration:none;font-weight:600}';
+
+/** The answer for an unknown slug (the caller sends it with status 404). */
+export function renderNotFoundDocument(appOrigin?: string): string {
+  const home = appOrigin ? `${appOrigin.replace(/\/+$/, '')}/` : '/';
+  return (
+    '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n' +
+    '<meta name="viewport" content="width=device-width,initial-scale=1">\n<meta name="robots" content="noindex">\n' +
+    `<title>Page Not Found</title>\n<link rel="icon" href="/favicon.ico">\n<style>${NOT_FOUND_CSS}</style>\n</head>\n<body>\n<main>\n` +
+    "<h1>Page Not Found</h1>\n<p>This Plink page doesn't exist or may have been removed.</p>\n" +
+    `<a href="${escapeHtml(home)}">Go to the home page</a>\n</main>\n</body>\n</html>\n`
+  );
+}

@@ -1,0 +1,120 @@
+import { Injectable } from '@nestjs/common';
+import type { PublicPageDto } from '@plink/contracts';
+import { IdentityDirectory } from '@plink/identity';
+import { PageChanges } from '../cache/page-changes';
+import { TtlCache } from '../cache/ttl-cache';
+import { toPublicPage } from '../pages/page.dto';
+import { PagesRepository } from '../pages/pages.repository';
+
+/** A page as the visitor-facing services need it (the public page, and what a lead's jobs need). */
+export interface VisitorPage {
+  id: number;
+  ownerId: number;
+  ownerUsername: string;
+  ownerIsPremium: boolean;
+  /** What the visitor sees (GET /api/page/{slug}, the server render). */
+  public: PublicPageDto;
+  title: string;
+  slug: string;
+  fileUrl: string | null;
+  /** Set only when the owner is Pro (webhooks are a Pro feature). */
+  webhookUrl: string | null;
+}
+
+export interface OwnedPage {
+  id: number;
+  slug: string;
+  title: string;
+  views: number;
+}
+
+export interface PageSummary {
+  id: number;
+  slug: string;
+  title: string;
+  fileUrl: string | null;
+}
+
+/** How long a visitor page stays cached: changes to the page drop it at once; this bounds owner changes (plan, name). */
+const FOUND_TTL_MS = 60_000;
+/** A slug without a page: creating one drops it at once too. */
+const MISSING_TTL_MS = 10_000;
+const MAX_ENTRIES = 20_000;
+
+/**
+ * The pages service's read API for other services. `findForVisitor` is the public hot path: cached in
+ * memory per process, dropped on every change of the page in any replica ({@link PageChanges}).
+ */
+@Injectable()
+export class PagesDirectory {
+  private readonly cache = new TtlCache<VisitorPage | null>(MAX_ENTRIES);
+  private readonly loading = new Map<string, Promise<VisitorPage | null>>();
+
+  constructor(
+    private readonly pages: PagesRepository,
+    private readonly identity: IdentityDirectory,
+    private readonly changes: PageChanges,
+  ) {
+    changes.onChange((slug) => {
+      if (slug === null) this.cache.clear();
+      else this.cache.delete(slug);
+      if (slug === null) this.loading.clear();
+      else this.loading.delete(slug);
+    });
+  }
+
+  /** The page of a slug (any case) for a visitor, or null. No database query while it is cached. */
+  findForVisitor(slug: string): Promise<VisitorPage | null> {
+    const key = slug.toLowerCase();
+    const cached = this.cache.get(key);
+    if (cached !== undefined) return Promise.resolve(cached);
+    let pending = this.loading.get(key);
+    if (!pending) {
+      const generation = this.cache.current();
+      const live = this.changes.live();
+      pending = this.load(key).then(
+        (page) => {
+          if (live) this.cache.setIfCurrent(generation, key, page, page ? FOUND_TTL_MS : MISSING_TTL_MS);
+          if (this.loading.get(key) === pending) this.loading.delete(key);
+          return page;
+        },
+        (err: unknown) => {
+          if (this.loading.get(key) === pending) this.loading.delete(key);
+          throw err;
+        },
+      );
+      this.loading.set(key, pending);
+    }
+    return pending;
+  }
+
+  /** A page of this user (for their stats), or null when it is not theirs or does not exist. */
+  async findOwned(pageId: number, userId: number): Promise<OwnedPage | null> {
+    const page = await this.pages.findOwned(pageId, userId);
+    return page ? { id: page.id, slug: page.slug, title: page.title, views: Number(page.views ?? 0) } : null;
+  }
+
+  /** A page by id (e.g. for the file-delivery e-mail), or null. */
+  async findById(pageId: number): Promise<PageSummary | null> {
+    const page = await this.pages.findById(pageId);
+    return page ? { id: page.id, slug: page.slug, title: page.title, fileUrl: page.fileUrl ?? null } : null;
+  }
+
+  private async load(slug: string): Promise<VisitorPage | null> {
+    const page = await this.pages.findBySlug(slug);
+    if (!page) return null;
+    const owner = await this.identity.findContact(page.userId);
+    if (!owner) return null;
+    return {
+      id: page.id,
+      ownerId: owner.id,
+      ownerUsername: owner.username,
+      ownerIsPremium: owner.isPremium,
+      public: toPublicPage(page, owner),
+      title: page.title,
+      slug: page.slug,
+      fileUrl: page.fileUrl ?? null,
+      webhookUrl: owner.isPremium ? (page.webhookUrl ?? null) : null,
+    };
+  }
+}

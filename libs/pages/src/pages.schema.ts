@@ -1,0 +1,10 @@
+import type { ServiceSchema } from '@plink/platform';
+import { CreatePages20261122 } from './migrations/20261122-create-pages';
+import { PageSchema } from './pages/page.entity';
+
+/** The pages service's tables (schema "pages") and their migrations. */
+export const PAGES_SCHEMA: ServiceSchema = {
+  service: 'pages',
+  entities: [PageSchema],
+  migrations: [{ name: '20261122_create_pages', class: CreatePages20261122 }],
+};

@@ -1,0 +1,60 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { PAGE_LIMITS, type Font } from '@plink/contracts';
+
+/**
+ * A landing page (SPEC §3 Page). `conversions` is not here: the leads service owns that count.
+ * `views` is written only by the batched view flush, never per request.
+ */
+export const PageSchema = defineEntity({
+  name: 'Page',
+  schema: 'pages',
+  tableName: 'pages',
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    /** The owner (identity.users.id; another service's row, so no foreign key). */
+    userId: p.integer(),
+    slug: p.string().length(PAGE_LIMITS.slugMax),
+    title: p.string().length(PAGE_LIMITS.titleMax).default(''),
+    /** Sanitised rich text (see rich-text/sanitize-rich-text.ts). */
+    subtext: p.text().nullable(),
+    authorName: p.string().length(PAGE_LIMITS.shortText).nullable(),
+    buttonText: p.string().length(PAGE_LIMITS.buttonText).default('Submit'),
+    buttonColor: p.string().length(7).default('#000000'),
+    backgroundColor: p.string().length(7).default('#ffffff'),
+    backgroundImage: p.string().length(PAGE_LIMITS.url).nullable(),
+    imageUrl: p.string().length(PAGE_LIMITS.url).nullable(),
+    fileUrl: p.string().length(PAGE_LIMITS.url).nullable(),
+    redirectUrl: p.string().length(PAGE_LIMITS.url).nullable(),
+    showUsername: p.boolean().default(true),
+    useSharpCorners: p.boolean().default(false),
+    hideDropShadow: p.boolean().default(false),
+    /** Pro only (null for Free owners). */
+    webhookUrl: p.string().length(PAGE_LIMITS.url).nullable(),
+    /** Pro only (null for Free owners). */
+    customCodeSnippet: p.text().nullable(),
+    thankYouHeadline: p.string().length(PAGE_LIMITS.headline).default('Thank you!'),
+    thankYouSubtext: p.string().length(PAGE_LIMITS.paragraph).default('Check your email for your download link.'),
+    thankYouButtonText: p.string().length(PAGE_LIMITS.buttonText).nullable(),
+    thankYouButtonUrl: p.string().length(PAGE_LIMITS.url).nullable(),
+    textAlignment: p.string().$type<'left' | 'center'>().length(6).default('left'),
+    showBranding: p.boolean().default(true),
+    hidePrivacyPolicyCheckbox: p.boolean().default(false),
+    titleFont: p.string().$type<Font>().length(40).default('Inter'),
+    descriptionFont: p.string().$type<Font>().length(40).default('Inter'),
+    authorFont: p.string().$type<Font>().length(40).default('Inter'),
+    titleBold: p.boolean().default(true),
+    descriptionBold: p.boolean().default(false),
+    authorBold: p.boolean().default(false),
+    metaTitle: p.string().length(PAGE_LIMITS.titleMax).nullable(),
+    metaDescription: p.string().length(PAGE_LIMITS.metaDescription).nullable(),
+    metaImageUrl: p.string().length(PAGE_LIMITS.url).nullable(),
+    faviconUrl: p.string().length(PAGE_LIMITS.url).nullable(),
+    facebookPixelId: p.string().length(PAGE_LIMITS.trackingId).nullable(),
+    googleAnalyticsId: p.string().length(PAGE_LIMITS.trackingId).nullable(),
+    views: p.bigint('number').default(0),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+});
+export class Page extends PageSchema.class {}
+PageSchema.setClass(Page);

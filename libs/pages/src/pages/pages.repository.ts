@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager, UniqueConstraintViolationException, raw } from '@mikro-orm/postgresql';
+import { Page } from './page.entity';
+
+/** Rows of the VALUES list of one batched views UPDATE (2 parameters each; PostgreSQL allows 65,535). */
+const VIEWS_PER_STATEMENT = 5_000;
+
+/** The pages service's only door to its tables. */
+@Injectable()
+export class PagesRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  /** A user's pages, newest first. */
+  listByOwner(userId: number): Promise<Page[]> {
+    return this.em.find(Page, { userId }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+  }
+
+  findOwned(id: number, userId: number, em: EntityManager = this.em): Promise<Page | null> {
+    return em.findOne(Page, { id, userId });
+  }
+
+  findById(id: number): Promise<Page | null> {
+    return this.em.findOne(Page, { id });
+  }
+
+  /** The page of a slug, whatever its case. */
+  findBySlug(slug: string): Promise<Page | null> {
+    return this.em.findOne(Page, { [raw('lower(slug)')]: slug.toLowerCase() });
+  }
+
+  /** Whether another page (not `exceptId`) already has this slug, in any case. */
+  async slugTaken(slug: string, exceptId?: number, em: EntityManager = this.em): Promise<boolean> {
+    const rows: { taken: boolean }[] = await em.execute(
+      'select exists(select 1 from pages.pages where lower(slug) = lower(?) and id <> ?) as taken',
+      [slug, exceptId ?? 0],
+    );
+    return !!rows[0]?.taken;
+  }
+
+  countByOwner(userId: number, em: EntityManager = this.em): Promise<number> {
+    return em.count(Page, { userId });
+  }
+
+  /**
+   * Serialises the page creations of one user until the transaction ends, so that a plan limit checked
+   * inside it holds even for concurrent requests.
+   */
+  async lockOwner(em: EntityManager, userId: number): Promise<void> {
+    await em.execute('select pg_advisory_xact_lock(hashtext(?), ?)', ['pages.owner', userId]);
+  }
+
+  /**
+   * Adds one batch of buffered views to the pages, once: the batch id is recorded in the same transaction,
+   * so a batch seen again (a retry after a crash between commit and clean-up) changes nothing.
+   * Answers false when the batch was already applied.
+   */
+  async addViews(batchId: string, views: [pageId: number, count: number][]): Promise<boolean> {
+    return this.em.fork().transactional(async (tx) => {
+      const claimed: unknown[] = await tx.execute(
+        'insert into pages.view_flushes (batch_id) values (?) on conflict do nothing returning batch_id',
+        [batchId],
+      );
+      if (claimed.length === 0) return false;
+      for (let i = 0; i < views.length; i += VIEWS_PER_STATEMENT) {
+        const chunk = views.slice(i, i + VIEWS_PER_STATEMENT);
+        await tx.execute(
+          `update pages.pages as p set views = p.views + v.n
+             from (values ${chunk.map(() => '(?::integer, ?::bigint)').join(', ')}) as v(id, n)
+            where p.id = v.id`,
+          chunk.flat(),
+        );
+      }
+      await tx.execute("delete from pages.view_flushes where flushed_at < now() - interval '1 day'");
+      return true;
+    });
+  }
+
+  /** Whether an insert or update failed on the slug's unique index. */
+  static isSlugConflict(err: unknown): boolean {
+    return err instanceof UniqueConstraintViolationException && /slug/.test(err.message);
+  }
+}

@@ -1,0 +1,247 @@
+import { PageMessages, type PublicPageDto } from '@plink/contracts';
+import { PagesTestApp, SPA_SHELL_HTML, type Creator } from '../testing/pages-test-app';
+
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+
+/** The visitor's side: public JSON, the server-rendered page, and the paths it shares with the SPA. */
+describe('public landing pages', () => {
+  let t: PagesTestApp;
+  let owner: Creator;
+  let page: { id: number; slug: string };
+
+  beforeAll(async () => {
+    t = await PagesTestApp.start();
+    owner = await t.creator({ premium: true });
+    page = (
+      await owner.client.post('/api/pages', {
+        slug: `guide-${Date.now().toString(36)}`,
+        title: 'The <Guide> & more',
+        subtext: '<p>Learn <strong>everything</strong></p>',
+        authorName: 'Ann Author',
+        buttonText: 'Send it',
+        fileUrl: 'https://files.example.com/guide.pdf',
+        webhookUrl: 'https://hooks.example.com/secret',
+        metaDescription: 'All about guides',
+        thankYouHeadline: 'Thanks a lot!',
+        showBranding: false,
+        googleAnalyticsId: 'G-ABCDEF12',
+      })
+    ).body;
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const visitor = () => t.client({ 'user-agent': BROWSER });
+
+  describe('GET /api/page/{slug}', () => {
+    it('answers the public fields only', async () => {
+      const res = await visitor().get(`/api/page/${page.slug}`);
+      expect(res.status).toBe(200);
+      const body: PublicPageDto = res.body;
+      expect(body).toMatchObject({
+        slug: page.slug,
+        title: 'The <Guide> & more',
+        subtext: '<p>Learn <strong>everything</strong></p>',
+        author: 'Ann Author',
+        buttonText: 'Send it',
+        showBranding: false,
+        googleAnalyticsId: 'G-ABCDEF12',
+        thankYouHeadline: 'Thanks a lot!',
+      });
+      const text = JSON.stringify(body);
+      for (const secret of ['userId', 'webhookUrl', 'hooks.example.com', owner.email, 'fileUrl', 'files.example.com', '"id"', 'views']) {
+        expect(text).not.toContain(secret);
+      }
+    });
+
+    it('finds a slug in any case, and answers 404 JSON for unknown or impossible slugs', async () => {
+      expect((await visitor().get(`/api/page/${page.slug.toUpperCase()}`)).status).toBe(200);
+      for (const slug of ['no-such-page', 'dashboard', 'x'.repeat(61), '%3Cscript%3E', 'a.b']) {
+        const res = await visitor().get(`/api/page/${slug}`);
+        expect(res.status).toBe(404);
+        expect(res.body).toEqual({ message: PageMessages.pageNotFound });
+      }
+    });
+
+    it('shows the owner’s username as author when the page has no author name, and no author when hidden', async () => {
+      const other = await t.creator();
+      const created = (await other.client.post('/api/pages', { slug: `anon-${Date.now().toString(36)}` })).body;
+      expect((await visitor().get(`/api/page/${created.slug}`)).body.author).toBe(other.username);
+      await other.client.put(`/api/pages/${created.id}`, { showUsername: false });
+      expect((await visitor().get(`/api/page/${created.slug}`)).body.author).toBeNull();
+    });
+
+    it('follows the owner’s plan: no tracking, no custom code and the branding back after a downgrade', async () => {
+      const pro = await t.creator({ premium: true });
+      const created = (
+        await pro.client.post('/api/pages', {
+          slug: `plan-${Date.now().toString(36)}`,
+          showBranding: false,
+          customCodeSnippet: '<script>pro()</script>',
+          facebookPixelId: '1234567890',
+        })
+      ).body;
+      expect((await visitor().get(`/api/page/${created.slug}`)).body).toMatchObject({
+        showBranding: false,
+        customCodeSnippet: '<script>pro()</script>',
+        facebookPixelId: '1234567890',
+      });
+      await t.setPremium(pro.id, false);
+      // Cached visitor pages follow an owner's plan change within a minute; any save of the page at once.
+      await pro.client.put(`/api/pages/${created.id}`, {});
+      expect((await visitor().get(`/api/page/${created.slug}`)).body).toMatchObject({
+        showBranding: true,
+        customCodeSnippet: null,
+        facebookPixelId: null,
+      });
+    });
+  });
+
+  describe('server-rendered page', () => {
+    it('answers the page at /{slug}, /p/{slug} and /p/{username}/{slug} as HTML, never cached by browsers', async () => {
+      for (const path of [`/${page.slug}`, `/p/${page.slug}`, `/p/${owner.username}/${page.slug}`, `/p/${owner.username.toUpperCase()}/${page.slug}`]) {
+        const res = await visitor().get(path);
+        expect(res.status).toBe(200);
+        expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+        expect(res.headers.get('cache-control')).toBe('no-cache');
+        expect(res.text).toMatch(/^<!DOCTYPE html>/);
+        expect(res.text).toContain('The &lt;Guide&gt; &amp; more');
+        expect(res.text).toContain('<strong>everything</strong>');
+        expect(res.text).toContain('Send it');
+        expect(res.text).toContain(`<link rel="canonical" href="http://plink.test/${page.slug}">`);
+        expect(res.text).toContain('All about guides');
+        expect(res.text).not.toContain('hooks.example.com');
+        expect(res.text).not.toContain(owner.email);
+      }
+    });
+
+    it('answers the thank-you state for ?submitted=1', async () => {
+      const res = await visitor().get(`/${page.slug}?submitted=1`);
+      expect(res.status).toBe(200);
+      expect(res.text).toContain('Thanks a lot!');
+    });
+
+    it('answers 404 with the Page Not Found document for unknown slugs and for another user’s path', async () => {
+      const stranger = await t.creator();
+      for (const path of ['/no-such-page', '/p/no-such-page', `/p/${stranger.username}/${page.slug}`, `/p/${owner.username}/no-such-page`, '/p/dashboard', '/p/bad.slug']) {
+        const res = await visitor().get(path);
+        expect(res.status).toBe(404);
+        expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+        expect(res.text).toContain('Page Not Found');
+        expect(res.text).toContain("This Plink page doesn't exist or may have been removed.");
+      }
+    });
+
+    it('answers the SPA for the app’s own routes, and JSON 404s for /api and files', async () => {
+      for (const path of [
+        '/',
+        '/?emailVerified=true',
+        '/dashboard',
+        '/auth',
+        '/auth?tab=register',
+        '/settings',
+        '/verify-email?token=abc',
+        '/forgot-password',
+        '/terms',
+        '/privacy',
+        '/checkout',
+        '/Dashboard',
+        '/%E2%9C%93',
+        '/under_score',
+        // Deeper SPA routes reach the gateway's SPA fallback.
+        '/editor/new',
+        '/stats/3',
+        '/checkout/success',
+      ]) {
+        const res = await visitor().get(path);
+        expect({ path, status: res.status }).toEqual({ path, status: 200 });
+        expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+        expect(res.headers.get('cache-control')).toBe('no-cache');
+        expect(res.text).toContain(SPA_SHELL_HTML);
+      }
+      for (const path of ['/api', '/robots.txt', '/favicon.ico', '/missing.js']) {
+        const res = await visitor().get(path);
+        expect({ path, status: res.status }).toEqual({ path, status: 404 });
+        expect(res.body).toEqual({ message: 'Not found' });
+      }
+    });
+
+    it('shows an edit at once (the cached HTML is dropped on update), and 404 after a delete', async () => {
+      const mine = await t.creator();
+      const created = (await mine.client.post('/api/pages', { slug: `edit-${Date.now().toString(36)}`, title: 'First title' })).body;
+      expect((await visitor().get(`/${created.slug}`)).text).toContain('First title');
+      expect((await visitor().get(`/${created.slug}`)).text).toContain('First title');
+      await mine.client.put(`/api/pages/${created.id}`, { title: 'Second title' });
+      const after = await visitor().get(`/${created.slug}`);
+      expect(after.text).toContain('Second title');
+      expect(after.text).not.toContain('First title');
+      expect((await visitor().get(`/api/page/${created.slug}`)).body.title).toBe('Second title');
+
+      const renamed = `renamed-${Date.now().toString(36)}`;
+      await mine.client.put(`/api/pages/${created.id}`, { slug: renamed });
+      expect((await visitor().get(`/${created.slug}`)).status).toBe(404);
+      expect((await visitor().get(`/${renamed}`)).status).toBe(200);
+
+      await mine.client.delete(`/api/pages/${created.id}`);
+      expect((await visitor().get(`/${renamed}`)).status).toBe(404);
+      expect((await visitor().get(`/api/page/${renamed}`)).status).toBe(404);
+    });
+
+    it('finds a page created after its slug was asked for (no stale "not found")', async () => {
+      const slug = `later-${Date.now().toString(36)}`;
+      expect((await visitor().get(`/${slug}`)).status).toBe(404);
+      const mine = await t.creator();
+      expect((await mine.client.post('/api/pages', { slug })).status).toBe(201);
+      expect((await visitor().get(`/${slug}`)).status).toBe(200);
+    });
+
+    it('drops a change from the caches of every replica (Redis pub/sub)', async () => {
+      const other = await t.replica();
+      const mine = await t.creator();
+      const created = (await mine.client.post('/api/pages', { slug: `multi-${Date.now().toString(36)}`, title: 'Old words' })).body;
+      const unknown = `unknown-${Date.now().toString(36)}`;
+      // The other replica caches the page (and a slug without a page)…
+      const seenThere = async (path: string) => (await other.client({ 'user-agent': BROWSER }).get(path)).text;
+      expect(await seenThere(`/${created.slug}`)).toContain('Old words');
+      expect(await seenThere(`/${created.slug}`)).toContain('Old words');
+      expect((await other.client().get(`/api/page/${created.slug}`)).body.title).toBe('Old words');
+      expect((await other.client().get(`/${unknown}`)).status).toBe(404);
+      expect((await other.client().get(`/${unknown}`)).status).toBe(404);
+      // (cached indeed: served without the table)
+      await t.db.query('alter table pages.pages rename to pages_away');
+      try {
+        expect(await seenThere(`/${created.slug}`)).toContain('Old words');
+        expect((await other.client().get(`/${unknown}`)).status).toBe(404);
+      } finally {
+        await t.db.query('alter table pages.pages_away rename to pages');
+      }
+      // …this replica changes it…
+      await mine.client.put(`/api/pages/${created.id}`, { title: 'New words' });
+      const another = await t.creator();
+      await another.client.post('/api/pages', { slug: unknown, title: 'Now here' });
+      // …and the other replica shows the change within moments.
+      const deadline = Date.now() + 2_000;
+      while (!(await seenThere(`/${created.slug}`)).includes('New words') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(await seenThere(`/${created.slug}`)).toContain('New words');
+      expect((await other.client().get(`/api/page/${created.slug}`)).body.title).toBe('New words');
+      expect(await seenThere(`/${unknown}`)).toContain('Now here');
+      await mine.client.delete(`/api/pages/${created.id}`);
+      const gone = Date.now() + 2_000;
+      while ((await other.client().get(`/${created.slug}`)).status !== 404 && Date.now() < gone) await new Promise((r) => setTimeout(r, 20));
+      expect((await other.client().get(`/${created.slug}`)).status).toBe(404);
+    });
+
+    it('serves a cached page without touching the database', async () => {
+      expect((await visitor().get(`/${page.slug}`)).status).toBe(200);
+      await t.db.query('alter table pages.pages rename to pages_away');
+      try {
+        for (let i = 0; i < 5; i += 1) expect((await visitor().get(`/${page.slug}`)).status).toBe(200);
+        expect((await visitor().get(`/api/page/${page.slug}`)).status).toBe(200);
+      } finally {
+        await t.db.query('alter table pages.pages_away rename to pages');
+      }
+    });
+  });
+});

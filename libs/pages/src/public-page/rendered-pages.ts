@@ -1,0 +1,73 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { renderNotFoundDocument, renderPublicPageDocument } from '@plink/page-render';
+import { APP_CONFIG, type AppConfig } from '@plink/platform';
+import { PageChanges } from '../cache/page-changes';
+import { TtlCache } from '../cache/ttl-cache';
+import { PagesDirectory } from '../directory/pages-directory';
+
+export type PageState = 'form' | 'thank-you';
+
+/** A rendered public page, with what the request path needs to know about it. */
+export interface RenderedPage {
+  pageId: number;
+  ownerUsername: string;
+  /** The document, UTF-8 encoded once: sending a cached page costs no string encoding per request. */
+  html: Buffer;
+}
+
+/** Same bound as the directory's: page changes drop entries at once; this bounds owner changes. */
+const TTL_MS = 60_000;
+const MAX_ENTRIES = 5_000;
+const STATES: PageState[] = ['form', 'thank-you'];
+
+/**
+ * The server-rendered HTML of public pages, per page and state, kept in memory: a cached page costs no
+ * database query and no render. Dropped on every change of the page, in every replica ({@link PageChanges}).
+ */
+@Injectable()
+export class RenderedPages {
+  private readonly cache = new TtlCache<RenderedPage>(MAX_ENTRIES);
+  private notFound?: Buffer;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly directory: PagesDirectory,
+    private readonly changes: PageChanges,
+  ) {
+    changes.onChange((slug) => {
+      if (slug === null) this.cache.clear();
+      else for (const state of STATES) this.cache.delete(`${slug}|${state}`);
+    });
+  }
+
+  /** The page's document in that state, or null when no page has this slug. */
+  async render(slug: string, state: PageState): Promise<RenderedPage | null> {
+    const key = `${slug.toLowerCase()}|${state}`;
+    const cached = this.cache.get(key);
+    if (cached) return cached;
+    const generation = this.cache.current();
+    const live = this.changes.live();
+    const page = await this.directory.findForVisitor(slug);
+    if (!page) return null;
+    const rendered: RenderedPage = {
+      pageId: page.id,
+      ownerUsername: page.ownerUsername,
+      html: Buffer.from(
+        renderPublicPageDocument(page.public, {
+          state,
+          canonicalUrl: `${this.config.appOrigin}/${page.slug}`,
+          appOrigin: this.config.appOrigin,
+        }),
+        'utf8',
+      ),
+    };
+    if (live) this.cache.setIfCurrent(generation, key, rendered, TTL_MS);
+    return rendered;
+  }
+
+  /** The "Page Not Found" document (sent with status 404). */
+  notFoundDocument(): Buffer {
+    this.notFound ??= Buffer.from(renderNotFoundDocument(this.config.appOrigin), 'utf8');
+    return this.notFound;
+  }
+}

@@ -1,0 +1,62 @@
+import { ConflictException, ForbiddenException, Injectable } from '@nestjs/common';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { PageMessages, type PageFields } from '@plink/contracts';
+import type { User } from '@plink/identity';
+import { PageChanges } from '../cache/page-changes';
+import { Page } from '../pages/page.entity';
+import { PagesRepository } from '../pages/pages.repository';
+import { applyPlanRules } from '../pages/plan-rules';
+import { sanitizeRichText } from '../rich-text/sanitize-rich-text';
+
+/**
+ * Creates a page for a verified user. Free users get one page in total (checked under a per-user lock,
+ * so concurrent requests cannot both pass); slugs are unique across all users (checked first for a clear
+ * answer, and enforced by the unique index when two creators race for one).
+ */
+@Injectable()
+export class CreatePageService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly pages: PagesRepository,
+    private readonly changes: PageChanges,
+  ) {}
+
+  async execute(user: User, input: PageFields): Promise<Page> {
+    if (!user.isVerified) throw new ForbiddenException({ message: PageMessages.verifyFirst });
+    if (!user.isPremium && (await this.pages.countByOwner(user.id)) >= 1) throw freePlanLimit();
+    const fields = { ...applyPlanRules(input, user), subtext: sanitizeRichText(input.subtext) };
+    if (await this.pages.slugTaken(fields.slug)) throw slugTaken();
+
+    let page: Page;
+    try {
+      page = await this.em.transactional(async (tx) => {
+        if (!user.isPremium) {
+          await this.pages.lockOwner(tx, user.id);
+          if ((await this.pages.countByOwner(user.id, tx)) >= 1) throw freePlanLimit();
+        }
+        const created = tx.create(Page, { ...withoutUndefined(fields), slug: fields.slug, userId: user.id });
+        await tx.flush();
+        return created;
+      });
+    } catch (err) {
+      if (PagesRepository.isSlugConflict(err)) throw slugTaken();
+      throw err;
+    }
+    // A visitor may have asked for this slug before it existed: that "not found" is cached.
+    await this.changes.publish([page.slug]);
+    return page;
+  }
+}
+
+export function slugTaken(): ConflictException {
+  return new ConflictException({ message: PageMessages.slugTaken });
+}
+
+function freePlanLimit(): ForbiddenException {
+  return new ForbiddenException({ message: PageMessages.freePlanLimit });
+}
+
+/** Drops the fields a request did not set (the entity's defaults apply to them). */
+export function withoutUndefined<T extends object>(fields: T): Partial<T> {
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,21 @@
+import { Injectable } from '@nestjs/common';
+import type { PageDto } from '@plink/contracts';
+import { ConversionsReader } from '../pages/conversions-reader';
+import { toPageDto } from '../pages/page.dto';
+import { PagesRepository } from '../pages/pages.repository';
+
+/** A creator's own pages, newest first, with their views and conversions. */
+@Injectable()
+export class ListPagesService {
+  constructor(
+    private readonly pages: PagesRepository,
+    private readonly conversions: ConversionsReader,
+  ) {}
+
+  async execute(userId: number): Promise<PageDto[]> {
+    const pages = await this.pages.listByOwner(userId);
+    if (pages.length === 0) return [];
+    const counts = await this.conversions.conversionsFor(pages.map((p) => p.id));
+    return pages.map((page) => toPageDto(page, counts.get(page.id) ?? 0));
+  }
+}

@@ -1,0 +1,44 @@
+import { Injectable, NotFoundException } from '@nestjs/common';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { PageMessages, type PageFields } from '@plink/contracts';
+import type { User } from '@plink/identity';
+import { PageChanges } from '../cache/page-changes';
+import type { Page } from '../pages/page.entity';
+import { PagesRepository } from '../pages/pages.repository';
+import { applyPlanRules } from '../pages/plan-rules';
+import { sanitizeRichText } from '../rich-text/sanitize-rich-text';
+import { slugTaken, withoutUndefined } from './create-page.service';
+
+/**
+ * Changes the fields a request sends on one of the user's own pages (another user's page: 404). The plan
+ * rules apply on every save (see applyPlanRules); a new slug must be free. Visitors see the change at once:
+ * the old and new slugs are dropped from every replica's caches.
+ */
+@Injectable()
+export class UpdatePageService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly pages: PagesRepository,
+    private readonly changes: PageChanges,
+  ) {}
+
+  async execute(user: User, pageId: number, changes: Partial<PageFields>): Promise<Page> {
+    const page = await this.pages.findOwned(pageId, user.id);
+    if (!page) throw new NotFoundException({ message: PageMessages.pageNotFound });
+    const fields = withoutUndefined(applyPlanRules(changes, user));
+    if ('subtext' in fields) fields.subtext = sanitizeRichText(fields.subtext);
+    const oldSlug = page.slug;
+    if (fields.slug !== undefined && fields.slug.toLowerCase() !== oldSlug.toLowerCase() && (await this.pages.slugTaken(fields.slug, page.id))) {
+      throw slugTaken();
+    }
+    this.em.assign(page, { ...fields, updatedAt: new Date() });
+    try {
+      await this.em.flush();
+    } catch (err) {
+      if (PagesRepository.isSlugConflict(err)) throw slugTaken();
+      throw err;
+    }
+    await this.changes.publish([oldSlug, page.slug]);
+    return page;
+  }
+}
