@@ -17,6 +17,9 @@ const { createTestDatabase, deleteRedisPrefix, freePort, testRedisUrl, uniqueRed
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../../..');
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = [50, 200];
+// Production shape: the gateway alone, its jobs queued for workers that run elsewhere (BENCH_WORKERS=all
+// runs every service's processors in the measured process too, as `npm start` does).
+const WORKERS = process.env.BENCH_WORKERS ?? 'none';
 
 function cannon(opts) {
   return new Promise((res, rej) => {
@@ -93,7 +96,7 @@ async function main() {
     env: {
       PATH: process.env.PATH,
       NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: 'info',
       PORT: String(port),
       HOST: '127.0.0.1',
       APP_ORIGIN: origin,
@@ -101,7 +104,7 @@ async function main() {
       REDIS_URL: testRedisUrl(),
       REDIS_PREFIX: redisPrefix,
       SESSION_SECRET: 'bench-session-secret-0123456789abcdef0123456789',
-      PLINK_WORKERS: 'all',
+      PLINK_WORKERS: WORKERS,
       LEAD_RATE_LIMIT_PER_MINUTE: '0',
       AUTH_RATE_LIMIT_PER_MINUTE: '0',
       MAIL_OUTBOX_DIR: join(work, 'mail'),
@@ -109,8 +112,12 @@ async function main() {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  gateway.stdout.on('data', (d) => output.push(String(d)));
-  gateway.stderr.on('data', (d) => output.push(String(d)));
+  const keep = (d) => {
+    output.push(String(d));
+    if (output.length > 200) output.shift();
+  };
+  gateway.stdout.on('data', keep);
+  gateway.stderr.on('data', keep);
   let baseline;
   try {
     await waitForHealth(origin, gateway, output);
@@ -164,7 +171,7 @@ async function main() {
     }
 
     const fmt = (s) => `${String(s.rps).padStart(7)} req/s  p50 ${String(s.p50).padStart(4)} ms  p99 ${String(s.p99).padStart(4)} ms${s.errors ? `  errors ${s.errors}` : ''}`;
-    console.log(`\nPlink benchmark (${DURATION} s per run, page ${bytes.length} bytes)\n`);
+    console.log(`\nPlink benchmark (${DURATION} s per run, page ${bytes.length} bytes, gateway workers: ${WORKERS}, log level info)\n`);
     for (const r of rows) {
       console.log(`${r.connections} connections`);
       console.log(`  page    bare node:http  ${fmt(r.bare)}`);

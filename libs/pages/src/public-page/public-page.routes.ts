@@ -42,10 +42,12 @@ export class PublicPageRoutes implements OnModuleInit {
     const fastify = this.adapterHost.httpAdapter?.getInstance?.() as FastifyInstance | undefined;
     if (!fastify || typeof fastify.get !== 'function') return;
     // `/` is the SPA's home: without its own route it would reach `/:slug` with an empty slug.
-    fastify.get('/', (_request, reply) => this.sendSpa(reply));
-    fastify.get<{ Params: Params }>('/:slug', (request, reply) => this.bySlug(request, reply));
-    fastify.get<{ Params: Params }>('/p/:slug', (request, reply) => this.safely(reply, this.sendPage(request, reply, request.params.slug ?? '')));
-    fastify.get<{ Params: Params }>('/p/:username/:slug', (request, reply) =>
+    // Visitor traffic: the access log keeps only failures and slow answers (see installHttpEdge).
+    const quiet = { config: { quietAccessLog: true } };
+    fastify.get('/', quiet, (_request, reply) => this.sendSpa(reply));
+    fastify.get<{ Params: Params }>('/:slug', quiet, (request, reply) => this.bySlug(request, reply));
+    fastify.get<{ Params: Params }>('/p/:slug', quiet, (request, reply) => this.safely(reply, this.sendPage(request, reply, request.params.slug ?? '')));
+    fastify.get<{ Params: Params }>('/p/:username/:slug', quiet, (request, reply) =>
       this.safely(reply, this.sendPage(request, reply, request.params.slug ?? '', request.params.username ?? '')),
     );
   }

@@ -53,7 +53,9 @@ export function scrubValue(value: unknown, depth = 0): unknown {
 
 interface LogContext {
   correlationId: string;
-  logger: Logger;
+  bindings: Record<string, unknown>;
+  /** The child logger, made on first use (most requests of the hot path never log). */
+  logger?: Logger;
 }
 
 const storage = new AsyncLocalStorage<LogContext>();
@@ -88,7 +90,10 @@ export function initLogger(options: { level: string; pretty: boolean; name?: str
 
 /** The logger of the current request or job (carrying its correlation id), or the root logger. */
 export function getLogger(): Logger {
-  return storage.getStore()?.logger ?? root;
+  const context = storage.getStore();
+  if (!context) return root;
+  context.logger ??= root.child({ correlationId: context.correlationId, ...context.bindings });
+  return context.logger;
 }
 
 export function currentCorrelationId(): string | undefined {
@@ -98,10 +103,10 @@ export function currentCorrelationId(): string | undefined {
 /** Runs `fn` with a child logger that carries `correlationId` on every line. */
 export function runWithCorrelation<T>(correlationId: string | undefined, fn: () => T, bindings: Record<string, unknown> = {}): T {
   const id = correlationId && /^[A-Za-z0-9._:-]{1,100}$/.test(correlationId) ? correlationId : randomUUID();
-  return storage.run({ correlationId: id, logger: root.child({ correlationId: id, ...bindings }) }, fn);
+  return storage.run({ correlationId: id, bindings }, fn);
 }
 
 /** Enters a correlation context for the rest of the current async flow (used by HTTP hooks). */
 export function enterCorrelation(correlationId: string, bindings: Record<string, unknown> = {}): void {
-  storage.enterWith({ correlationId, logger: root.child({ correlationId, ...bindings }) });
+  storage.enterWith({ correlationId, bindings });
 }

@@ -28,20 +28,37 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
 
   /** Adds a job; `jobId` makes the add idempotent (an existing id is not added twice). */
   async add<N extends JobName>(name: N, envelope: JobEnvelope<N>, jobId?: string): Promise<void> {
-    const job = JOBS[name];
-    const settings = QUEUE_SETTINGS[job.queue];
-    await this.queue(job.queue).add(name, envelope, {
-      jobId,
-      attempts: settings.attempts,
-      backoff: { type: 'exponential', delay: settings.backoffDelayMs },
-      removeOnComplete: settings.keepCompleted,
-      removeOnFail: settings.keepFailed,
-    });
+    await this.queue(JOBS[name].queue).add(name, envelope, jobOptions(name, jobId));
+  }
+
+  /** Adds many jobs with one round trip per queue (`jobId`s make it idempotent, as with {@link add}). */
+  async addMany(jobs: { name: JobName; envelope: JobEnvelope; jobId?: string }[]): Promise<void> {
+    const byQueue = new Map<QueueName, typeof jobs>();
+    for (const job of jobs) {
+      const queue = JOBS[job.name].queue;
+      byQueue.set(queue, [...(byQueue.get(queue) ?? []), job]);
+    }
+    await Promise.all(
+      [...byQueue].map(([queue, list]) =>
+        this.queue(queue).addBulk(list.map((j) => ({ name: j.name, data: j.envelope, opts: jobOptions(j.name, j.jobId) }))),
+      ),
+    );
   }
 
   async onApplicationShutdown() {
     await Promise.all(Object.values(QueueName).map((q) => this.queue(q).close().catch(() => undefined)));
   }
+}
+
+function jobOptions(name: JobName, jobId?: string) {
+  const settings = QUEUE_SETTINGS[JOBS[name].queue];
+  return {
+    jobId,
+    attempts: settings.attempts,
+    backoff: { type: 'exponential', delay: settings.backoffDelayMs },
+    removeOnComplete: settings.keepCompleted,
+    removeOnFail: settings.keepFailed,
+  };
 }
 
 export type { JobPayload };

@@ -92,30 +92,33 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
         `select id, job_name, payload, correlation_id, created_at, relay_attempts from platform.outbox
           where available_at <= now() order by created_at limit ${BATCH} for update skip locked`,
       );
-      const done: string[] = [];
-      for (const row of rows) {
-        const envelope: JobEnvelope = {
+      if (rows.length === 0) return;
+      const jobs = rows.map((row) => ({
+        name: row.job_name as JobName,
+        jobId: row.id,
+        envelope: {
           payload: row.payload as JobEnvelope['payload'],
           meta: { correlationId: row.correlation_id, recordedAt: new Date(row.created_at).toISOString() },
-        };
-        try {
-          await withTimeout(this.jobs.add(row.job_name as JobName, envelope, row.id), ADD_TIMEOUT_MS);
-          done.push(row.id);
-        } catch (err) {
-          const attempts = row.relay_attempts + 1;
-          const delaySeconds = Math.min(30, 2 ** Math.min(attempts, 5));
-          await tx.execute(
-            `update platform.outbox set relay_attempts = ?, last_error = ?, available_at = now() + (? || ' seconds')::interval where id = ?`,
-            [attempts, String((err as Error).message).slice(0, 500), String(delaySeconds), row.id],
-          );
-          getLogger().warn({ job: row.job_name, outboxId: row.id, attempts, err }, 'outbox: queue unreachable, will retry');
-          break; // Redis is most likely away: keep the rest for the next pass.
-        }
+        },
+      }));
+      const ids = rows.map((row) => row.id);
+      const placeholders = ids.map(() => '?').join(',');
+      try {
+        await withTimeout(this.jobs.addMany(jobs), ADD_TIMEOUT_MS);
+      } catch (err) {
+        // Redis is most likely away: every claimed row waits and is tried again later.
+        const attempts = Math.max(...rows.map((r) => r.relay_attempts)) + 1;
+        const delaySeconds = Math.min(30, 2 ** Math.min(attempts, 5));
+        await tx.execute(
+          `update platform.outbox set relay_attempts = relay_attempts + 1, last_error = ?,
+             available_at = now() + (? || ' seconds')::interval where id in (${placeholders})`,
+          [String((err as Error).message).slice(0, 500), String(delaySeconds), ...ids],
+        );
+        getLogger().warn({ jobs: rows.length, attempts, err }, 'outbox: queue unreachable, will retry');
+        return;
       }
-      if (done.length > 0) {
-        await tx.execute(`delete from platform.outbox where id in (${done.map(() => '?').join(',')})`, done);
-      }
-      relayed = done.length;
+      await tx.execute(`delete from platform.outbox where id in (${placeholders})`, ids);
+      relayed = rows.length;
     });
     return relayed;
   }
