@@ -90,7 +90,7 @@ describe('leads, end to end', () => {
 
   const leadCount = async (pageId: number) => Number((await db.query('select count(*) from leads.leads where page_id = $1', [pageId])).rows[0].count);
   const conversions = async (pageId: number) =>
-    Number((await db.query('select conversions from leads.page_counters where page_id = $1', [pageId])).rows[0]?.conversions ?? 0);
+    Number((await db.query('select coalesce(sum(conversions), 0) as conversions from leads.page_counters where page_id = $1', [pageId])).rows[0].conversions);
   const leadId = async (pageId: number, email: string) =>
     Number((await db.query('select id from leads.leads where page_id = $1 and email_lower = lower($2)', [pageId, email])).rows[0]?.id);
 
@@ -409,7 +409,7 @@ describe('leads, end to end', () => {
          from generate_series(1, 100000) g`,
       [page.id],
     );
-    await db.query('insert into leads.page_counters (page_id, conversions) values ($1, 100000)', [page.id]);
+    await db.query('insert into leads.page_counters (page_id, shard, conversions) values ($1, 0, 100000)', [page.id]);
 
     // Retained memory, not garbage: measure the heap right after a full collection, during the download.
     setFlagsFromString('--expose-gc');

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { QueryResult } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
+import { COUNTER_SHARDS } from './page-counter.entity';
 
 export interface NewLead {
   pageId: number;
@@ -47,8 +48,9 @@ export class LeadsRepository {
          on conflict (page_id, email_lower) do nothing
          returning id, page_id
        ), counted as (
-         insert into leads.page_counters (page_id, conversions) select page_id, 1 from inserted
-         on conflict (page_id) do update set conversions = leads.page_counters.conversions + 1
+         insert into leads.page_counters (page_id, shard, conversions)
+         select page_id, floor(random() * ${COUNTER_SHARDS})::smallint, 1 from inserted
+         on conflict (page_id, shard) do update set conversions = leads.page_counters.conversions + 1
        )
        select id from inserted`,
       [lead.pageId, lead.email, lead.email.toLowerCase(), lead.consentAt],
@@ -60,7 +62,7 @@ export class LeadsRepository {
     const result = new Map<number, number>(pageIds.map((id) => [id, 0]));
     if (pageIds.length === 0) return result;
     const rows: { page_id: number; conversions: number }[] = await this.em.execute(
-      'select page_id, conversions from leads.page_counters where page_id = any(?::int[])',
+      'select page_id, sum(conversions)::int as conversions from leads.page_counters where page_id = any(?::int[]) group by page_id',
       // One array parameter (a PostgreSQL array literal of integers), however many pages there are.
       [`{${pageIds.map((id) => Math.trunc(id)).join(',')}}`],
     );

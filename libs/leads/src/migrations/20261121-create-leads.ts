@@ -12,9 +12,13 @@ export class CreateLeads20261121 extends Migration {
     )`);
     this.addSql('create unique index leads_page_email_lower_key on leads.leads (page_id, email_lower)');
     this.addSql('create index leads_page_recent_idx on leads.leads (page_id, created_at desc, id desc)');
+    // A page's conversions are spread over a few rows (shards), so concurrent submissions on one popular
+    // page do not queue behind a single row lock; a page's count is the sum of its shards.
     this.addSql(`create table leads.page_counters (
-      page_id integer primary key,
-      conversions integer not null default 0
+      page_id integer not null,
+      shard smallint not null,
+      conversions integer not null default 0,
+      primary key (page_id, shard)
     )`);
   }
 }
