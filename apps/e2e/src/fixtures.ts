@@ -111,6 +111,8 @@ async function startGateway(use: (gateway: Gateway) => Promise<void>): Promise<v
       PLINK_WORKERS: 'all',
       SESSION_SECRET: 'e2e-session-secret-0123456789abcdef0123456789',
       AUTH_RATE_LIMIT_PER_MINUTE: '1000',
+      // The journeys submit leads from one address (127.0.0.1): no per-minute cap on them.
+      LEAD_RATE_LIMIT_PER_MINUTE: '0',
       UPLOADS_DIR: join(dataDir, 'uploads'),
       MAIL_OUTBOX_DIR: join(dataDir, 'mail'),
     };

@@ -35,19 +35,19 @@ function PageRow({ page, onDelete }: { page: PageDto; onDelete: (page: PageDto) 
           </Tooltip>
         </Group>
       </Table.Td>
-      <Table.Td>
+      <Table.Td miw={190}>
         <Group gap="sm" wrap="nowrap">
-          <Stack gap={0}>
+          <Stack gap={0} style={{ whiteSpace: 'nowrap' }}>
             <Text size="sm">{count(page.views, 'view', 'views')}</Text>
             <Text size="sm">{count(page.conversions, 'conversion', 'conversions')}</Text>
           </Stack>
-          <Badge variant="light" style={{ flexShrink: 0, overflow: 'visible' }}>
+          <Badge variant="light" miw={64} style={{ flexShrink: 0 }}>
             {formatConversionRate(page.views, page.conversions)}
           </Badge>
         </Group>
       </Table.Td>
       <Table.Td>
-        <Group gap={4} wrap="nowrap">
+        <Group gap={4} wrap="wrap">
           <Button component={Link} to={`/editor/${page.id}`} size="compact-sm" variant="subtle">
             Edit
           </Button>
