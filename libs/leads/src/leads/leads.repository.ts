@@ -38,10 +38,10 @@ export class LeadsRepository {
 
   /**
    * Inserts the lead unless the page already has this address (any case) and, only when it was
-   * inserted, counts the conversion: one statement, so both happen or neither (and inside the
-   * caller's transaction when `em` is one). Returns the new lead's id, or null for a repeat.
+   * inserted, counts the conversion and records `jobs` (outbox rows from Outbox.rowsFromStatement):
+   * one statement, so all of it happens or none. Returns the new lead's id, or null for a repeat.
    */
-  async insertAndCount(em: EntityManager, lead: NewLead): Promise<number | null> {
+  async insertAndCount(em: EntityManager, lead: NewLead, jobs?: { sql: string; params: unknown[] }): Promise<number | null> {
     const rows: { id: number }[] = await em.execute(
       `with inserted as (
          insert into leads.leads (page_id, email, email_lower, consent_at) values (?, ?, ?, ?)
@@ -51,9 +51,9 @@ export class LeadsRepository {
          insert into leads.page_counters (page_id, shard, conversions)
          select page_id, floor(random() * ${COUNTER_SHARDS})::smallint, 1 from inserted
          on conflict (page_id, shard) do update set conversions = leads.page_counters.conversions + 1
-       )
+       )${jobs ? `, jobs as (${jobs.sql})` : ''}
        select id from inserted`,
-      [lead.pageId, lead.email, lead.email.toLowerCase(), lead.consentAt],
+      [lead.pageId, lead.email, lead.email.toLowerCase(), lead.consentAt, ...(jobs?.params ?? [])],
     );
     return rows.length > 0 ? Number(rows[0].id) : null;
   }

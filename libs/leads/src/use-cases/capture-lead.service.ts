@@ -2,7 +2,7 @@ import { BadRequestException, Inject, Injectable, NotFoundException } from '@nes
 import { EntityManager } from '@mikro-orm/postgresql';
 import { LeadMessages, isReservedSlug, submitLeadSchema, type PublicPageDto, type SubmitLeadResponse } from '@plink/contracts';
 import { PagesDirectory } from '@plink/pages';
-import { APP_CONFIG, Outbox, RateLimiter, ZodPipe, tooManyRequests, type AppConfig } from '@plink/platform';
+import { APP_CONFIG, Outbox, RateLimiter, ZodPipe, tooManyRequests, type AppConfig, type DeferredJob } from '@plink/platform';
 import { LeadsRepository } from '../leads/leads.repository';
 
 /** The page a visitor submits on, as the pages service's read API gives it. */
@@ -75,22 +75,15 @@ export class CaptureLeadService {
   }
 
   /**
-   * The lead and its conversion in one statement; when the page sends jobs (file e-mail, Pro webhook),
-   * that statement and the jobs share one transaction, and the outbox is kicked after the commit.
+   * The lead, its conversion and its jobs (file e-mail, Pro webhook) in one statement, so they are
+   * saved together or not at all; the outbox is kicked once they are committed.
    */
   private async store(page: SubmissionPage, email: string, consentAt: Date | null): Promise<void> {
-    const lead = { pageId: page.id, email, consentAt };
-    if (!page.fileUrl && !page.webhookUrl) {
-      await this.leads.insertAndCount(this.em, lead);
-      return;
-    }
-    const recorded = await this.em.transactional(async (tx) => {
-      const leadId = await this.leads.insertAndCount(tx, lead);
-      if (leadId === null) return false; // already on the list: one lead, one conversion, no new jobs
-      if (page.fileUrl) this.outbox.record(tx, 'email.file-delivery', { v: 1, leadId });
-      if (page.webhookUrl) this.outbox.record(tx, 'webhook.deliver', { v: 1, leadId, pageId: page.id });
-      return true;
-    });
-    if (recorded) this.outbox.kick();
+    const jobs: DeferredJob[] = [];
+    if (page.fileUrl) jobs.push({ name: 'email.file-delivery', payload: { v: 1 }, idField: 'leadId' });
+    if (page.webhookUrl) jobs.push({ name: 'webhook.deliver', payload: { v: 1, pageId: page.id }, idField: 'leadId' });
+    const rows = jobs.length > 0 ? this.outbox.rowsFromStatement('inserted', 'id', jobs) : undefined;
+    const leadId = await this.leads.insertAndCount(this.em, { pageId: page.id, email, consentAt }, rows);
+    if (leadId !== null && rows) this.outbox.kick();
   }
 }

@@ -78,6 +78,27 @@ describe('outbox relay across a Redis outage', () => {
     expect(await outboxRows()).toBe(0);
   });
 
+  it('records jobs inside the caller\'s own statement, with the id that statement creates', async () => {
+    const outbox = app.get(Outbox);
+    const em = app.get(EntityManager).fork();
+    await em.execute('create table if not exists public.things (id serial primary key, name text)');
+    const jobs = outbox.rowsFromStatement('created', 'id', [{ name: 'email.file-delivery', payload: { v: 1 }, idField: 'leadId' }]);
+    const created: { id: number }[] = await em.execute(
+      `with created as (insert into public.things (name) values (?) returning id), jobs as (${jobs.sql}) select id from created`,
+      ['thing', ...jobs.params],
+    );
+    // The relay moves the row to BullMQ (it runs in this app): find the job there.
+    const deadline = Date.now() + 15_000;
+    let job;
+    while (!job && Date.now() < deadline) {
+      job = (await queue.getJobs(['waiting', 'delayed', 'active', 'completed'])).find((j) => j.name === 'email.file-delivery');
+      if (!job) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(job?.data.payload).toEqual({ v: 1, leadId: created[0].id });
+    expect(() => outbox.rowsFromStatement('created', 'id', [{ name: 'email.file-delivery', payload: { v: 2 }, idField: 'leadId' }])).toThrow();
+    expect(() => outbox.rowsFromStatement('x; drop table y', 'id', [])).toThrow('Unsafe SQL identifier');
+  });
+
   it('refuses to record a payload that breaks the job contract', () => {
     const outbox = app.get(Outbox);
     const em = app.get(EntityManager).fork();

@@ -10,6 +10,13 @@ const POLL_MS = 1_000;
 const BATCH = 200;
 const ADD_TIMEOUT_MS = 5_000;
 
+/** A job whose `idField` is filled, in SQL, with the id of a row created by the same statement. */
+export interface DeferredJob {
+  name: JobName;
+  payload: Record<string, unknown>;
+  idField: string;
+}
+
 interface OutboxRow {
   id: string;
   job_name: string;
@@ -48,6 +55,28 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
         correlationId: currentCorrelationId() ?? randomUUID(),
       }),
     );
+  }
+
+  /**
+   * Outbox rows as a data-modifying SQL statement, for jobs whose payload needs an id that the caller's
+   * own statement creates: one job per row of `source` (a CTE of that statement) and per entry of `jobs`,
+   * with the row's `idColumn` written into the payload's `idField`. Put it in a CTE of the caller's
+   * statement (`with created as (...), jobs as (<sql>) select ...`): the change and its jobs then commit
+   * or fail together in one round trip. Payloads are checked against their contract here.
+   */
+  rowsFromStatement(source: string, idColumn: string, jobs: DeferredJob[]): { sql: string; params: unknown[] } {
+    if (!/^[a-z_][a-z0-9_]*$/.test(source) || !/^[a-z_][a-z0-9_]*$/.test(idColumn)) throw new Error('Unsafe SQL identifier');
+    const correlationId = currentCorrelationId() ?? randomUUID();
+    const rows = jobs.map((job) => {
+      const { [job.idField]: _placeholder, ...payload } = JOBS[job.name].schema.parse({ ...job.payload, [job.idField]: 1 }) as Record<string, unknown>;
+      return { queue: JOBS[job.name].queue, job_name: job.name, payload, id_field: job.idField, correlation_id: correlationId };
+    });
+    return {
+      sql: `insert into platform.outbox (id, queue, job_name, payload, correlation_id)
+        select gen_random_uuid(), j.queue, j.job_name, jsonb_set(j.payload, array[j.id_field], to_jsonb(s.${idColumn})), j.correlation_id
+        from ${source} s cross join jsonb_to_recordset(?::jsonb) as j(queue text, job_name text, payload jsonb, id_field text, correlation_id text)`,
+      params: [JSON.stringify(rows)],
+    };
   }
 
   /** Asks for a relay pass now (after a commit), instead of at the next poll. */
