@@ -4,6 +4,7 @@ import { ConversionsReader, PagesReadModule } from '@plink/pages';
 import { LeadsDirectory } from './directory/leads-directory';
 import { LeadFormController } from './http/lead-form.controller';
 import { LeadsController } from './http/leads.controller';
+import { LeadSubmitRoute } from './http/lead-submit.route';
 import { LeadsRepository } from './leads/leads.repository';
 import { LeadsProcessor } from './processors/leads.processor';
 import { CaptureLeadService } from './use-cases/capture-lead.service';
@@ -31,7 +32,7 @@ export class LeadsReadModule {}
 @Module({
   imports: [LeadsDataModule, IdentityReadModule, PagesReadModule],
   controllers: [LeadsController, LeadFormController],
-  providers: [CaptureLeadService, OwnedPages, PageStatsService, ExportLeadsService],
+  providers: [CaptureLeadService, LeadSubmitRoute, OwnedPages, PageStatsService, ExportLeadsService],
 })
 export class LeadsHttpModule {}
 
