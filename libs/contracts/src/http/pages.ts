@@ -138,7 +138,7 @@ export const pageFieldsSchema = z.object({
     .union([
       z.literal('').transform(() => null),
       z.null(),
-      z.string().regex(/^(G|UA|AW|GT)-[A-Z0-9-]{4,30}$/, { error: 'Google Analytics id looks like G-XXXXXXX' }),
+      z.string().regex(/^(G|UA|AW|GT)-[A-Z0-9-]{4,30}$/, { error: 'Google Analytics id looks like G-ABC1234567' }),
     ])
     .optional(),
 });
