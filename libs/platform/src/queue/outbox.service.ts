@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { JOBS, type JobEnvelope, type JobName, type JobPayload } from '@plink/contracts';
@@ -32,7 +32,7 @@ interface OutboxRow {
  * deletes them. Several processes may relay at once (rows are claimed with SKIP LOCKED).
  */
 @Injectable()
-export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
+export class Outbox implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private timer?: NodeJS.Timeout;
   private running?: Promise<number>;
   private again = false;
@@ -106,7 +106,8 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
     this.kick();
   }
 
-  async onApplicationShutdown() {
+  /** Before the queues and the database close (their hooks run after this one), finish the current pass. */
+  async beforeApplicationShutdown() {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     await this.running;
