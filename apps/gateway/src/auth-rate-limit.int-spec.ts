@@ -1,26 +1,17 @@
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { loadConfig, type AppConfig } from '@plink/platform';
-import { createTestEnvironment, type TestEnvironment } from '@plink/testing';
-import { createGateway } from './bootstrap';
-import { TestBrowser } from './testing/http-client';
+import type { TestBrowser } from './testing/http-client';
+import { startTestGateway, type TestGateway } from './testing/test-gateway';
 
 describe('per-address limits on the auth calls', () => {
-  let env: TestEnvironment;
-  let config: AppConfig;
-  let app: NestFastifyApplication;
+  let gateway: TestGateway;
   let b: TestBrowser;
 
   beforeAll(async () => {
-    env = await createTestEnvironment({ AUTH_RATE_LIMIT_PER_MINUTE: '100' });
-    config = loadConfig(env.vars);
-    app = await createGateway(config);
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    b = new TestBrowser((await app.getUrl()).replace('[::1]', '127.0.0.1'));
+    gateway = await startTestGateway({ AUTH_RATE_LIMIT_PER_MINUTE: '100' });
+    b = gateway.browser();
   });
 
   afterAll(async () => {
-    await app?.close();
-    await env?.cleanup();
+    await gateway?.close();
   });
 
   it('lets an office make 100 requests a minute from one address, then answers 429 with Retry-After', async () => {

@@ -1,28 +1,20 @@
 import { Writable } from 'node:stream';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Client } from 'pg';
-import { initLogger, loadConfig, type AppConfig } from '@plink/platform';
-import { SmtpCatcher, createTestEnvironment, linkIn, type CaughtMail, type TestEnvironment } from '@plink/testing';
-import { createGateway } from './bootstrap';
-import { TestBrowser } from './testing/http-client';
+import { initLogger } from '@plink/platform';
+import { SmtpCatcher, linkIn, type CaughtMail } from '@plink/testing';
+import type { TestBrowser } from './testing/http-client';
+import { startTestGateway, type TestGateway } from './testing/test-gateway';
 
 /**
  * The identity service end to end, as a user and an operator see it: the whole gateway with every
  * service's processors in-process, a real PostgreSQL database, Redis, and a real SMTP server.
  */
 describe('identity, end to end', () => {
-  let env: TestEnvironment;
-  let config: AppConfig;
+  let gateway: TestGateway;
   let smtp: SmtpCatcher;
-  let app: NestFastifyApplication;
-  let origin: string;
-  let db: Client;
   const logLines: string[] = [];
 
   beforeAll(async () => {
     smtp = await SmtpCatcher.start();
-    env = await createTestEnvironment({ SMTP_URL: smtp.url, PLINK_WORKERS: 'all', AUTH_RATE_LIMIT_PER_MINUTE: '1000', LOG_LEVEL: 'info' });
-    config = loadConfig(env.vars);
     initLogger({
       level: 'info',
       pretty: false,
@@ -33,23 +25,17 @@ describe('identity, end to end', () => {
         },
       }),
     });
-    app = await createGateway(config);
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    origin = await app.getUrl();
-    origin = origin.replace('[::1]', '127.0.0.1');
-    db = new Client({ connectionString: env.database.url });
-    await db.connect();
+    gateway = await startTestGateway({ SMTP_URL: smtp.url, PLINK_WORKERS: 'all', AUTH_RATE_LIMIT_PER_MINUTE: '1000', LOG_LEVEL: 'info' });
   });
 
   afterAll(async () => {
-    await app?.close();
-    await db?.end();
+    await gateway?.close();
     await smtp?.stop();
-    await env?.cleanup();
   });
 
-  const userCount = async () => Number((await db.query('select count(*) from identity.users')).rows[0].count);
-  const browser = () => new TestBrowser(origin);
+
+  const userCount = async () => Number((await gateway.db.query('select count(*) from identity.users')).rows[0].count);
+  const browser = (): TestBrowser => gateway.browser();
   let n = 0;
   const newIdentity = () => {
     n += 1;
@@ -93,7 +79,7 @@ describe('identity, end to end', () => {
     expect(mail.html).toContain(link.replace(/&/g, '&amp;'));
     const token = tokenOf(link);
     expect(token.length).toBeGreaterThanOrEqual(22); // ≥ 128 bits, base64url
-    const stored = (await db.query('select verification_token from identity.users where id = $1', [registered.body.id])).rows[0];
+    const stored = (await gateway.db.query('select verification_token from identity.users where id = $1', [registered.body.id])).rows[0];
     expect(stored.verification_token).not.toContain(token); // only its hash is stored
 
     const stranger = browser();
@@ -117,7 +103,7 @@ describe('identity, end to end', () => {
     const who = newIdentity();
     await b.post('/api/register', who);
     const token = tokenOf(linkIn(await mailFor(who.email, /Verify/), 'http://plink.test/verify-email'));
-    await db.query(`update identity.users set verification_token_expiry = now() - interval '1 minute' where lower(email) = lower($1)`, [who.email]);
+    await gateway.db.query(`update identity.users set verification_token_expiry = now() - interval '1 minute' where lower(email) = lower($1)`, [who.email]);
     expect((await b.post('/api/verify-email', { token })).status).toBe(400);
     expect((await b.get('/api/user')).body.isVerified).toBe(false);
   });
@@ -166,7 +152,7 @@ describe('identity, end to end', () => {
       expect(typeof res.body.message).toBe('string');
       if (message) expect(res.body.message).toBe(message);
     }
-    const noType = await fetch(`${origin}/api/login`, { method: 'POST', body: 'email=a@b.co', headers: { 'content-type': 'text/plain' } });
+    const noType = await fetch(`${gateway.origin}/api/login`, { method: 'POST', body: 'email=a@b.co', headers: { 'content-type': 'text/plain' } });
     expect(noType.status).toBeGreaterThanOrEqual(400);
     expect(noType.status).toBeLessThan(500);
     expect(await b.post('/api/login', { email: 'a@b.co', password: '123' })).toMatchObject({
@@ -251,7 +237,7 @@ describe('identity, end to end', () => {
     const who = await registerVerified();
     await browser().post('/api/forgot-password', { email: who.email });
     const token = tokenOf(linkIn(await mailFor(who.email, /Reset/), 'http://plink.test/reset-password'));
-    await db.query(`update identity.users set reset_password_token_expiry = now() - interval '1 second' where lower(email) = lower($1)`, [who.email]);
+    await gateway.db.query(`update identity.users set reset_password_token_expiry = now() - interval '1 second' where lower(email) = lower($1)`, [who.email]);
     expect((await browser().get(`/api/verify-reset-token/${token}`)).body.valid).toBe(false);
     expect(await browser().post('/api/reset-password', { token, password: 'brand-new-secret' })).toMatchObject({
       status: 400,

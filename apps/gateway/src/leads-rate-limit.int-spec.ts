@@ -1,31 +1,21 @@
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
-import { loadConfig } from '@plink/platform';
-import { createTestEnvironment, type TestEnvironment } from '@plink/testing';
-import { createGateway } from './bootstrap';
 import { TestBrowser } from './testing/http-client';
+import { startTestGateway, type TestGateway } from './testing/test-gateway';
 
 /** The spam defence's per-address, per-page limit on lead submissions (default 20 a minute). */
 describe('per-address limit on lead submissions', () => {
-  let env: TestEnvironment;
-  let app: NestFastifyApplication;
+  let gateway: TestGateway;
   let origin: string;
   let db: Client;
 
   beforeAll(async () => {
     // TRUST_PROXY lets the test speak for other addresses through X-Forwarded-For.
-    env = await createTestEnvironment({ TRUST_PROXY: 'true' });
-    app = await createGateway(loadConfig(env.vars));
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    origin = (await app.getUrl()).replace('[::1]', '127.0.0.1');
-    db = new Client({ connectionString: env.database.url });
-    await db.connect();
+    gateway = await startTestGateway({ TRUST_PROXY: 'true' });
+    ({ origin, db } = gateway);
   });
 
   afterAll(async () => {
-    await app?.close();
-    await db?.end();
-    await env?.cleanup();
+    await gateway?.close();
   });
 
   async function proPage(): Promise<{ id: number; slug: string }> {

@@ -7,10 +7,10 @@ import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 import { Client } from 'pg';
 import { QueueName, conversionRate, type PageDto } from '@plink/contracts';
-import { JobQueue, loadConfig, type AppConfig } from '@plink/platform';
-import { SmtpCatcher, createTestEnvironment, type CaughtMail, type TestEnvironment } from '@plink/testing';
-import { createGateway } from './bootstrap';
+import { JobQueue } from '@plink/platform';
+import { SmtpCatcher, type CaughtMail } from '@plink/testing';
 import { TestBrowser } from './testing/http-client';
+import { startTestGateway, type TestGateway } from './testing/test-gateway';
 
 /**
  * The leads service end to end, as visitors and creators see it: the whole gateway with every
@@ -19,8 +19,7 @@ import { TestBrowser } from './testing/http-client';
  * shown in leads-rate-limit.int-spec.ts.
  */
 describe('leads, end to end', () => {
-  let env: TestEnvironment;
-  let config: AppConfig;
+  let gateway: TestGateway;
   let smtp: SmtpCatcher;
   let app: NestFastifyApplication;
   let origin: string;
@@ -28,26 +27,19 @@ describe('leads, end to end', () => {
 
   beforeAll(async () => {
     smtp = await SmtpCatcher.start();
-    env = await createTestEnvironment({
+    gateway = await startTestGateway({
       SMTP_URL: smtp.url,
       PLINK_WORKERS: 'all',
       AUTH_RATE_LIMIT_PER_MINUTE: '1000',
       LEAD_RATE_LIMIT_PER_MINUTE: '0',
       DATABASE_POOL_MAX: '10',
     });
-    config = loadConfig(env.vars);
-    app = await createGateway(config);
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    origin = (await app.getUrl()).replace('[::1]', '127.0.0.1');
-    db = new Client({ connectionString: env.database.url });
-    await db.connect();
+    ({ app, origin, db } = gateway);
   });
 
   afterAll(async () => {
-    await app?.close();
-    await db?.end();
+    await gateway?.close();
     await smtp?.stop();
-    await env?.cleanup();
   });
 
   // --- helpers -----------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 import { BadRequestException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { LeadMessages, isReservedSlug, submitLeadSchema, type PublicPageDto, type SubmitLeadResponse } from '@plink/contracts';
+import { thankYouButton } from '@plink/page-render';
 import { PagesDirectory } from '@plink/pages';
 import { APP_CONFIG, Outbox, RateLimiter, ZodPipe, tooManyRequests, type AppConfig, type DeferredJob } from '@plink/platform';
 import { LeadsRepository } from '../leads/leads.repository';
@@ -12,14 +13,16 @@ const validate = new ZodPipe(submitLeadSchema);
 /** What a slug can look like (any case); anything else is not looked up. */
 const SLUG = /^[A-Za-z0-9-]{1,60}$/;
 
-/** What the page shows after a submission (SPEC §4, §9). */
+/**
+ * What the page shows after a submission (SPEC §4, §9): the button follows the renderer's own rule
+ * (text and a safe URL both set), so the JSON answer and the rendered thank-you state agree.
+ */
 export function thankYouOf(page: PublicPageDto): SubmitLeadResponse {
-  const button = page.thankYouButtonText && page.thankYouButtonUrl ? { text: page.thankYouButtonText, url: page.thankYouButtonUrl } : null;
   return {
     success: true,
     thankYouHeadline: page.thankYouHeadline,
     thankYouSubtext: page.thankYouSubtext,
-    thankYouButton: button,
+    thankYouButton: thankYouButton(page),
     redirectUrl: page.redirectUrl,
   };
 }
