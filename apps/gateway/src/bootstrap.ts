@@ -1,11 +1,13 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SpaShell, createHttpApp, type AppConfig } from '@plink/platform';
 import { GatewayModule } from './gateway.module';
+import { serveFonts } from './fonts';
 import { findWebDist, serveSpa } from './spa';
 
 /** Builds and initialises the gateway application (not yet listening). */
 export async function createGateway(config: AppConfig): Promise<NestFastifyApplication> {
   const app = await createHttpApp(GatewayModule.forRoot(config), config);
+  serveFonts(app.getHttpAdapter().getInstance());
   await serveSpa(app.getHttpAdapter().getInstance(), findWebDist(config.webDistDir), app.get(SpaShell));
   await app.init();
   return app;

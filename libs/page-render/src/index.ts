@@ -14,5 +14,6 @@ export {
   pageDescription,
   type PublicPageDocumentOptions,
 } from './server/render-document';
+export { resolveFontFile } from './server/font-files';
 export { escapeHtml, scriptJson } from './server/escape';
 export { THANK_YOU_TEMPLATE_ID } from './server/inline-script';

@@ -36,7 +36,7 @@ export const RESERVED_SLUGS: readonly string[] = [
   'verify-email', 'verify-prompt', 'forgot-password', 'reset-password', 'assets', 'favicon.ico', 'robots.txt',
   'sitemap.xml', 'health', 'login', 'logout', 'register', 'signup', 'admin', 'pages', 'page', 'static', 'public',
   'examples', 'pricing', 'features', 'help', 'support', 'about', 'blog', 'docs', 'index', 'index.html', 'www',
-  'mail', 'webhooks', 'stripe', 'billing', 'account', 'new', 'null', 'undefined', 'manifest.json', 'sw.js',
+  'mail', 'webhooks', 'stripe', 'billing', 'account', 'new', 'null', 'undefined', 'manifest.json', 'sw.js', 'fonts',
 ];
 
 export function isReservedSlug(slug: string): boolean {

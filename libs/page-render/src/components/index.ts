@@ -2,3 +2,15 @@ export { LandingPage, ThankYouMessage, LandingTexts, CARD_MAX_WIDTH_PX, MAIN_IMA
 export type { LandingPageProps, LandingPageState } from './LandingPage';
 export { LANDING_PAGE_CSS } from './styles';
 export { fontStack, contrastTextColor, safeColor, safeUrl, cssUrl, thankYouButton } from './theme';
+export {
+  WEB_FONT_PACKAGES,
+  FONT_WEIGHTS,
+  FONTS_PATH,
+  fontFaceCss,
+  fontFileName,
+  preloadFontUrls,
+  usedWebFonts,
+  webFontFiles,
+  type FontWeight,
+  type PageFonts,
+} from './fonts';

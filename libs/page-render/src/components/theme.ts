@@ -25,8 +25,8 @@ const FALLBACKS: Partial<Record<string, string>> = {
 
 /**
  * A CSS font-family list for one of SPEC's fonts: the family itself, then look-alikes the visitor
- * probably has. No web-font download (no external request): a visitor without the font sees the
- * fallback. Family names are sequences of CSS identifiers, so they need no quotes.
+ * probably has, shown until a web font (see fonts.ts, self-hosted) arrives or when a system font is
+ * missing. Family names are sequences of CSS identifiers, so they need no quotes.
  */
 export function fontStack(font: Font | string | null | undefined): string {
   const name = String(font ?? '')

@@ -3,6 +3,7 @@ import { renderToString } from 'react-dom/server';
 import { SUBMIT_REDIRECT_DELAY_MS, type PublicPageDto } from '@plink/contracts';
 import { LandingPage, ThankYouMessage, type LandingPageState } from '../components/LandingPage';
 import { LANDING_PAGE_CSS } from '../components/styles';
+import { fontFaceCss, preloadFontUrls } from '../components/fonts';
 import { safeUrl } from '../components/theme';
 import { escapeHtml, htmlToText, scriptJson, truncate } from './escape';
 import { THANK_YOU_TEMPLATE_ID, submitScript } from './inline-script';
@@ -96,8 +97,13 @@ export function renderPublicPageDocument(page: PublicPageDto, options: PublicPag
   // React 19 puts <link rel="preload"> hints for images first; they belong in <head>.
   const [, preloads = '', body = markup] = /^((?:<link [^>]*>)*)([\s\S]*)$/.exec(markup) ?? [];
   if (preloads) head.push(preloads);
+  // Only the fonts this page draws, self-hosted; the headline's font is fetched first.
+  for (const href of preloadFontUrls(page)) {
+    head.push(`<link rel="preload" href="${escapeHtml(href)}" as="font" type="font/woff2" crossorigin>`);
+  }
+  const fonts = fontFaceCss(page);
   head.push(
-    `<style>html,body{margin:0}\n${LANDING_PAGE_CSS}</style>`,
+    `<style>html,body{margin:0}\n${fonts ? `${fonts}\n` : ''}${LANDING_PAGE_CSS}</style>`,
     `<script>window.__PLINK_PAGE__=${scriptJson(page)};</script>`,
   );
   // The Pro owner's own code, as written (SPEC §2): it may bring scripts, pixels, styles.

@@ -1,0 +1,24 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { FastifyInstance } from 'fastify';
+import { apiNotFound } from '@plink/platform';
+import { FONTS_PATH, resolveFontFile } from '@plink/page-render';
+
+/**
+ * The landing pages' web fonts at `/fonts/{file}`, read from the self-hosted `@fontsource` packages.
+ * Only the files of SPEC's font list answer; their names carry font, subset and weight and never
+ * change content within a pinned package version, so browsers may keep them for a year.
+ */
+export function serveFonts(fastify: FastifyInstance): void {
+  fastify.get<{ Params: { file: string } }>(`${FONTS_PATH}/:file`, { config: { quietAccessLog: true } }, async (request, reply) => {
+    const path = resolveFontFile(request.params.file);
+    const size = path ? await stat(path).then((s) => s.size, () => null) : null;
+    if (!path || size === null) return reply.status(404).send(apiNotFound());
+    return reply
+      .header('content-type', 'font/woff2')
+      .header('content-length', size)
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .header('access-control-allow-origin', '*')
+      .send(createReadStream(path));
+  });
+}
