@@ -19,6 +19,7 @@ export default defineConfig({
     proxy: {
       '/api': apiTarget,
       '/uploads': apiTarget,
+      '/fonts': apiTarget,
     },
   },
   build: {

@@ -223,6 +223,29 @@ describe('budget (issue 3)', () => {
   });
 });
 
+describe('renderPublicPageDocument — fonts and tracking', () => {
+  it('declares only the web fonts the page draws and preloads the headline font', () => {
+    const html = headOf(doc(makePage({ titleFont: 'Montserrat', titleBold: true, descriptionFont: 'Georgia', authorFont: 'Georgia' })));
+    expect(html).toContain('<link rel="preload" href="/fonts/montserrat-latin-700-normal.woff2" as="font" type="font/woff2" crossorigin>');
+    expect(html.match(/@font-face/g)).toHaveLength(2);
+    expect(html).not.toMatch(/inter-latin/);
+  });
+
+  it("adds Google Analytics and the Meta pixel with the page's ids", () => {
+    const html = headOf(doc(makePage({ googleAnalyticsId: 'G-ABC1234567', facebookPixelId: '1234567890' })));
+    expect(html).toContain('<script async src="https://www.googletagmanager.com/gtag/js?id=G-ABC1234567"></script>');
+    expect(html).toContain(`gtag('config',"G-ABC1234567")`);
+    expect(html).toContain(`fbq('init',"1234567890")`);
+    expect(html).toContain('https://www.facebook.com/tr?id=1234567890&amp;ev=PageView&amp;noscript=1');
+    expect(headOf(doc(makePage()))).not.toMatch(/gtag|fbq/);
+  });
+
+  it('never writes an id that is not one into the page', () => {
+    const html = doc(makePage({ googleAnalyticsId: "G-1');alert(1);//", facebookPixelId: '1"><script>alert(1)</script>' }));
+    expect(html).not.toMatch(/gtag|fbq|googletagmanager|<script>alert/);
+  });
+});
+
 describe('renderNotFoundDocument', () => {
   it('says the page does not exist and links home', () => {
     const html = renderNotFoundDocument();

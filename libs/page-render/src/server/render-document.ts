@@ -7,6 +7,7 @@ import { fontFaceCss, preloadFontUrls } from '../components/fonts';
 import { safeUrl } from '../components/theme';
 import { escapeHtml, htmlToText, scriptJson, truncate } from './escape';
 import { THANK_YOU_TEMPLATE_ID, submitScript } from './inline-script';
+import { trackingTags } from './tracking';
 
 /** Node-only (react-dom/server): the public landing page as a complete HTML document. */
 
@@ -106,6 +107,7 @@ export function renderPublicPageDocument(page: PublicPageDto, options: PublicPag
     `<style>html,body{margin:0}\n${fonts ? `${fonts}\n` : ''}${LANDING_PAGE_CSS}</style>`,
     `<script>window.__PLINK_PAGE__=${scriptJson(page)};</script>`,
   );
+  head.push(...trackingTags(page));
   // The Pro owner's own code, as written (SPEC §2): it may bring scripts, pixels, styles.
   if (page.customCodeSnippet?.trim()) head.push(page.customCodeSnippet);
 
