@@ -1,5 +1,5 @@
 /**
- * Shared by the app's BrowserRouter and the tests' MemoryRouter.
+ * Shared by the app's browser router and the tests' memory router (RouterProvider props).
  *
  * Navigations are plain (urgent) updates, not transitions: a route change must land before the
  * cache updates that follow it. Logout, for one, goes to / and then sets the user to null; as a

@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { StrictMode } from 'react';
-import { MemoryRouter, useLocation } from 'react-router-dom';
+import { RouterProvider, createMemoryRouter, useLocation } from 'react-router-dom';
 import { AppProviders } from '../app/AppProviders';
 import { AppRoutes } from '../app/AppRoutes';
 import { createQueryClient } from '../app/query-client';
@@ -22,18 +22,29 @@ export function renderApp(url: string, { fakeTimers = false }: RenderAppOptions 
   const queryClient = createQueryClient();
   // No pause between keystrokes: typing stays fast, and answers arrive while the test awaits findBy*.
   const user = userEvent.setup({ delay: null, ...(fakeTimers && { advanceTimers: jest.advanceTimersByTime }) });
+  const router = createMemoryRouter(
+    [
+      {
+        path: '*',
+        element: (
+          <>
+            <AppRoutes />
+            <CurrentLocation />
+          </>
+        ),
+      },
+    ],
+    { initialEntries: [url] },
+  );
   const utils = render(
     <StrictMode>
       <AppProviders queryClient={queryClient} mantineEnv="test">
-        <MemoryRouter initialEntries={[url]} {...routerOptions}>
-          <AppRoutes />
-          <CurrentLocation />
-        </MemoryRouter>
+        <RouterProvider router={router} {...routerOptions} />
       </AppProviders>
     </StrictMode>,
   );
   const location = () => utils.getByTestId('location').textContent;
-  return { user, queryClient, location, ...utils };
+  return { user, queryClient, location, router, ...utils };
 }
 
 /** The toast with this title (toasts are Mantine notifications, role "alert"). */

@@ -28,6 +28,20 @@ class ResizeObserverStub {
 }
 Object.assign(globalThis, { ResizeObserver: ResizeObserverStub });
 
+// The data router builds a Request per navigation (only url, method and signal are read without
+// loaders); jsdom has no Fetch API classes.
+class RequestStub {
+  readonly url: string;
+  readonly method: string;
+  readonly signal: AbortSignal;
+  constructor(input: string | URL, init: { method?: string; signal?: AbortSignal } = {}) {
+    this.url = String(input);
+    this.method = (init.method ?? 'GET').toUpperCase();
+    this.signal = init.signal ?? new AbortController().signal;
+  }
+}
+if (typeof globalThis.Request === 'undefined') Object.assign(globalThis, { Request: RequestStub });
+
 // jsdom implements neither scrolling nor fetch; tests mock fetch per case (see test/fetch-mock.ts).
 window.scrollTo = () => undefined;
 Element.prototype.scrollIntoView = () => undefined;
