@@ -1,33 +1,27 @@
 import sanitizeHtml from 'sanitize-html';
+import {
+  RICH_TEXT_IMAGE_SRC,
+  RICH_TEXT_LINK_HREF,
+  RICH_TEXT_NON_TEXT_TAGS,
+  RICH_TEXT_TAGS,
+  cleanRichTextUrl,
+} from '@plink/contracts';
 
 /**
  * The rich-text toolbar of SPEC §2 (header levels 1–2, bold, italic, underline, lists, links, inline images),
- * and nothing else: every other tag is dropped (its text kept, except for script-like containers, whose
- * content goes too) and every attribute but `a[href]` and `img[src]` is removed.
+ * and nothing else (the allowlist lives in @plink/contracts, shared with the editor's paste cleaning): every
+ * other tag is dropped (its text kept, except for script-like containers, whose content goes too) and every
+ * attribute but `a[href]` and `img[src]` is removed.
  */
-const ALLOWED_TAGS = ['h1', 'h2', 'p', 'br', 'strong', 'b', 'em', 'i', 'u', 'ol', 'ul', 'li', 'a', 'img'];
-
-/** Containers whose content is never text a reader should see (dropped whole, not unwrapped). */
-const NON_TEXT_TAGS = [
-  'script', 'style', 'textarea', 'option', 'select', 'noscript', 'template', 'svg', 'math', 'iframe', 'object', 'embed',
-  'title', 'head', 'xmp', 'noembed', 'noframes', 'plaintext',
-];
-
-/** Links: only these schemes. Anything else (javascript:, data:, vbscript:, relative paths…) loses its href. */
-const LINK_HREF = /^(?:https?:\/\/[^\s/?#]+|mailto:|tel:)/i;
-
-/** Images: http(s), or inline data of the SPEC's types (png, gif, jpeg, bmp, x-icon) in base64. */
-const IMAGE_SRC = /^(?:https?:\/\/[^\s/?#]+\S*|data:image\/(?:png|gif|jpeg|bmp|x-icon);base64,[A-Za-z0-9+/]+={0,2})$/i;
+const ALLOWED_TAGS: string[] = [...RICH_TEXT_TAGS];
+const NON_TEXT_TAGS: string[] = [...RICH_TEXT_NON_TEXT_TAGS];
+const LINK_HREF = RICH_TEXT_LINK_HREF;
+const IMAGE_SRC = RICH_TEXT_IMAGE_SRC;
+const cleanUrl = cleanRichTextUrl;
 
 /** Tags that make a text HTML with its own paragraphs; without any, the text is split into paragraphs here. */
 const BLOCK_TAG = /<\/?(?:p|h[1-6]|ol|ul|li|br|div|blockquote|pre|table|section|article|header|footer|hr)\b/i;
 const ANY_TAG = /<\/?[a-z][^>]*>/i;
-
-/** Browsers ignore tabs, newlines and leading control characters in a URL; so does the check. */
-function cleanUrl(value: string | undefined): string {
-  // eslint-disable-next-line no-control-regex
-  return (value ?? '').replace(/[\u0000-\u0020\u007f-\u009f]+/g, '');
-}
 
 const OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: ALLOWED_TAGS,
