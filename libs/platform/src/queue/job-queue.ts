@@ -36,7 +36,9 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
     const byQueue = new Map<QueueName, typeof jobs>();
     for (const job of jobs) {
       const queue = JOBS[job.name].queue;
-      byQueue.set(queue, [...(byQueue.get(queue) ?? []), job]);
+      const list = byQueue.get(queue);
+      if (list) list.push(job);
+      else byQueue.set(queue, [job]);
     }
     await Promise.all(
       [...byQueue].map(([queue, list]) =>

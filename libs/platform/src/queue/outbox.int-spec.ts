@@ -7,6 +7,7 @@ import { QueueName } from '@plink/contracts';
 import { ControlledRedis, createTestEnvironment, type TestEnvironment } from '@plink/testing';
 import { loadConfig, type AppConfig } from '../config/config.schema';
 import { PlatformModule } from '../platform.module';
+import { runWithCorrelation } from '../logging/logger';
 import { Outbox } from './outbox.service';
 
 /** A job recorded while Redis is unreachable waits in PostgreSQL and reaches BullMQ once Redis is back. */
@@ -99,9 +100,70 @@ describe('outbox relay across a Redis outage', () => {
     expect(() => outbox.rowsFromStatement('x; drop table y', 'id', [])).toThrow('Unsafe SQL identifier');
   });
 
+  it('records per-row jobs for a statement that writes rows of several requests at once', async () => {
+    const outbox = app.get(Outbox);
+    const em = app.get(EntityManager).fork();
+    await em.execute('create table if not exists public.batch_things (id serial primary key, name text)');
+    // Each request's jobs carry its own correlation id.
+    const file = runWithCorrelation('batch-request-a', () => outbox.deferredJobs([{ name: 'email.file-delivery', payload: { v: 1 }, idField: 'leadId' }]));
+    const both = runWithCorrelation('batch-request-b', () =>
+      outbox.deferredJobs([
+        { name: 'email.file-delivery', payload: { v: 1 }, idField: 'leadId' },
+        { name: 'webhook.deliver', payload: { v: 1, pageId: 9 }, idField: 'leadId' },
+      ]),
+    );
+    expect(outbox.deferredJobs([])).toBeNull();
+    const created: { id: number; name: string }[] = await em.execute(
+      `with input as (select * from jsonb_to_recordset(?::jsonb) as t(name text, jobs jsonb)),
+         created as (insert into public.batch_things (name) select name from input returning id, name),
+         rows as (select c.id, input.jobs from created c join input using (name)),
+         jobs as (${outbox.rowsFromJobsColumn('rows', 'id', 'jobs')})
+       select id, name from created order by name`,
+      [JSON.stringify([file, both, null].map((jobs, i) => ({ name: 'abc'[i], jobs: jobs === null ? null : JSON.parse(jobs) })))],
+    );
+    const id = (name: string) => created.find((c) => c.name === name)!.id;
+    const deadline = Date.now() + 15_000;
+    let mine: { name: string; payload: unknown; correlationId: string }[] = [];
+    while (mine.length < 3 && Date.now() < deadline) {
+      const jobs = await queue.getJobs(['waiting', 'delayed', 'active', 'completed']);
+      const webhooks = await new Queue(QueueName.Webhooks, { connection: { url: redis.url }, prefix: `${config.redisPrefix}bull` });
+      const all = [...jobs, ...(await webhooks.getJobs(['waiting', 'delayed', 'active', 'completed']))];
+      await webhooks.close();
+      mine = all
+        .filter((j) => String(j.data.meta.correlationId).startsWith('batch-request-'))
+        .map((j) => ({ name: j.name, payload: j.data.payload, correlationId: j.data.meta.correlationId }));
+      if (mine.length < 3) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(mine.sort((x, y) => `${x.name}${JSON.stringify(x.payload)}`.localeCompare(`${y.name}${JSON.stringify(y.payload)}`))).toEqual([
+      { name: 'email.file-delivery', payload: { v: 1, leadId: id('a') }, correlationId: 'batch-request-a' },
+      { name: 'email.file-delivery', payload: { v: 1, leadId: id('b') }, correlationId: 'batch-request-b' },
+      { name: 'webhook.deliver', payload: { v: 1, leadId: id('b'), pageId: 9 }, correlationId: 'batch-request-b' },
+    ]);
+    expect(() => outbox.deferredJobs([{ name: 'webhook.deliver', payload: { v: 1 }, idField: 'leadId' }])).toThrow(); // no pageId
+    expect(() => outbox.rowsFromJobsColumn('rows', 'id', 'jobs; drop table x')).toThrow('Unsafe SQL identifier');
+  });
+
   it('refuses to record a payload that breaks the job contract', () => {
     const outbox = app.get(Outbox);
     const em = app.get(EntityManager).fork();
     expect(() => outbox.record(em, 'email.verification', { v: 1, userId: -1, sealedToken: '' } as never)).toThrow();
+  });
+
+  it('drains a backlog bigger than one relay batch from a single kick, without waiting for polls', async () => {
+    const outbox = app.get(Outbox);
+    // No polling in this test: only the kick below may move the jobs.
+    clearInterval((outbox as unknown as { timer: NodeJS.Timeout }).timer);
+    try {
+      await app.get(EntityManager).fork().transactional(async (tx) => {
+        for (let i = 0; i < 450; i += 1) outbox.record(tx, 'email.verification', { v: 1, userId: i + 1, sealedToken: `backlog-${i}` });
+      });
+      expect(await outboxRows()).toBe(450);
+      outbox.kick();
+      const deadline = Date.now() + 20_000;
+      while ((await outboxRows()) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(await outboxRows()).toBe(0);
+    } finally {
+      outbox.onApplicationBootstrap(); // polling again
+    }
   });
 });
