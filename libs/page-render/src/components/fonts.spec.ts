@@ -1,7 +1,7 @@
 import { FONTS } from '@plink/contracts';
 import { existsSync } from 'node:fs';
 import { resolveFontFile } from '../server/font-files';
-import { WEB_FONT_PACKAGES, fontFaceCss, preloadFontUrls, usedWebFonts, webFontFiles, type PageFonts } from './fonts';
+import { WEB_FONT_PACKAGES, allFontFacesCss, fontFaceCss, preloadFontUrls, usedWebFonts, webFontFiles, type PageFonts } from './fonts';
 
 const page = (fields: Partial<PageFonts> = {}): PageFonts => ({
   titleFont: 'Inter',
@@ -51,6 +51,12 @@ describe('landing page fonts', () => {
   it('preloads the headline font only when it is a web font', () => {
     expect(preloadFontUrls(page({ titleFont: 'Poppins', titleBold: false }))).toEqual(['/fonts/poppins-latin-400-normal.woff2']);
     expect(preloadFontUrls(page({ titleFont: 'Impact' }))).toEqual([]);
+  });
+
+  it('declares every web font for the editor, both weights and subsets', () => {
+    const css = allFontFacesCss();
+    expect(css.split('\n')).toHaveLength(Object.keys(WEB_FONT_PACKAGES).length * 4);
+    for (const file of webFontFiles().keys()) expect(css).toContain(`/fonts/${file}`);
   });
 
   it('refuses any file name outside the list', () => {

@@ -97,9 +97,8 @@ export function usedWebFonts(page: PageFonts): { font: Font; pkg: string; weight
   return used;
 }
 
-/** `@font-face` rules for the fonts a page draws ('' when it uses system fonts only). */
-export function fontFaceCss(page: PageFonts, base = FONTS_PATH): string {
-  return usedWebFonts(page)
+function faces(fonts: { font: Font; pkg: string; weight: FontWeight }[], base: string): string {
+  return fonts
     .flatMap(({ font, pkg, weight }) =>
       (Object.keys(SUBSETS) as Subset[]).map(
         (subset) =>
@@ -108,6 +107,22 @@ export function fontFaceCss(page: PageFonts, base = FONTS_PATH): string {
       ),
     )
     .join('\n');
+}
+
+/** `@font-face` rules for the fonts a page draws ('' when it uses system fonts only). */
+export function fontFaceCss(page: PageFonts, base = FONTS_PATH): string {
+  return faces(usedWebFonts(page), base);
+}
+
+/**
+ * `@font-face` rules for every web font (the editor: its font menu and live preview). Declaring a
+ * face downloads nothing; a browser fetches a file only when text on screen uses it.
+ */
+export function allFontFacesCss(base = FONTS_PATH): string {
+  const all = (Object.entries(WEB_FONT_PACKAGES) as [Font, string][]).flatMap(([font, pkg]) =>
+    FONT_WEIGHTS.map((weight) => ({ font, pkg, weight })),
+  );
+  return faces(all, base);
 }
 
 /** The latin files of the title's font, worth a `<link rel="preload">`: the headline is seen first. */

@@ -6,6 +6,7 @@ export {
   WEB_FONT_PACKAGES,
   FONT_WEIGHTS,
   FONTS_PATH,
+  allFontFacesCss,
   fontFaceCss,
   fontFileName,
   preloadFontUrls,
