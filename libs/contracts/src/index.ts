@@ -3,5 +3,6 @@ export * from './http/identity';
 export * from './http/pages';
 export * from './http/leads';
 export * from './http/rich-text';
+export * from './http/uploads';
 export * from './jobs/queues';
 export * from './jobs/jobs';

@@ -36,6 +36,20 @@ export const JOBS = {
     queue: QueueName.Pages,
     schema: z.object({ v: z.literal(1) }),
   },
+  /**
+   * Remove uploaded images a page no longer shows (the page was deleted, or an image replaced or cleared).
+   * Storage keys (`u{userId}/{type}-{random}.{ext}`); a key some page still uses is kept.
+   */
+  'pages.delete-uploads': {
+    queue: QueueName.Uploads,
+    schema: z.object({
+      v: z.literal(1),
+      keys: z
+        .array(z.string().regex(/^u\d{1,12}\/[a-z]{1,20}-[A-Za-z0-9_-]{8,64}\.[a-z]{2,5}$/))
+        .min(1)
+        .max(20),
+    }),
+  },
   /** Remove every lead (and counter) of a deleted page. */
   'leads.delete-for-page': {
     queue: QueueName.Leads,

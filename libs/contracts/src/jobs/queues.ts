@@ -11,6 +11,11 @@ export enum QueueName {
   Leads = 'leads',
   /** Webhook deliveries to Pro users' automation tools (delivered from a later release on). */
   Webhooks = 'webhooks',
+  /**
+   * The pages service's uploads: removing images no page shows any more. Apart from the pages queue, so a
+   * slow or unreachable store never holds up the view flush.
+   */
+  Uploads = 'uploads',
 }
 
 export interface QueueSettings {
@@ -38,6 +43,8 @@ export const QUEUE_SETTINGS: Record<QueueName, QueueSettings> = {
   [QueueName.Pages]: { concurrency: 1, attempts: 3, backoffDelayMs: 1_000, keepCompleted: 10, keepFailed: 100 },
   [QueueName.Leads]: { concurrency: 2, attempts: 10, backoffDelayMs: 5_000, keepCompleted: 100, keepFailed: 1_000 },
   [QueueName.Webhooks]: { concurrency: 10, attempts: 12, backoffDelayMs: 30_000, keepCompleted: 1_000, keepFailed: 10_000 },
+  // Keeps trying for about 40 minutes while the store is away (5 s, 10 s, … 21 min).
+  [QueueName.Uploads]: { concurrency: 2, attempts: 10, backoffDelayMs: 5_000, keepCompleted: 100, keepFailed: 1_000 },
 };
 
 /** Which service's worker serves each queue. */
@@ -46,4 +53,5 @@ export const QUEUE_OWNER: Record<QueueName, 'identity' | 'pages' | 'leads' | 'bi
   [QueueName.Pages]: 'pages',
   [QueueName.Leads]: 'leads',
   [QueueName.Webhooks]: 'leads',
+  [QueueName.Uploads]: 'pages',
 };
