@@ -21,6 +21,7 @@ export * from './storage';
 export * from './http/api-exception.filter';
 export * from './http/zod.pipe';
 export * from './http/http-edge';
+export * from './http/uploads-route';
 export * from './health/health.service';
 export * from './platform.module';
 export * from './bootstrap/node-version';

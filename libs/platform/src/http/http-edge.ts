@@ -5,6 +5,13 @@ import { RequestContext, type EntityManager, type MikroORM } from '@mikro-orm/po
 import { CommonMessages } from '@plink/contracts';
 import { getLogger, runWithCorrelation } from '../logging/logger';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Log this route's requests only when they fail or are slow (visitor traffic). */
+    quietAccessLog?: boolean;
+  }
+}
+
 /**
  * Per-request plumbing on the Fastify instance: a correlation id (x-request-id) and a pino child
  * logger, an ORM context, basic security headers, and one access-log line per request (route pattern, never the raw URL,
@@ -27,7 +34,7 @@ export function installHttpEdge(fastify: FastifyInstance, orm: MikroORM): void {
   fastify.addHook('onResponse', (request, reply, done) => {
     const ms = reply.elapsedTime;
     // Routes marked `config: { quietAccessLog: true }` (visitor pages) log only failures and slow answers.
-    const quiet = (request.routeOptions?.config as { quietAccessLog?: boolean } | undefined)?.quietAccessLog;
+    const quiet = request.routeOptions?.config?.quietAccessLog;
     if (quiet && reply.statusCode < 500 && ms < 1_000) {
       done();
       return;
