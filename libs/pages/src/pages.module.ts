@@ -13,6 +13,12 @@ import { FlushViewsService } from './use-cases/flush-views.service';
 import { GetPageService } from './use-cases/get-page.service';
 import { ListPagesService } from './use-cases/list-pages.service';
 import { UpdatePageService } from './use-cases/update-page.service';
+import { DeleteUploadsService } from './uploads/delete-uploads.service';
+import { ProcessImageService } from './uploads/process-image.service';
+import { UploadImageRoute } from './uploads/upload-image.route';
+import { UploadImageService } from './uploads/upload-image.service';
+import { UploadUrls } from './uploads/upload-urls';
+import { UploadsProcessor } from './uploads/uploads.processor';
 import { FlushViewsScheduler } from './views/flush-views.scheduler';
 import { PagesProcessor } from './views/pages.processor';
 import { PendingViewsStore } from './views/pending-views.store';
@@ -27,8 +33,9 @@ import { ViewCounter } from './views/view-counter';
 export class PagesReadModule {}
 
 /**
- * The pages calls (mounted by the gateway) and the server-rendered public page (plain Fastify routes, see
- * PublicPageRoutes). Needs a `ConversionsReader` (the leads service's read module provides it) and the
+ * The pages calls (mounted by the gateway), the image upload (a plain Fastify route, see UploadImageRoute)
+ * and the server-rendered public page (plain Fastify routes, see PublicPageRoutes). Needs a
+ * `ConversionsReader` (the leads service's read module provides it) and the
  * gateway's `SpaShell`.
  */
 @Module({
@@ -43,12 +50,28 @@ export class PagesReadModule {}
     CreatePageService,
     UpdatePageService,
     DeletePageService,
+    UploadUrls,
+    ProcessImageService,
+    UploadImageService,
+    UploadImageRoute,
   ],
 })
 export class PagesHttpModule {}
 
-/** The pages service's workers: the pages queue (moving buffered views into the database). */
+/**
+ * The pages service's workers: the pages queue (moving buffered views into the database) and the uploads
+ * queue (removing images no page shows any more).
+ */
 @Module({
-  providers: [PagesRepository, PendingViewsStore, FlushViewsService, PagesProcessor, FlushViewsScheduler],
+  providers: [
+    PagesRepository,
+    PendingViewsStore,
+    FlushViewsService,
+    PagesProcessor,
+    FlushViewsScheduler,
+    UploadUrls,
+    DeleteUploadsService,
+    UploadsProcessor,
+  ],
 })
 export class PagesWorkerModule {}

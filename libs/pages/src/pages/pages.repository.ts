@@ -75,6 +75,22 @@ export class PagesRepository {
     });
   }
 
+  /**
+   * Whether any page shows an upload: one of its image fields holds one of the upload's `urls`, or (for
+   * pages of the upload's owner) its rich text mentions the upload's key.
+   */
+  async usesUpload(urls: string[], ownerId: number, key: string): Promise<boolean> {
+    const list = urls.map(() => '?').join(', ');
+    const rows: { used: boolean }[] = await this.em.execute(
+      `select exists(
+          select 1 from pages.pages
+           where image_url in (${list}) or background_image in (${list}) or meta_image_url in (${list}) or favicon_url in (${list})
+        ) or exists(select 1 from pages.pages where user_id = ? and strpos(subtext, ?) > 0) as used`,
+      [...urls, ...urls, ...urls, ...urls, ownerId, key],
+    );
+    return !!rows[0]?.used;
+  }
+
   /** Whether an insert or update failed on the slug's unique index. */
   static isSlugConflict(err: unknown): boolean {
     return err instanceof UniqueConstraintViolationException && /slug/.test(err.message);

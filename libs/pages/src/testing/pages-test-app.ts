@@ -2,7 +2,7 @@ import { Global, Module, type INestApplicationContext } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
 import { IDENTITY_SCHEMA, IdentityHttpModule } from '@plink/identity';
-import { PlatformModule, SpaShell, createHttpApp, createWorkerContext, loadConfig, type AppConfig } from '@plink/platform';
+import { PlatformModule, SpaShell, Storage, createHttpApp, createWorkerContext, loadConfig, serveUploads, type AppConfig } from '@plink/platform';
 import { createTestEnvironment, type TestEnvironment } from '@plink/testing';
 import { PagesHttpModule, PagesWorkerModule } from '../pages.module';
 import { PAGES_SCHEMA } from '../pages.schema';
@@ -27,6 +27,11 @@ export class TestClient {
     private readonly defaultHeaders: Record<string, string> = {},
   ) {}
 
+  /** The Cookie header this client sends (for hand-made requests). */
+  cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
   async request(
     method: string,
     path: string,
@@ -36,7 +41,9 @@ export class TestClient {
     const all: Record<string, string> = { ...this.defaultHeaders, ...headers };
     if (this.cookies.size > 0) all.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     const init: RequestInit = { method, headers: all };
-    if (body !== undefined) {
+    if (body instanceof FormData) {
+      init.body = body; // multipart: fetch writes the content type with its boundary
+    } else if (body !== undefined) {
       all['content-type'] ??= 'application/json';
       init.body = typeof body === 'string' ? body : JSON.stringify(body);
     }
@@ -185,7 +192,9 @@ async function buildGatewayStandIn(config: AppConfig, conversions: ConversionsRe
   class TestGatewayModule {}
 
   const app = await createHttpApp(TestGatewayModule, config);
-  // As the gateway's serveSpa: the lowest-priority route answers the SPA for every other GET.
+  // As the gateway: uploads served through the Storage port, and (serveSpa) the lowest-priority route
+  // answering the SPA for every other GET.
+  serveUploads(app.getHttpAdapter().getInstance(), app.get(Storage));
   app
     .getHttpAdapter()
     .getInstance()

@@ -2,17 +2,20 @@ import { Injectable, NotFoundException } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { PageMessages, type PageFields } from '@plink/contracts';
 import type { User } from '@plink/identity';
+import { Outbox } from '@plink/platform';
 import { PageChanges } from '../cache/page-changes';
 import type { Page } from '../pages/page.entity';
 import { PagesRepository } from '../pages/pages.repository';
 import { applyPlanRules } from '../pages/plan-rules';
 import { sanitizeRichText } from '../rich-text/sanitize-rich-text';
+import { UploadUrls } from '../uploads/upload-urls';
 import { slugTaken, withoutUndefined } from './create-page.service';
 
 /**
  * Changes the fields a request sends on one of the user's own pages (another user's page: 404). The plan
  * rules apply on every save (see applyPlanRules); a new slug must be free. Visitors see the change at once:
- * the old and new slugs are dropped from every replica's caches.
+ * the old and new slugs are dropped from every replica's caches. Uploaded images the page no longer shows
+ * (replaced or cleared) are removed by a job recorded with the change ('pages.delete-uploads').
  */
 @Injectable()
 export class UpdatePageService {
@@ -20,6 +23,8 @@ export class UpdatePageService {
     private readonly em: EntityManager,
     private readonly pages: PagesRepository,
     private readonly changes: PageChanges,
+    private readonly outbox: Outbox,
+    private readonly uploads: UploadUrls,
   ) {}
 
   async execute(user: User, pageId: number, changes: Partial<PageFields>): Promise<Page> {
@@ -31,13 +36,19 @@ export class UpdatePageService {
     if (fields.slug !== undefined && fields.slug.toLowerCase() !== oldSlug.toLowerCase() && (await this.pages.slugTaken(fields.slug, page.id))) {
       throw slugTaken();
     }
+    const uploadsBefore = this.uploads.ownKeysOf(page, user.id);
     this.em.assign(page, { ...fields, updatedAt: new Date() });
+    const uploadsAfter = new Set(this.uploads.ownKeysOf(page, user.id));
+    const dropped = uploadsBefore.filter((key) => !uploadsAfter.has(key));
+    // One flush, one transaction: the change and the job commit together.
+    if (dropped.length > 0) this.outbox.record(this.em, 'pages.delete-uploads', { v: 1, keys: dropped });
     try {
       await this.em.flush();
     } catch (err) {
       if (PagesRepository.isSlugConflict(err)) throw slugTaken();
       throw err;
     }
+    if (dropped.length > 0) this.outbox.kick();
     await this.changes.publish([oldSlug, page.slug]);
     return page;
   }

@@ -1,0 +1,38 @@
+import { LocalStorage, loadConfig } from '@plink/platform';
+import type { PagesRepository } from '../pages/pages.repository';
+import { DeleteUploadsService } from './delete-uploads.service';
+import { UploadUrls, newUploadKey } from './upload-urls';
+
+const config = loadConfig({ DATABASE_URL: 'postgres://localhost/plink' });
+
+/** A storage that records what it is asked to delete, and fails while `down`. */
+class RecordingStorage extends LocalStorage {
+  deleted: string[][] = [];
+  down = false;
+  override async deleteMany(keys: string[]): Promise<void> {
+    if (this.down) throw new Error('S3 is unreachable');
+    this.deleted.push(keys);
+  }
+}
+
+describe('DeleteUploadsService', () => {
+  const inUse = new Set<string>();
+  const pages = {
+    usesUpload: async (urls: string[]) => urls.some((url) => inUse.has(url)),
+  } as unknown as PagesRepository;
+  const storage = new RecordingStorage('/tmp/plink-never-written');
+  const service = new DeleteUploadsService(pages, new UploadUrls(storage, config), storage);
+
+  it('deletes the keys no page shows and keeps the others', async () => {
+    const [gone, kept] = [newUploadKey(1, 'main', 'jpg'), newUploadKey(1, 'meta', 'jpg')];
+    inUse.add(`/uploads/${kept}`);
+    await service.execute([gone, kept, gone]);
+    expect(storage.deleted).toEqual([[gone]]);
+  });
+
+  it('throws while the store is down, so the job is tried again', async () => {
+    storage.down = true;
+    await expect(service.execute([newUploadKey(2, 'favicon', 'png')])).rejects.toThrow('S3 is unreachable');
+    storage.down = false;
+  });
+});

@@ -1,0 +1,30 @@
+import { Injectable } from '@nestjs/common';
+import { Storage, getLogger } from '@plink/platform';
+import { PagesRepository } from '../pages/pages.repository';
+import { UploadUrls, uploadKeyOwner } from './upload-urls';
+
+/**
+ * Removes uploaded images no page shows any more ('pages.delete-uploads', recorded when a page is deleted
+ * or an image of it replaced or cleared). A key that some page still uses (a creator may reuse an image,
+ * 'Use Main Image' copies the main image into the sharing image) is kept. Safe to repeat; a storage
+ * failure throws, so the job is tried again.
+ */
+@Injectable()
+export class DeleteUploadsService {
+  constructor(
+    private readonly pages: PagesRepository,
+    private readonly urls: UploadUrls,
+    private readonly storage: Storage,
+  ) {}
+
+  async execute(keys: string[]): Promise<void> {
+    const unused: string[] = [];
+    for (const key of new Set(keys)) {
+      const owner = uploadKeyOwner(key);
+      if (owner === null) continue; // not an upload key: never ours to remove
+      if (!(await this.pages.usesUpload(this.urls.urlsOf(key), owner, key))) unused.push(key);
+    }
+    if (unused.length > 0) await this.storage.deleteMany(unused);
+    getLogger().info({ removed: unused, kept: keys.length - unused.length }, 'uploads of pages removed');
+  }
+}

@@ -1,0 +1,159 @@
+import { BadRequestException, Injectable } from '@nestjs/common';
+import sharp from 'sharp';
+import { MAX_IMAGE_PIXELS, UPLOAD_IMAGE_SIZES, UploadMessages, type UploadImageType } from '@plink/contracts';
+
+export interface ProcessedImage {
+  body: Buffer;
+  contentType: 'image/jpeg' | 'image/png';
+  ext: 'jpg' | 'png';
+  width: number;
+  height: number;
+}
+
+/** Raster formats the bundled sharp decodes. SVG (which it could render) is refused: it is a document, not a picture. */
+const DECODED_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'tiff', 'heif']);
+
+/** Images decoded at once by this process: each can take a few hundred MB while it is worked on. */
+const CONCURRENT_IMAGES = 2;
+
+const JPEG = { quality: 82, mozjpeg: true } as const;
+const PNG = { compressionLevel: 9 } as const;
+
+/**
+ * Turns an uploaded file into the image a page shows: decided by its bytes (never its name or declared
+ * type), decoded with a pixel limit (decompression bombs), turned upright by its EXIF orientation, sized
+ * for its use (UPLOAD_IMAGE_SIZES), and encoded afresh without any metadata (EXIF, GPS, comments, ICC;
+ * colours converted to sRGB). JPEG for opaque images, PNG when there is transparency; favicons are always
+ * PNG and sharing images always JPEG (what Facebook, X and LinkedIn all read).
+ */
+@Injectable()
+export class ProcessImageService {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  async execute(file: Buffer, type: UploadImageType): Promise<ProcessedImage> {
+    const source = rasterSource(file, type);
+    if (!source) throw notAnImage();
+    await this.acquire();
+    try {
+      return await processRaster(source, type);
+    } finally {
+      this.release();
+    }
+  }
+
+  private acquire(): Promise<void> {
+    if (this.running < CONCURRENT_IMAGES) {
+      this.running += 1;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.running -= 1;
+  }
+}
+
+async function processRaster(source: Buffer, type: UploadImageType): Promise<ProcessedImage> {
+  const input = { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error', autoOrient: true, animated: false } as const;
+  let format: string | undefined;
+  try {
+    format = (await sharp(source, input).metadata()).format;
+  } catch (err) {
+    throw decodeError(err);
+  }
+  if (!format || !DECODED_FORMATS.has(format)) throw notAnImage();
+
+  const size = UPLOAD_IMAGE_SIZES[type];
+  let pipeline = sharp(source, input);
+  if (type === 'favicon') {
+    pipeline = pipeline.resize(size.width, size.height, { fit: 'contain', background: { r: 0, g: 0, b: 0, alpha: 0 } });
+  } else if (type === 'meta') {
+    pipeline = pipeline.flatten({ background: '#ffffff' }).resize(size.width, size.height, { fit: 'cover', position: 'centre' });
+  } else {
+    pipeline = pipeline.resize(size.width, size.height, { fit: 'inside', withoutEnlargement: true });
+  }
+
+  // Decoded once to plain sRGB pixels: what is in them decides the output format.
+  let pixels: { data: Buffer; info: sharp.OutputInfo };
+  try {
+    pixels = await pipeline.toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+  } catch (err) {
+    throw decodeError(err);
+  }
+  const { width, height, channels } = pixels.info;
+  const png = type === 'favicon' || (type !== 'meta' && channels === 4 && !fullyOpaque(pixels.data));
+  const encoder = sharp(pixels.data, { raw: { width, height, channels } });
+  const body = png ? await encoder.png(PNG).toBuffer() : await encoder.removeAlpha().jpeg(JPEG).toBuffer();
+  return png
+    ? { body, contentType: 'image/png', ext: 'png', width, height }
+    : { body, contentType: 'image/jpeg', ext: 'jpg', width, height };
+}
+
+/** Whether every pixel of 8-bit RGBA data has full alpha. */
+function fullyOpaque(rgba: Buffer): boolean {
+  for (let i = 3; i < rgba.length; i += 4) if (rgba[i] !== 255) return false;
+  return true;
+}
+
+/**
+ * The bytes to decode, when the file starts like a raster image sharp reads (and, for a favicon, the
+ * largest PNG inside a .ico); null for anything else: text, HTML, SVG, PDF, archives, ….
+ */
+export function rasterSource(file: Buffer, type: UploadImageType): Buffer | null {
+  if (looksLikeRaster(file)) return file;
+  if (type === 'favicon') return pngInsideIco(file);
+  return null;
+}
+
+function looksLikeRaster(b: Buffer): boolean {
+  const ascii = (from: number, to: number) => b.subarray(from, to).toString('latin1');
+  if (b.length < 12) return false;
+  if (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return true; // JPEG
+  if (isPng(b)) return true;
+  if (ascii(0, 6) === 'GIF87a' || ascii(0, 6) === 'GIF89a') return true;
+  if (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return true;
+  if (ascii(0, 4) === 'II*\0' || ascii(0, 4) === 'MM\0*') return true; // TIFF
+  // ISO base media (AVIF, HEIF): an `ftyp` box first, with an image brand.
+  if (ascii(4, 8) === 'ftyp' && /^(avif|avis|heic|heix|heim|heis|mif1|msf1)$/.test(ascii(8, 12))) return true;
+  return false;
+}
+
+function isPng(b: Buffer): boolean {
+  return b.length >= 8 && b.readUInt32BE(0) === 0x89504e47 && b.readUInt32BE(4) === 0x0d0a1a0a;
+}
+
+/** The largest PNG entry of an ICO file (Windows Vista and later store big icons as PNG), or null. */
+export function pngInsideIco(b: Buffer): Buffer | null {
+  if (b.length < 6 || b.readUInt16LE(0) !== 0 || b.readUInt16LE(2) !== 1) return null;
+  const count = b.readUInt16LE(4);
+  if (count === 0 || 6 + count * 16 > b.length) return null;
+  let best: Buffer | null = null;
+  let bestArea = 0;
+  for (let i = 0; i < count; i += 1) {
+    const entry = 6 + i * 16;
+    const area = (b[entry] || 256) * (b[entry + 1] || 256);
+    const length = b.readUInt32LE(entry + 8);
+    const offset = b.readUInt32LE(entry + 12);
+    if (offset + length > b.length) continue;
+    const data = b.subarray(offset, offset + length);
+    if (isPng(data) && area > bestArea) {
+      best = data;
+      bestArea = area;
+    }
+  }
+  return best;
+}
+
+function notAnImage(): BadRequestException {
+  return new BadRequestException({ message: UploadMessages.notAnImage });
+}
+
+function decodeError(err: unknown): BadRequestException {
+  const message = err instanceof Error ? err.message : '';
+  if (/pixel limit/i.test(message)) return new BadRequestException({ message: UploadMessages.tooManyPixels });
+  return notAnImage();
+}

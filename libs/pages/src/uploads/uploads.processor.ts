@@ -1,0 +1,17 @@
+import { Processor } from '@nestjs/bullmq';
+import { QUEUE_SETTINGS, QueueName } from '@plink/contracts';
+import { ContractWorker, type JobHandlers } from '@plink/platform';
+import { DeleteUploadsService } from './delete-uploads.service';
+
+/** The uploads queue: removing images no page shows any more. */
+@Processor(QueueName.Uploads, { concurrency: QUEUE_SETTINGS[QueueName.Uploads].concurrency })
+export class UploadsProcessor extends ContractWorker<QueueName.Uploads> {
+  protected readonly queueName = QueueName.Uploads;
+  protected readonly handlers: JobHandlers<QueueName.Uploads> = {
+    'pages.delete-uploads': (payload) => this.deleteUploads.execute(payload.keys),
+  };
+
+  constructor(private readonly deleteUploads: DeleteUploadsService) {
+    super();
+  }
+}
