@@ -1,5 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { SpaShell, createHttpApp, type AppConfig } from '@plink/platform';
+import { SpaShell, Storage, createHttpApp, serveUploads, type AppConfig } from '@plink/platform';
 import { GatewayModule } from './gateway.module';
 import { serveFonts } from './fonts';
 import { findWebDist, serveSpa } from './spa';
@@ -8,6 +8,7 @@ import { findWebDist, serveSpa } from './spa';
 export async function createGateway(config: AppConfig): Promise<NestFastifyApplication> {
   const app = await createHttpApp(GatewayModule.forRoot(config), config);
   serveFonts(app.getHttpAdapter().getInstance());
+  serveUploads(app.getHttpAdapter().getInstance(), app.get(Storage));
   await serveSpa(app.getHttpAdapter().getInstance(), findWebDist(config.webDistDir), app.get(SpaShell));
   await app.init();
   return app;
