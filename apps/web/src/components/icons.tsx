@@ -41,3 +41,4 @@ export const IconChevronDown = createIcon('IconChevronDown', ['M6 9l6 6 6-6']);
 export const IconCopy = createIcon('IconCopy', ['M8 10a2 2 0 0 1 2-2h8a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2h-8a2 2 0 0 1-2-2z', 'M16 8V6a2 2 0 0 0-2-2H6a2 2 0 0 0-2 2v8a2 2 0 0 0 2 2h2']);
 export const IconExternalLink = createIcon('IconExternalLink', ['M12 6H6a2 2 0 0 0-2 2v10a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2v-6', 'M11 13l9-9', 'M15 4h5v5']);
 export const IconDownload = createIcon('IconDownload', ['M4 17v2a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-2', 'M7 11l5 5 5-5', 'M12 4v12']);
+export const IconPhoto = createIcon('IconPhoto', ['M15 8h.01', 'M3 6a3 3 0 0 1 3-3h12a3 3 0 0 1 3 3v12a3 3 0 0 1-3 3H6a3 3 0 0 1-3-3V6z', 'M3 16l5-5c.93-.9 2.07-.9 3 0l5 5', 'M14 14l1-1c.93-.9 2.07-.9 3 0l3 3']);

@@ -42,6 +42,14 @@ export async function apiRequest<T>(method: HttpMethod, url: string, payload?: u
   return (body ? (parseJson(body) ?? body) : undefined) as T;
 }
 
+/** A multipart POST (file uploads): the browser sets the boundary; errors as for JSON calls. */
+export async function apiUpload<T>(url: string, form: FormData): Promise<T> {
+  const response = await fetch(url, { method: 'POST', credentials: 'include', body: form });
+  const body = await response.text();
+  if (!response.ok) throw new ApiError(errorMessage(body, response), response.status);
+  return (body ? (parseJson(body) ?? body) : undefined) as T;
+}
+
 export const apiClient = {
   get: <T>(url: string) => apiRequest<T>('GET', url),
   post: <T>(url: string, payload?: unknown) => apiRequest<T>('POST', url, payload),

@@ -1,6 +1,8 @@
 import { Stack, Switch, TextInput } from '@mantine/core';
 import { displayPageUrl } from '../../pages';
 import type { PageForm } from '../hooks/usePageForm';
+import { ImageField } from './ImageField';
+import { imageFieldProps } from './image-field-props';
 import { RichTextField } from './RichTextField';
 
 export function ContentTab({ form }: { form: PageForm }) {
@@ -28,6 +30,12 @@ export function ContentTab({ form }: { form: PageForm }) {
         {...form.getInputProps('showUsername', { type: 'checkbox' })}
       />
       <TextInput label="Button Text" placeholder="Submit" {...form.getInputProps('buttonText')} />
+      <ImageField
+        label="Main Image"
+        description="Shown at the top of the card, 260 px high; large images are scaled to 1600 px wide."
+        type="main"
+        {...imageFieldProps(form, 'imageUrl')}
+      />
       <TextInput
         label="File URL"
         description="The link each new lead receives by e-mail."

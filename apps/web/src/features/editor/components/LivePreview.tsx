@@ -1,17 +1,20 @@
 import { Box, Paper, Text } from '@mantine/core';
 import type { PublicPageDto } from '@plink/contracts';
-import { LANDING_PAGE_CSS, LandingPage, type LandingPageState } from '@plink/page-render';
+import { LANDING_PAGE_CSS, LandingPage, allFontFacesCss, type LandingPageState } from '@plink/page-render';
 import { useDeferredValue, useInsertionEffect } from 'react';
 
 const STYLE_ID = 'plk-landing-page-css';
 
-/** The landing page's stylesheet, added to the document once (its selectors are all `.plk-…`). */
+/**
+ * The landing page's stylesheet and the web fonts' faces, added to the document once (its selectors are
+ * all `.plk-…`). A face costs nothing until text uses it: the preview loads the fonts it shows.
+ */
 function useLandingPageStyles() {
   useInsertionEffect(() => {
     if (document.getElementById(STYLE_ID)) return;
     const style = document.createElement('style');
     style.id = STYLE_ID;
-    style.textContent = LANDING_PAGE_CSS;
+    style.textContent = `${allFontFacesCss()}\n${LANDING_PAGE_CSS}`;
     document.head.appendChild(style);
   }, []);
 }

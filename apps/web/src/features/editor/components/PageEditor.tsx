@@ -1,4 +1,4 @@
-import { Anchor, Box, Button, Container, Grid, Group, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Anchor, Box, Button, Container, Grid, Group, SegmentedControl, Stack, Tabs, Text, Title } from '@mantine/core';
 import { PageMessages } from '@plink/contracts';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -8,11 +8,17 @@ import { toast } from '../../../lib/toast';
 import { useSignedInUser } from '../../auth';
 import { useCreatePage, useUpdatePage } from '../../pages';
 import { usePageForm } from '../hooks/usePageForm';
+import { useUnsavedChangesPrompt } from '../hooks/useUnsavedChangesPrompt';
 import { EDITOR_TABS, type EditorTab, tabOfField } from '../model/editor-tabs';
 import { formValuesToPreview, formValuesToRequest, type PageFormValues } from '../model/page-form';
+import { applyFreePlan } from '../model/plan-gating';
+import { AppearanceTab } from './AppearanceTab';
 import { ContentTab } from './ContentTab';
 import { LivePreview } from './LivePreview';
+import { SettingsTab } from './SettingsTab';
+import { SharingTab } from './SharingTab';
 import { ThankYouTab } from './ThankYouTab';
+import { UnsavedChangesDialog } from './UnsavedChangesDialog';
 
 export type EditorMode = { kind: 'create' } | { kind: 'edit'; id: number };
 
@@ -32,11 +38,15 @@ export function PageEditor({ mode, initialValues }: PageEditorProps) {
   const user = useSignedInUser();
   const form = usePageForm(initialValues);
   const [tab, setTab] = useState<EditorTab>('content');
+  // On a narrow screen the form and the preview take turns.
+  const [narrowView, setNarrowView] = useState<'edit' | 'preview'>('edit');
   const save = useSavePage(mode);
+  const unsaved = useUnsavedChangesPrompt(form.isDirty());
 
   const submit = () => {
     if (!form.getValues().slug.trim()) {
       setTab('content');
+      setNarrowView('edit');
       form.validateField('slug');
       toast({ title: 'Missing field', description: 'URL slug is required', variant: 'destructive' });
       return;
@@ -46,6 +56,7 @@ export function PageEditor({ mode, initialValues }: PageEditorProps) {
       const fields = Object.keys(errors);
       const tabWithError = fields.map(tabOfField).find((value) => value !== undefined);
       if (tabWithError) setTab(tabWithError);
+      setNarrowView('edit');
       toast({
         title: 'Error',
         description: tabWithError
@@ -55,11 +66,17 @@ export function PageEditor({ mode, initialValues }: PageEditorProps) {
       });
       return;
     }
-    save.mutate(formValuesToRequest(form.getValues()), {
+    const values = form.getValues();
+    // Creating ends on the dashboard: that navigation is the save's own, not a loss of changes.
+    if (mode.kind === 'create') unsaved.allowNextNavigation();
+    save.mutate(formValuesToRequest(applyFreePlan(values, user.isPremium)), {
+      onSuccess: () => form.resetDirty(values),
       onError: (error) => {
+        unsaved.allowNextNavigation(false);
         // A taken or reserved slug is the slug field's problem: show it there too.
         if (errorStatus(error) === 409 || error.message === PageMessages.slugReserved) {
           setTab('content');
+          setNarrowView('edit');
           form.setFieldError('slug', error.message);
         }
       },
@@ -67,6 +84,9 @@ export function PageEditor({ mode, initialValues }: PageEditorProps) {
   };
 
   const creating = mode.kind === 'create';
+  const preview = (
+    <LivePreview page={formValuesToPreview(form.values, user.username)} state={tab === 'thank-you' ? 'thank-you' : 'form'} />
+  );
   return (
     <Container size="xl" py="xl">
       <Stack gap="lg">
@@ -85,15 +105,33 @@ export function PageEditor({ mode, initialValues }: PageEditorProps) {
               {creating ? 'Build your landing page and watch the preview.' : 'Changes go live when you save.'}
             </Text>
           </div>
-          <Button onClick={submit} loading={save.isPending}>
-            Save
-          </Button>
+          <Group gap="sm">
+            {form.isDirty() && (
+              <Text size="sm" c="dimmed" data-testid="unsaved-indicator">
+                Unsaved changes
+              </Text>
+            )}
+            <Button onClick={submit} loading={save.isPending}>
+              Save
+            </Button>
+          </Group>
         </Group>
+        <SegmentedControl
+          hiddenFrom="md"
+          fullWidth
+          value={narrowView}
+          onChange={(value) => setNarrowView(value as 'edit' | 'preview')}
+          data={[
+            { value: 'edit', label: 'Edit' },
+            { value: 'preview', label: 'Preview' },
+          ]}
+          aria-label="Show the form or the preview"
+        />
         <Grid gap="xl" overflow="visible">
-          <Grid.Col span={{ base: 12, md: 6 }}>
+          <Grid.Col span={{ base: 12, md: 6 }} visibleFrom={narrowView === 'edit' ? undefined : 'md'}>
             {/* Saving is the Save button's job only: Enter in a field never creates a page. */}
             <form noValidate onSubmit={(event) => event.preventDefault()}>
-              <Tabs value={tab} onChange={(value) => value && setTab(value as EditorTab)}>
+              <Tabs value={tab} onChange={(value) => value && setTab(value as EditorTab)} keepMounted={false}>
                 <Tabs.List mb="md">
                   {EDITOR_TABS.map(({ value, label }) => (
                     <Tabs.Tab key={value} value={value}>
@@ -104,22 +142,29 @@ export function PageEditor({ mode, initialValues }: PageEditorProps) {
                 <Tabs.Panel value="content">
                   <ContentTab form={form} />
                 </Tabs.Panel>
+                <Tabs.Panel value="appearance">
+                  <AppearanceTab form={form} />
+                </Tabs.Panel>
+                <Tabs.Panel value="settings">
+                  <SettingsTab form={form} isPremium={user.isPremium} />
+                </Tabs.Panel>
                 <Tabs.Panel value="thank-you">
                   <ThankYouTab form={form} />
+                </Tabs.Panel>
+                <Tabs.Panel value="metadata">
+                  <SharingTab form={form} />
                 </Tabs.Panel>
               </Tabs>
             </form>
           </Grid.Col>
-          <Grid.Col span={{ base: 12, md: 6 }}>
+          <Grid.Col span={{ base: 12, md: 6 }} visibleFrom={narrowView === 'preview' ? undefined : 'md'}>
             <Box pos="sticky" top={16}>
-              <LivePreview
-                page={formValuesToPreview(form.values, user.username)}
-                state={tab === 'thank-you' ? 'thank-you' : 'form'}
-              />
+              {preview}
             </Box>
           </Grid.Col>
         </Grid>
       </Stack>
+      <UnsavedChangesDialog blocker={unsaved.blocker} />
     </Container>
   );
 }

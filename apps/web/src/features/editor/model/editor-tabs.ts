@@ -1,26 +1,54 @@
 import type { PageFormValues } from './page-form';
 
 /**
- * The editor's tabs and the fields each edits. SPEC §2 has Content, Appearance, Settings and
- * Thank You (plus a hidden metadata tab); this milestone builds Content and Thank You, and the
- * others join this list as they are built.
+ * The editor's tabs and the fields each edits: SPEC §2's Content, Appearance, Settings and Thank You,
+ * plus its hidden "metadata" tab, shown here as Sharing so creators can reach it. Every field of the
+ * form belongs to exactly one tab (a save error opens the tab of the field).
  */
 export const EDITOR_TABS = [
   {
     value: 'content',
     label: 'Content',
-    fields: ['slug', 'title', 'subtext', 'authorName', 'showUsername', 'buttonText', 'fileUrl', 'redirectUrl'],
+    fields: ['slug', 'title', 'subtext', 'authorName', 'showUsername', 'buttonText', 'imageUrl', 'fileUrl', 'redirectUrl'],
+  },
+  {
+    value: 'appearance',
+    label: 'Appearance',
+    fields: [
+      'buttonColor',
+      'backgroundColor',
+      'backgroundImage',
+      'titleFont',
+      'titleBold',
+      'descriptionFont',
+      'descriptionBold',
+      'authorFont',
+      'authorBold',
+      'textAlignment',
+      'useSharpCorners',
+      'hideDropShadow',
+    ],
+  },
+  {
+    value: 'settings',
+    label: 'Settings',
+    fields: ['showBranding', 'hidePrivacyPolicyCheckbox', 'webhookUrl', 'customCodeSnippet', 'facebookPixelId', 'googleAnalyticsId'],
   },
   {
     value: 'thank-you',
     label: 'Thank You',
     fields: ['thankYouHeadline', 'thankYouSubtext', 'thankYouButtonText', 'thankYouButtonUrl'],
   },
+  {
+    value: 'metadata',
+    label: 'Sharing',
+    fields: ['metaTitle', 'metaDescription', 'metaImageUrl', 'faviconUrl'],
+  },
 ] as const satisfies readonly { value: string; label: string; fields: readonly (keyof PageFormValues)[] }[];
 
 export type EditorTab = (typeof EDITOR_TABS)[number]['value'];
 
-/** The tab that edits `field`, if one does yet. */
+/** The tab that edits `field`. */
 export function tabOfField(field: string): EditorTab | undefined {
   return EDITOR_TABS.find((tab) => (tab.fields as readonly string[]).includes(field))?.value;
 }
