@@ -31,6 +31,8 @@ export interface Gateway {
   /** http://127.0.0.1:<port>, also the APP_ORIGIN used in e-mail links. */
   origin: string;
   smtp: SmtpCatcher;
+  /** The gateway's own database, for set-up the product has no screen for yet (e.g. granting Pro). */
+  databaseUrl: string;
   /** Everything the gateway wrote to stdout and stderr so far (the tail, if very long). */
   output(): string;
 }
@@ -125,7 +127,7 @@ async function startGateway(use: (gateway: Gateway) => Promise<void>): Promise<v
 
     // On failure the error carries the gateway's output, and the reporter prints it.
     await waitForHealth(origin, child, output);
-    await use({ origin, smtp, output: () => output.toString() });
+    await use({ origin, smtp, databaseUrl: database.url, output: () => output.toString() });
   } finally {
     const errors: unknown[] = [];
     for (const cleanup of cleanups.reverse()) {
@@ -195,4 +197,20 @@ export function toast(page: Page, title: string | RegExp) {
 /** A full-page screenshot into the test's output folder (kept as an artifact). */
 export async function snap(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true, animations: 'disabled' });
+}
+
+/** Registers through the UI, verifies by the mailed link and lands on the dashboard. */
+export async function registerAndVerify(page: Page, who: ReturnType<typeof newIdentity>, smtp: SmtpCatcher, origin: string): Promise<void> {
+  await page.goto('/auth?tab=register');
+  await expect(page.getByRole('heading', { name: 'Create an account' })).toBeVisible();
+  await page.getByLabel('Username', { exact: true }).fill(who.username);
+  await page.getByLabel('Email', { exact: true }).fill(who.email);
+  await page.getByLabel('Password', { exact: true }).fill(who.password);
+  await page.getByLabel('Confirm Password', { exact: true }).fill(who.password);
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  await expect(page.getByRole('heading', { name: 'Please verify your email' })).toBeVisible();
+  const link = await mailedLink(smtp, who.email, /verify/i, `${origin}/verify-email?token=`);
+  await page.goto(link);
+  await expect(page).toHaveURL(/\/dashboard/);
+  await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
 }

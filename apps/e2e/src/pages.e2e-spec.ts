@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
 import { formatConversionRate } from '@plink/contracts';
-import { expect, mailedLink, newIdentity, snap, test, toast } from './fixtures';
+import { expect, newIdentity, registerAndVerify, snap, test, toast } from './fixtures';
 
 /**
  * The pages journey of issue 3 (§7) as its people see it in a real browser: a creator builds a landing
@@ -19,22 +19,6 @@ const VIEWS_SETTLE_MS = 45_000;
 
 /** Escapes a string for use inside a RegExp. */
 const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** Registers through the UI, verifies by the mailed link and lands on the dashboard (as the identity journey does). */
-async function registerAndVerify(page: Page, who: ReturnType<typeof newIdentity>, smtp: Parameters<typeof mailedLink>[0], origin: string) {
-  await page.goto('/auth?tab=register');
-  await expect(page.getByRole('heading', { name: 'Create an account' })).toBeVisible();
-  await page.getByLabel('Username', { exact: true }).fill(who.username);
-  await page.getByLabel('Email', { exact: true }).fill(who.email);
-  await page.getByLabel('Password', { exact: true }).fill(who.password);
-  await page.getByLabel('Confirm Password', { exact: true }).fill(who.password);
-  await page.getByRole('button', { name: 'Create Account' }).click();
-  await expect(page.getByRole('heading', { name: 'Please verify your email' })).toBeVisible();
-  const link = await mailedLink(smtp, who.email, /verify/i, `${origin}/verify-email?token=`);
-  await page.goto(link);
-  await expect(page).toHaveURL(/\/dashboard/);
-  await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
-}
 
 /** The dashboard's row of a page (found by its title). */
 const pageRow = (page: Page, title: string) => page.getByRole('row').filter({ hasText: title });
