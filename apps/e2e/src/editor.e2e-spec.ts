@@ -96,15 +96,15 @@ test('a Pro creator builds a page through every tab, uploads images, and visitor
     await page.getByRole('tab', { name: 'Appearance' }).click();
     await page.getByLabel('Button Color').fill('#e11d48');
     await page.getByLabel('Background Color').fill('#fef3c7');
-    await page.getByRole('textbox', { name: 'Title Font' }).click();
+    await page.getByRole('combobox', { name: 'Title Font' }).click();
     await page.getByRole('option', { name: 'Playfair Display' }).click();
-    await page.getByRole('textbox', { name: 'Description Font' }).click();
+    await page.getByRole('combobox', { name: 'Description Font' }).click();
     await page.getByRole('option', { name: 'Lato', exact: true }).click();
-    await page.getByRole('textbox', { name: 'Author Font' }).click();
+    await page.getByRole('combobox', { name: 'Author Font' }).click();
     await page.getByRole('option', { name: 'Georgia' }).click();
     await page.getByText('Center', { exact: true }).click();
-    await page.getByText('Sharp corners', { exact: true }).click();
-    await page.getByText('Hide drop shadow', { exact: true }).click();
+    await page.getByRole('switch', { name: /^Sharp corners/ }).check();
+    await page.getByRole('switch', { name: /^Hide drop shadow/ }).check();
 
     await expect(preview.getByRole('button', { name: 'Get the tips' })).toHaveCSS('background-color', 'rgb(225, 29, 72)');
     await expect(preview.locator('.plk-bg')).toHaveCSS('background-color', 'rgb(254, 243, 199)');
@@ -119,7 +119,7 @@ test('a Pro creator builds a page through every tab, uploads images, and visitor
 
   await test.step('Settings: branding off (Pro), webhook, custom code, tracking', async () => {
     await page.getByRole('tab', { name: 'Settings' }).click();
-    await page.getByText("Show 'Made with Plink' badge", { exact: true }).click();
+    await page.getByRole('switch', { name: /^Show 'Made with Plink' badge/ }).uncheck();
     await expect(preview.getByText('Made with Plink')).toHaveCount(0);
     await page.getByLabel(/Webhook URL/).fill('https://hooks.example.com/plink');
     await page.getByLabel(/Custom Code Snippet/).fill('<meta name="plink-e2e" content="custom code ran">');
@@ -140,7 +140,10 @@ test('a Pro creator builds a page through every tab, uploads images, and visitor
   await test.step('Sharing: meta texts, the main image as sharing image, an uploaded favicon', async () => {
     await page.getByRole('tab', { name: 'Sharing' }).click();
     await page.getByLabel('Meta Title').fill(`Ten free tips ${tag}`);
-    const description = 'Ten practical tips for better photos with any camera, sent to your inbox as a short PDF guide you can keep and share with friends today.';
+    const description =
+      'Ten practical tips for better photos with any camera, sent straight to your inbox as a short PDF guide that you can keep, print and share with friends.';
+    expect(description.length).toBeGreaterThanOrEqual(150);
+    expect(description.length).toBeLessThanOrEqual(160);
     await page.getByLabel('Meta Description').fill(description);
     await expect(page.getByTestId('meta-description-counter')).toHaveText(`${description.length} characters · a good length`);
     await page.getByRole('button', { name: 'Use Main Image' }).click();
