@@ -146,44 +146,65 @@ export class Outbox implements OnApplicationBootstrap, BeforeApplicationShutdown
     await this.running;
   }
 
-  /** Relays what is due; returns how many jobs reached BullMQ. */
+  /**
+   * Relays what is due; returns how many jobs reached BullMQ. One transaction on the ORM's own `pg` pool:
+   * claim up to {@link BATCH} rows (SKIP LOCKED: other relaying processes take others), add them to their
+   * queues (the row id is the BullMQ job id, so a retried add is not a second job), then delete them — or,
+   * when the queue does not answer, push them back with a growing delay. Arrays as parameters and prepared
+   * statements: a pass under load costs the gateway little besides BullMQ's own work.
+   */
   async relayOnce(): Promise<number> {
-    const em = this.orm.em.fork();
-    let relayed = 0;
-    await em.transactional(async (tx) => {
-      const rows: OutboxRow[] = await tx.execute(
-        `select id, job_name, payload, correlation_id, created_at, relay_attempts from platform.outbox
-          where available_at <= now() order by created_at limit ${BATCH} for update skip locked`,
-      );
-      if (rows.length === 0) return;
-      const jobs = rows.map((row) => ({
-        name: row.job_name as JobName,
-        jobId: row.id,
-        envelope: {
-          payload: row.payload as JobEnvelope['payload'],
-          meta: { correlationId: row.correlation_id, recordedAt: new Date(row.created_at).toISOString() },
-        },
-      }));
-      const ids = rows.map((row) => row.id);
-      const placeholders = ids.map(() => '?').join(',');
-      try {
-        await withTimeout(this.jobs.addMany(jobs), ADD_TIMEOUT_MS);
-      } catch (err) {
-        // Redis is most likely away: every claimed row waits and is tried again later.
-        const attempts = Math.max(...rows.map((r) => r.relay_attempts)) + 1;
-        const delaySeconds = Math.min(30, 2 ** Math.min(attempts, 5));
-        await tx.execute(
-          `update platform.outbox set relay_attempts = relay_attempts + 1, last_error = ?,
-             available_at = now() + (? || ' seconds')::interval where id in (${placeholders})`,
-          [String((err as Error).message).slice(0, 500), String(delaySeconds), ...ids],
-        );
-        getLogger().warn({ jobs: rows.length, attempts, err }, 'outbox: queue unreachable, will retry');
-        return;
+    const pool = await this.orm.em.getConnection().getNativeClient();
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('begin');
+      const { rows } = await client.query<OutboxRow>({
+        name: 'outbox_claim',
+        text: `select id, job_name, payload, correlation_id, created_at, relay_attempts from platform.outbox
+          where available_at <= now() order by created_at limit $1 for update skip locked`,
+        values: [BATCH],
+      });
+      let relayed = 0;
+      if (rows.length > 0) {
+        const ids = rows.map((row) => row.id);
+        try {
+          await withTimeout(
+            this.jobs.addMany(
+              rows.map((row) => ({
+                name: row.job_name as JobName,
+                jobId: row.id,
+                envelope: {
+                  payload: row.payload as JobEnvelope['payload'],
+                  meta: { correlationId: row.correlation_id, recordedAt: new Date(row.created_at).toISOString() },
+                },
+              })),
+            ),
+            ADD_TIMEOUT_MS,
+          );
+          await client.query({ name: 'outbox_done', text: 'delete from platform.outbox where id = any($1::uuid[])', values: [ids] });
+          relayed = rows.length;
+        } catch (err) {
+          // Redis is most likely away: every claimed row waits and is tried again later.
+          const attempts = Math.max(...rows.map((r) => r.relay_attempts)) + 1;
+          const delaySeconds = Math.min(30, 2 ** Math.min(attempts, 5));
+          await client.query(
+            `update platform.outbox set relay_attempts = relay_attempts + 1, last_error = $1,
+               available_at = now() + make_interval(secs => $2) where id = any($3::uuid[])`,
+            [String((err as Error).message).slice(0, 500), delaySeconds, ids],
+          );
+          getLogger().warn({ jobs: rows.length, attempts, err }, 'outbox: queue unreachable, will retry');
+        }
       }
-      await tx.execute(`delete from platform.outbox where id in (${placeholders})`, ids);
-      relayed = rows.length;
-    });
-    return relayed;
+      await client.query('commit');
+      return relayed;
+    } catch (err) {
+      broken = err as Error;
+      await client.query('rollback').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release(broken);
+    }
   }
 }
 
