@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
 import { IdentityReadModule } from '@plink/identity';
 import { ConversionsReader, PagesReadModule } from '@plink/pages';
+import { Outbox } from '@plink/platform';
 import { LeadsDirectory } from './directory/leads-directory';
 import { LeadFormController } from './http/lead-form.controller';
 import { LeadsController } from './http/leads.controller';
 import { LeadSubmitRoute } from './http/lead-submit.route';
+import { LeadBatcher } from './leads/lead-batcher';
 import { LeadsRepository } from './leads/leads.repository';
 import { LeadsProcessor } from './processors/leads.processor';
 import { CaptureLeadService } from './use-cases/capture-lead.service';
@@ -32,7 +34,22 @@ export class LeadsReadModule {}
 @Module({
   imports: [LeadsDataModule, IdentityReadModule, PagesReadModule],
   controllers: [LeadsController, LeadFormController],
-  providers: [CaptureLeadService, LeadSubmitRoute, OwnedPages, PageStatsService, ExportLeadsService],
+  providers: [
+    {
+      // One per process: submissions from every request share its statements (group commit).
+      provide: LeadBatcher,
+      inject: [LeadsRepository, Outbox],
+      useFactory: (leads: LeadsRepository, outbox: Outbox) => {
+        const jobsSql = outbox.rowsFromJobsColumn('new_leads', 'id', 'jobs');
+        return new LeadBatcher((batch) => leads.insertBatch(batch, jobsSql));
+      },
+    },
+    CaptureLeadService,
+    LeadSubmitRoute,
+    OwnedPages,
+    PageStatsService,
+    ExportLeadsService,
+  ],
 })
 export class LeadsHttpModule {}
 

@@ -1,20 +1,28 @@
 import { MikroORM } from '@mikro-orm/postgresql';
-import { loadConfig, openOrm, withOrmContext } from '@plink/platform';
+import { Outbox, loadConfig, openOrm, withOrmContext, type JobQueue } from '@plink/platform';
 import { createTestEnvironment, type TestEnvironment } from '@plink/testing';
 import { LEADS_SCHEMA } from '../leads.schema';
 import { DeletePageLeadsService } from '../use-cases/delete-page-leads.service';
-import { LeadsRepository } from './leads.repository';
+import { LeadBatcher } from './lead-batcher';
+import { LeadsRepository, type BatchLead } from './leads.repository';
 
 /** The leads tables on a real PostgreSQL: uniqueness, counting, keyset batches and batched deletes. */
 describe('LeadsRepository', () => {
   let env: TestEnvironment;
   let orm: MikroORM;
   let repo: LeadsRepository;
+  let outbox: Outbox;
+  let jobsSql: string;
+  let batcher: LeadBatcher;
 
   beforeAll(async () => {
     env = await createTestEnvironment({ DATABASE_POOL_MAX: '10' });
     orm = await openOrm(loadConfig(env.vars), [LEADS_SCHEMA]);
     repo = new LeadsRepository(orm.em);
+    // Only the outbox's SQL is used here (nothing is relayed).
+    outbox = new Outbox(orm, undefined as unknown as JobQueue);
+    jobsSql = outbox.rowsFromJobsColumn('new_leads', 'id', 'jobs');
+    batcher = new LeadBatcher((leads) => repo.insertBatch(leads, jobsSql));
   });
 
   afterAll(async () => {
@@ -23,8 +31,23 @@ describe('LeadsRepository', () => {
   });
 
   const inContext = <T>(fn: () => Promise<T>) => withOrmContext(orm, fn);
-  const insert = (pageId: number, email: string) =>
-    inContext(() => repo.insertAndCount(orm.em, { pageId, email, consentAt: new Date() }));
+  afterEach(() => inContext(() => orm.em.execute('delete from platform.outbox')));
+  const lead = (pageId: number, email: string, jobs: string | null = null): BatchLead => ({
+    pageId,
+    email,
+    emailLower: email.toLowerCase(),
+    consentAt: new Date(),
+    jobs,
+  });
+  /** One submission, through the batcher as lead capture does it (concurrent calls share statements). */
+  const insert = (pageId: number, email: string) => batcher.store(lead(pageId, email));
+  const sql = async <T>(text: string, params: unknown[] = []): Promise<T[]> => inContext(() => orm.em.execute(text, params));
+  const fileJob = () => outbox.deferredJobs([{ name: 'email.file-delivery', payload: { v: 1 }, idField: 'leadId' }]);
+  const bothJobs = (pageId: number) =>
+    outbox.deferredJobs([
+      { name: 'email.file-delivery', payload: { v: 1 }, idField: 'leadId' },
+      { name: 'webhook.deliver', payload: { v: 1, pageId }, idField: 'leadId' },
+    ]);
 
   it('stores one lead and one conversion per page and lower-cased address, even when racing', async () => {
     const ids = await Promise.all(Array.from({ length: 50 }, (_, i) => insert(1, i % 2 ? 'Race@Example.com' : 'race@example.COM')));
@@ -62,5 +85,77 @@ describe('LeadsRepository', () => {
     expect(await inContext(() => repo.conversions(20))).toBe(0);
     expect(await inContext(() => repo.lastId(20))).toBe(0);
     expect(await inContext(() => repo.conversions(10))).toBe(500); // other pages untouched
+  });
+
+  it('writes a batch in one statement: new leads inserted, counted and given their jobs; repeats only answered', async () => {
+    await insert(30, 'Already@Example.com');
+    const inserted = await repo.insertBatch(
+      [
+        lead(30, 'already@example.com', fileJob()), // stored before: no row, no count, no job
+        lead(30, 'new.one@example.com', fileJob()),
+        lead(31, 'new.one@example.com', bothJobs(31)), // the same address on another page is another lead
+        lead(30, 'no.jobs@example.com', null),
+      ],
+      jobsSql,
+    );
+    expect(inserted.map((r) => `${r.pageId}:${r.emailLower}`).sort()).toEqual(['30:new.one@example.com', '30:no.jobs@example.com', '31:new.one@example.com']);
+    expect(await inContext(() => repo.conversionsFor([30, 31]))).toEqual(new Map([[30, 3], [31, 1]]));
+
+    const jobs = await sql<{ job_name: string; payload: { v: number; leadId: number; pageId?: number }; correlation_id: string }>(
+      'select job_name, payload, correlation_id from platform.outbox order by job_name, (payload->>\'leadId\')::int',
+    );
+    const idOf = (pageId: number, email: string) => inserted.find((r) => r.pageId === pageId && r.emailLower === email)!.id;
+    expect(jobs.map((j) => [j.job_name, j.payload])).toEqual([
+      ['email.file-delivery', { v: 1, leadId: idOf(30, 'new.one@example.com') }],
+      ['email.file-delivery', { v: 1, leadId: idOf(31, 'new.one@example.com') }],
+      ['webhook.deliver', { v: 1, leadId: idOf(31, 'new.one@example.com'), pageId: 31 }],
+    ]);
+    expect(jobs.every((j) => j.correlation_id.length > 0)).toBe(true);
+    const stored = await sql<{ email: string; consent_at: Date | null }>('select email, consent_at from leads.leads where page_id = 31');
+    expect(stored).toEqual([{ email: 'new.one@example.com', consent_at: expect.anything() }]);
+  });
+
+  it('shares statements between concurrent submissions: duplicates in a batch are one lead, one count, one job', async () => {
+    await insert(40, 'stored@example.com');
+    const statements: number[] = [];
+    const counting = new LeadBatcher(async (leads) => {
+      statements.push(leads.length);
+      return repo.insertBatch(leads, jobsSql);
+    });
+    const submissions = [
+      ...Array.from({ length: 10 }, (_, i) => lead(40, i % 2 ? 'Twice@Example.com' : 'twice@example.COM', fileJob())),
+      lead(40, 'STORED@example.com', fileJob()),
+      ...Array.from({ length: 100 }, (_, i) => lead(40, `fresh${i}@example.com`, fileJob())),
+    ];
+    const ids = await Promise.all(submissions.map((s) => counting.store(s)));
+    expect(statements.length).toBeLessThan(submissions.length / 10); // batched, not one statement each
+    expect(Math.max(...statements)).toBeLessThanOrEqual(200);
+    expect(ids.slice(0, 10).filter((id) => id !== null)).toHaveLength(1); // the twice-sent address: one new lead
+    expect(ids[10]).toBeNull(); // stored before
+    expect(ids.slice(11).every((id) => typeof id === 'number')).toBe(true);
+    expect(new Set(ids.filter((id) => id !== null)).size).toBe(101);
+
+    expect(await inContext(() => repo.conversions(40))).toBe(102);
+    const [{ n }] = await sql<{ n: number }>('select count(*)::int as n from leads.leads where page_id = 40');
+    expect(n).toBe(102);
+    const jobIds = (await sql<{ lead_id: number }>(`select (payload->>'leadId')::int as lead_id from platform.outbox`)).map((r) => r.lead_id);
+    expect(jobIds.sort((a, b) => a - b)).toEqual(ids.filter((id): id is number => id !== null).sort((a, b) => a - b));
+  });
+
+  it('never deadlocks when concurrent batches share addresses in opposite orders', async () => {
+    const emails = Array.from({ length: 300 }, (_, i) => `overlap${i}@example.com`);
+    const rounds = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => {
+        const order = i % 2 ? [...emails].reverse() : emails;
+        return repo.insertBatch(
+          order.map((e) => lead(50 + Math.floor(i / 3), e, fileJob())),
+          jobsSql,
+        );
+      }),
+    );
+    expect(rounds.flat()).toHaveLength(600); // each address once per page
+    expect(await inContext(() => repo.conversionsFor([50, 51]))).toEqual(new Map([[50, 300], [51, 300]]));
+    const [{ n }] = await sql<{ n: number }>('select count(*)::int as n from platform.outbox');
+    expect(n).toBe(600);
   });
 });

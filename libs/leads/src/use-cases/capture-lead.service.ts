@@ -1,10 +1,9 @@
 import { BadRequestException, Inject, Injectable, NotFoundException } from '@nestjs/common';
-import { EntityManager } from '@mikro-orm/postgresql';
 import { LeadMessages, isReservedSlug, submitLeadSchema, type PublicPageDto, type SubmitLeadResponse } from '@plink/contracts';
 import { thankYouButton } from '@plink/page-render';
 import { PagesDirectory } from '@plink/pages';
 import { APP_CONFIG, Outbox, RateLimiter, ZodPipe, tooManyRequests, type AppConfig, type DeferredJob } from '@plink/platform';
-import { LeadsRepository } from '../leads/leads.repository';
+import { LeadBatcher } from '../leads/lead-batcher';
 
 /** The page a visitor submits on, as the pages service's read API gives it. */
 export type SubmissionPage = NonNullable<Awaited<ReturnType<PagesDirectory['findForVisitor']>>>;
@@ -36,9 +35,8 @@ export function thankYouOf(page: PublicPageDto): SubmitLeadResponse {
 @Injectable()
 export class CaptureLeadService {
   constructor(
-    private readonly em: EntityManager,
     private readonly pages: PagesDirectory,
-    private readonly leads: LeadsRepository,
+    private readonly leads: LeadBatcher,
     private readonly outbox: Outbox,
     private readonly limiter: RateLimiter,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -79,14 +77,15 @@ export class CaptureLeadService {
 
   /**
    * The lead, its conversion and its jobs (file e-mail, Pro webhook) in one statement, so they are
-   * saved together or not at all; the outbox is kicked once they are committed.
+   * saved together or not at all — a statement shared with the submissions that arrive meanwhile
+   * (LeadBatcher); it resolves once committed. The outbox is kicked when the lead was new and has jobs.
    */
   private async store(page: SubmissionPage, email: string, consentAt: Date | null): Promise<void> {
     const jobs: DeferredJob[] = [];
     if (page.fileUrl) jobs.push({ name: 'email.file-delivery', payload: { v: 1 }, idField: 'leadId' });
     if (page.webhookUrl) jobs.push({ name: 'webhook.deliver', payload: { v: 1, pageId: page.id }, idField: 'leadId' });
-    const rows = jobs.length > 0 ? this.outbox.rowsFromStatement('inserted', 'id', jobs) : undefined;
-    const leadId = await this.leads.insertAndCount(this.em, { pageId: page.id, email, consentAt }, rows);
-    if (leadId !== null && rows) this.outbox.kick();
+    const deferred = this.outbox.deferredJobs(jobs);
+    const leadId = await this.leads.store({ pageId: page.id, email, emailLower: email.toLowerCase(), consentAt, jobs: deferred });
+    if (leadId !== null && deferred) this.outbox.kick();
   }
 }
