@@ -117,6 +117,79 @@ describe('public landing pages', () => {
       }
     });
 
+    it('carries every field a creator sets into the HTML visitors and link previews get', async () => {
+      const full = (
+        await owner.client.post('/api/pages', {
+          slug: `full-${Date.now().toString(36)}`,
+          title: 'Every Field',
+          subtext: '<h2>Why</h2><p>Because <em>all</em> of it shows.</p>',
+          authorName: 'Fiona Fields',
+          buttonText: 'Count me in',
+          buttonColor: '#123abc',
+          backgroundColor: '#fafafa',
+          backgroundImage: '/uploads/u1/background-abc.jpg',
+          imageUrl: 'https://img.example.com/main.jpg',
+          redirectUrl: 'https://next.example.com/welcome',
+          useSharpCorners: true,
+          hideDropShadow: true,
+          textAlignment: 'center',
+          hidePrivacyPolicyCheckbox: true,
+          showBranding: false,
+          titleFont: 'Oswald',
+          titleBold: false,
+          descriptionFont: 'Merriweather',
+          descriptionBold: true,
+          authorFont: 'Courier New',
+          authorBold: true,
+          thankYouHeadline: 'Welcome aboard',
+          thankYouSubtext: 'See you inside.',
+          thankYouButtonText: 'Open the course',
+          thankYouButtonUrl: 'https://course.example.com/',
+          metaTitle: 'Every Field, shared',
+          metaDescription: 'A page that uses every field there is.',
+          metaImageUrl: '/uploads/u1/meta-abc.jpg',
+          faviconUrl: '/uploads/u1/favicon-abc.png',
+          customCodeSnippet: '<meta name="custom-code" content="yes">',
+          facebookPixelId: '1234567890',
+        })
+      ).body;
+      const html: string = (await visitor().get(`/${full.slug}`)).text;
+      const headHtml = html.slice(0, html.indexOf('</head>'));
+      const metaTag = (key: string) => new RegExp(`<meta (?:name|property)="${key}" content="([^"]*)">`).exec(headHtml)?.[1];
+
+      expect(headHtml).toContain('<title>Every Field, shared</title>');
+      expect(metaTag('description')).toBe('A page that uses every field there is.');
+      expect(metaTag('og:title')).toBe('Every Field, shared');
+      expect(metaTag('og:image')).toBe('http://plink.test/uploads/u1/meta-abc.jpg');
+      expect(metaTag('twitter:image')).toBe('http://plink.test/uploads/u1/meta-abc.jpg');
+      expect(metaTag('twitter:card')).toBe('summary_large_image');
+      expect(headHtml).toContain('<link rel="icon" href="/uploads/u1/favicon-abc.png">');
+      expect(headHtml).toContain('<meta name="custom-code" content="yes">');
+      expect(headHtml).toContain(`fbq('init',"1234567890")`);
+      // Only the fonts drawn, in the weights drawn: Oswald 400, Merriweather 700; Courier New is a system font.
+      expect([...headHtml.matchAll(/url\(\/fonts\/([a-z0-9-]+)-latin-(\d+)-normal\.woff2\)/g)].map((m) => `${m[1]}:${m[2]}`)).toEqual([
+        'oswald:400',
+        'merriweather:700',
+      ]);
+
+      const body = html.slice(html.indexOf('<body>'));
+      expect(body).toMatch(/class="plk-bg"[^>]*style="background-color:#fafafa;background-image:url\(&quot;\/uploads\/u1\/background-abc\.jpg&quot;\)/);
+      expect(body).toContain('src="https://img.example.com/main.jpg"');
+      expect(body).toMatch(/class="plk-card plk-sharp plk-center" style="max-width:420px;border-radius:0;box-shadow:none;text-align:center"/);
+      expect(body).toMatch(/<h1 class="plk-title" style="font-family:Oswald,[^"]*;font-weight:400">Every Field<\/h1>/);
+      expect(body).toMatch(/<p class="plk-author" style="font-family:Courier New,[^"]*;font-weight:700">Fiona Fields<\/p>/);
+      expect(body).toMatch(/class="plk-subtext" style="font-family:Merriweather,[^"]*;font-weight:700"><h2>Why<\/h2><p>Because <em>all<\/em> of it shows\.<\/p>/);
+      expect(body).toMatch(/<button class="plk-btn" type="submit" style="background-color:#123abc;color:#ffffff">Count me in<\/button>/);
+      expect(body).not.toContain('name="consent"');
+      expect(body).not.toContain('Made with Plink');
+      const thankYou = body.slice(body.indexOf('<template'), body.indexOf('</template>'));
+      expect(thankYou).toContain('Welcome aboard');
+      expect(thankYou).toContain('See you inside.');
+      expect(thankYou).toContain('href="https://course.example.com/"');
+      expect(thankYou).toContain('Open the course');
+      expect(thankYou).toContain('Redirecting you shortly...');
+    });
+
     it('answers the thank-you state for ?submitted=1', async () => {
       const res = await visitor().get(`/${page.slug}?submitted=1`);
       expect(res.status).toBe(200);
