@@ -214,6 +214,23 @@ test('a Pro creator builds a page through every tab, uploads images, and visitor
     expect({ width: meta.width, height: meta.height }).toEqual({ width: 64, height: 64 });
   });
 
+  await test.step('on a phone-sized screen the preview is one switch away', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('row').filter({ hasText: title }).getByRole('link', { name: 'Edit' }).click();
+    await expect(page.getByRole('heading', { name: 'Edit Page' })).toBeVisible();
+    await expect(page.getByLabel('Title', { exact: true })).toBeVisible();
+    await expect(preview).toBeHidden();
+    await page.getByText('Preview', { exact: true }).click();
+    await expect(preview.getByRole('heading', { name: title })).toBeVisible();
+    await expect(page.getByLabel('Title', { exact: true })).toBeHidden();
+    await snap(page, '07-editor-phone-preview');
+    await page.getByText('Edit', { exact: true }).click();
+    await expect(page.getByLabel('Title', { exact: true })).toBeVisible();
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.getByRole('link', { name: 'Back to Dashboard' }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+  });
+
   await test.step('leaving the editor with unsaved changes asks first', async () => {
     await page.getByRole('row').filter({ hasText: title }).getByRole('link', { name: 'Edit' }).click();
     await expect(page.getByRole('heading', { name: 'Edit Page' })).toBeVisible();
@@ -221,7 +238,7 @@ test('a Pro creator builds a page through every tab, uploads images, and visitor
     await page.getByRole('link', { name: 'Back to Dashboard' }).click();
     const dialog = page.getByRole('dialog', { name: 'Leave without saving?' });
     await expect(dialog).toBeVisible();
-    await snap(page, '07-unsaved-changes');
+    await snap(page, '08-unsaved-changes');
     await dialog.getByRole('button', { name: 'Keep Editing' }).click();
     await expect(page.getByLabel('Title', { exact: true })).toHaveValue(`${title} (draft)`);
     await page.getByRole('link', { name: 'Back to Dashboard' }).click();
