@@ -1,8 +1,8 @@
-import { mkdtemp, readdir, rm, stat, unlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat, symlink, unlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { LocalStorage } from './local.storage';
-import { describeStorageContract, readAll } from './storage.contract';
+import { describeStorageContract, listAll, readAll } from './storage.contract';
 
 /** Every file and folder under `dir`, relative to it. */
 async function listTree(dir: string): Promise<string[]> {
@@ -82,6 +82,30 @@ describe('LocalStorage specifics', () => {
     await storage.delete('live.bin');
     expect(reading!.size).toBe(first.length);
     expect((await readAll(reading!.body)).equals(first)).toBe(true);
+  });
+
+  it('lists only stored objects: no sidecars, temporary files of writes in progress, links or odd names', async () => {
+    await storage.put('u1/a.png', Buffer.from('a'), 'image/png');
+    await writeFile(join(dir, 'u1', 'b.png~tmp-3f2a'), 'half a file'); // a write in progress
+    await writeFile(join(dir, 'u1', 'with space.png'), 'not a key');
+    await symlink(join(dir, 'u1', 'a.png'), join(dir, 'u1', 'link.png'));
+    await mkdir(join(base, 'elsewhere'), { recursive: true });
+    await writeFile(join(base, 'elsewhere', 'secret.png'), 'outside the root');
+    await symlink(join(base, 'elsewhere'), join(dir, 'u1', 'linked-folder'));
+    expect((await listAll(storage, '')).map((o) => o.key)).toEqual(['u1/a.png']);
+    expect((await listAll(storage, 'u1/')).map((o) => o.key)).toEqual(['u1/a.png']);
+  });
+
+  it('lists nothing before the root folder exists', async () => {
+    expect(await listAll(storage, '')).toEqual([]);
+    expect(await listAll(storage, 'u1/')).toEqual([]);
+  });
+
+  it('reports the file time as lastModified', async () => {
+    await storage.put('old.png', Buffer.from('old'), 'image/png');
+    const then = new Date('2024-01-02T03:04:05.000Z');
+    await utimes(join(dir, 'old.png'), then, then);
+    expect(await listAll(storage, 'old')).toEqual([{ key: 'old.png', size: 3, lastModified: then }]);
   });
 
   it('uses /uploads/{key} as public URL', () => {

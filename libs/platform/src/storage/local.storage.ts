@@ -1,7 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { lstat, mkdir, open, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname, resolve, sep } from 'node:path';
-import { assertContentType, assertSafeKey, buildPublicUrl, contentTypeFromKey, Storage, type StoredObject } from './storage.port';
+import {
+  assertContentType,
+  assertSafeKey,
+  assertSafePrefix,
+  buildPublicUrl,
+  contentTypeFromKey,
+  isSafeKey,
+  Storage,
+  type ListedObject,
+  type StoredObject,
+} from './storage.port';
 
 interface Meta {
   contentType: string;
@@ -17,6 +27,9 @@ interface Meta {
  *   sidecar is missing). `~` can never occur in a key, so neither sidecars nor temporary files
  *   (`{file}~tmp-…`) can collide with a stored object.
  * - A key and a "folder" key prefix cannot coexist here (`a` and `a/b`): storing the second fails.
+ * - `list` walks the folders below the prefix one folder at a time (names of one folder in memory, never
+ *   the whole tree), skipping sidecars, temporary files of writes in progress, symbolic links and
+ *   anything else whose name is not a safe key.
  */
 export class LocalStorage extends Storage {
   readonly root: string;
@@ -83,8 +96,47 @@ export class LocalStorage extends Storage {
     for (const key of new Set(keys)) await this.delete(key);
   }
 
+  async *list(prefix: string): AsyncIterable<ListedObject> {
+    assertSafePrefix(prefix);
+    // Start in the deepest folder the prefix names whole: `u1/ma` → `u1/`.
+    const start = prefix.slice(0, prefix.lastIndexOf('/') + 1);
+    yield* this.walk(start, prefix);
+  }
+
   publicUrl(key: string): string {
     return buildPublicUrl(key);
+  }
+
+  /** The objects under folder `dirKey` (`''` or ending with `/`) whose keys start with `prefix`, depth first. */
+  private async *walk(dirKey: string, prefix: string): AsyncGenerator<ListedObject> {
+    const dir = dirKey ? this.pathOf(dirKey.slice(0, -1)) : this.root;
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch (error) {
+      if (isMissing(error)) return; // no such folder (yet), or removed meanwhile
+      throw error;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      const key = dirKey + entry.name;
+      // Sidecars and temporary files carry `~`, which no key may hold; odd names are not ours either.
+      if (!isSafeKey(key)) continue;
+      if (entry.isDirectory()) {
+        const folder = `${key}/`;
+        if (folder.startsWith(prefix) || prefix.startsWith(folder)) yield* this.walk(folder, prefix);
+      } else if (entry.isFile() && key.startsWith(prefix)) {
+        let stats;
+        try {
+          stats = await lstat(this.pathOf(key));
+        } catch (error) {
+          if (isMissing(error)) continue; // deleted since the folder was read
+          throw error;
+        }
+        // A Date of this realm (fs hands out its own), from the file time in milliseconds.
+        if (stats.isFile()) yield { key, size: stats.size, lastModified: new Date(stats.mtimeMs) };
+      }
+    }
   }
 
   /** The absolute file of a validated key, checked once more to lie inside the root. */

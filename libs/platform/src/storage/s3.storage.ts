@@ -1,7 +1,16 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { Client, type ClientOptions } from 'minio';
+import { Client, type BucketItem, type ClientOptions } from 'minio';
 import type { AppConfig } from '../config/config.schema';
-import { assertContentType, assertSafeKey, buildPublicUrl, Storage, type StoredObject } from './storage.port';
+import {
+  assertContentType,
+  assertSafeKey,
+  assertSafePrefix,
+  buildPublicUrl,
+  isSafeKey,
+  Storage,
+  type ListedObject,
+  type StoredObject,
+} from './storage.port';
 
 export type S3StorageOptions = NonNullable<AppConfig['s3']>;
 
@@ -90,6 +99,28 @@ export class S3Storage extends Storage {
         .map((r) => `${r?.Error?.Key}: ${r?.Error?.Code} ${r?.Error?.Message ?? ''}`.trim())
         .join('; ');
       throw new Error(`S3 deleteMany failed for ${failures.length} of ${unique.length} keys in bucket "${this.bucket}": ${detail}`);
+    }
+  }
+
+  async *list(prefix: string): AsyncIterable<ListedObject> {
+    assertSafePrefix(prefix);
+    await this.ensureBucket();
+    // ListObjectsV2, recursive (no delimiter); minio fetches the next page of 1000 only when this loop asks.
+    const items = this.client.listObjectsV2(this.bucket, prefix, true);
+    try {
+      for await (const item of items as AsyncIterable<BucketItem>) {
+        // Objects put into the bucket by other means may carry names no key may have: not ours to hand out.
+        if (typeof item.name !== 'string' || !item.name.startsWith(prefix) || !isSafeKey(item.name)) continue;
+        yield { key: item.name, size: item.size, lastModified: item.lastModified };
+      }
+    } catch (error) {
+      if ((error as { code?: string }).code === 'NoSuchBucket') {
+        this.bucketReady = undefined; // deleted behind our back: nothing to list, recreate on next use
+        return;
+      }
+      throw error;
+    } finally {
+      items.destroy();
     }
   }
 

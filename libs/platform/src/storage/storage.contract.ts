@@ -2,7 +2,7 @@
 // Test-only: nothing in the library imports this file.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import type { Storage } from './storage.port';
+import { assertSafeKey, type ListedObject, type Storage } from './storage.port';
 
 export interface StorageContractOptions {
   /**
@@ -32,6 +32,13 @@ export const UNSAFE_KEYS: readonly string[] = [
   'é.png',
   '%2e%2e/x',
 ];
+
+/** Every object `storage.list(prefix)` yields, sorted by key. */
+export async function listAll(storage: Storage, prefix: string): Promise<ListedObject[]> {
+  const listed: ListedObject[] = [];
+  for await (const item of storage.list(prefix)) listed.push(item);
+  return listed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
 
 export async function readAll(body: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -183,6 +190,68 @@ export function describeStorageContract(
       await Promise.all(keys.map((key) => storage.put(key, Buffer.from(key), 'text/plain')));
       const bodies = await Promise.all(keys.map(async (key) => (await readAll((await storage.get(key))!.body)).toString()));
       expect(bodies).toEqual(keys);
+    });
+
+    it('lists the objects under a prefix, nested ones included, with their sizes and times', async () => {
+      const p = prefix();
+      const started = Date.now();
+      const bodies: Record<string, string> = {
+        [`${p}/a.png`]: 'a',
+        [`${p}/sub/b.png`]: 'bb',
+        [`${p}/sub/deeper/c.png`]: 'ccc',
+        [`${p}/sub-d.png`]: 'dddd',
+      };
+      for (const [key, body] of Object.entries(bodies)) await storage.put(key, Buffer.from(body), 'image/png');
+      // Beside the prefix, not under it.
+      await storage.put(`${p}x/outside.png`, Buffer.from('x'), 'image/png');
+
+      const listed = await listAll(storage, `${p}/`);
+      expect(listed.map((o) => o.key)).toEqual(Object.keys(bodies).sort());
+      for (const item of listed) {
+        expect(item.size).toBe(bodies[item.key].length);
+        expect(item.lastModified).toBeInstanceOf(Date);
+        // S3 reports whole seconds: allow for the rounding and a little clock skew.
+        expect(item.lastModified.getTime()).toBeGreaterThan(started - 5_000);
+        expect(item.lastModified.getTime()).toBeLessThan(Date.now() + 5_000);
+      }
+      expect((await listAll(storage, p)).map((o) => o.key)).toEqual([...Object.keys(bodies), `${p}x/outside.png`].sort());
+    });
+
+    it('lists by a prefix that ends inside a name', async () => {
+      const p = prefix();
+      for (const key of [`${p}/main-1.png`, `${p}/main-2/inner.png`, `${p}/meta-1.png`, `${p}/mainly.png`]) {
+        await storage.put(key, Buffer.from('x'), 'image/png');
+      }
+      expect((await listAll(storage, `${p}/main-`)).map((o) => o.key)).toEqual([`${p}/main-1.png`, `${p}/main-2/inner.png`]);
+      expect((await listAll(storage, `${p}/sub`)).map((o) => o.key)).toEqual([]);
+    });
+
+    it('lists nothing under an unused prefix, and no longer lists what was deleted', async () => {
+      const p = prefix();
+      expect(await listAll(storage, `${p}/`)).toEqual([]);
+      expect(await listAll(storage, `${p}/no/such/folder/`)).toEqual([]);
+      await storage.put(`${p}/gone.png`, Buffer.from('x'), 'image/png');
+      await storage.put(`${p}/stays.png`, Buffer.from('x'), 'image/png');
+      await storage.deleteMany([`${p}/gone.png`]);
+      expect((await listAll(storage, `${p}/`)).map((o) => o.key)).toEqual([`${p}/stays.png`]);
+    });
+
+    it('lists everything under the empty prefix, each key safe and usable', async () => {
+      const key = `${prefix()}/everything.png`;
+      await storage.put(key, Buffer.from('all'), 'image/png');
+      const listed = await listAll(storage, '');
+      expect(listed.map((o) => o.key)).toContain(key);
+      for (const item of listed) expect(() => assertSafeKey(item.key)).not.toThrow();
+      expect(await storage.exists(key)).toBe(true);
+    });
+
+    it('refuses an unsafe prefix before any I/O', async () => {
+      const before = (await options.snapshot()).sort();
+      for (const bad of ['../', '/', '/etc', 'a/../../', 'a//', '.', './', 'a b', 'é/', 'x'.repeat(300)]) {
+        await expect(listAll(storage, bad)).rejects.toThrow(/Unsafe storage key/);
+      }
+      await expect(listAll(storage, undefined as unknown as string)).rejects.toThrow(/must be a string/);
+      expect((await options.snapshot()).sort()).toEqual(before);
     });
   });
 }

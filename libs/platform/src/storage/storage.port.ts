@@ -5,6 +5,13 @@ export interface StoredObject {
   size: number;
 }
 
+/** One stored object, as listed: its key, its size in bytes and when it was last written. */
+export interface ListedObject {
+  key: string;
+  size: number;
+  lastModified: Date;
+}
+
 /**
  * The storage port for uploads (images uploaded by creators, served at `/uploads/{key}`):
  * S3/MinIO in production, a local folder on a fresh machine.
@@ -27,6 +34,15 @@ export abstract class Storage {
 
   /** Removes every listed object; missing ones are ignored. All keys are validated before anything is removed. */
   abstract deleteMany(keys: string[]): Promise<void>;
+
+  /**
+   * Every stored object whose key starts with `prefix` (a plain string prefix, as in S3: `u1/` lists the
+   * folder `u1`, `u1/ma` its keys starting with `ma`; `''` lists everything), nested keys included, in no
+   * promised order. Read lazily, page by page, so listing a large store keeps memory flat; objects written
+   * or removed meanwhile may or may not show. Only keys that pass {@link assertSafeKey} are yielded, so each
+   * can be handed back to the other methods. The prefix is checked by {@link assertSafePrefix} before any I/O.
+   */
+  abstract list(prefix: string): AsyncIterable<ListedObject>;
 
   /**
    * The URL a browser loads the object from: `/uploads/{key}` (served by the gateway through
@@ -65,6 +81,26 @@ export function assertSafeKey(key: unknown): asserts key is string {
   if (key.split('/').some((segment) => segment === '' || segment === '.')) {
     throw new UnsafeStorageKeyError(key, 'empty or "." path segments are not allowed');
   }
+}
+
+/** True when `key` passes {@link assertSafeKey}. */
+export function isSafeKey(key: unknown): key is string {
+  try {
+    assertSafeKey(key);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A prefix to list by: `''`, or the start of a safe key, which may end with `/` (`u1/`, `u1/main-`);
+ * throws {@link UnsafeStorageKeyError} otherwise.
+ */
+export function assertSafePrefix(prefix: unknown): asserts prefix is string {
+  if (typeof prefix !== 'string') throw new UnsafeStorageKeyError(prefix, 'a prefix must be a string');
+  if (prefix === '') return;
+  assertSafeKey(prefix.endsWith('/') ? prefix.slice(0, -1) : prefix);
 }
 
 /** Rejects a content type that is empty, too long or could break a header. */
