@@ -19,7 +19,7 @@ describe('upload contracts', () => {
   });
 
   it('binds the upload clean-up job to the uploads queue and accepts only upload keys', () => {
-    expect(jobsOfQueue(QueueName.Uploads)).toEqual(['pages.delete-uploads']);
+    expect(jobsOfQueue(QueueName.Uploads)).toEqual(['pages.delete-uploads', 'pages.sweep-uploads']);
     const schema = JOBS['pages.delete-uploads'].schema;
     expect(schema.safeParse({ v: 1, keys: ['u12/main-AbC_d-0123456789xyzABCD.jpg'] }).success).toBe(true);
     for (const keys of [[], ['../etc/passwd'], ['u12/../u13/main-AbC_d-0123456789.jpg'], ['other/file.png'], ['u1/main-short.jpg/x']]) {

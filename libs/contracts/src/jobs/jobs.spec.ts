@@ -12,6 +12,14 @@ describe('job contracts', () => {
     expect(jobsOfQueue(QueueName.Email).sort()).toEqual(['email.file-delivery', 'email.password-reset', 'email.verification']);
   });
 
+  it('puts the upload sweep on the uploads queue, with only a version as payload', () => {
+    expect(JOBS['pages.sweep-uploads'].queue).toBe(QueueName.Uploads);
+    const schema = JOBS['pages.sweep-uploads'].schema;
+    expect(schema.safeParse({ v: 1 }).success).toBe(true);
+    expect(schema.safeParse({ v: 2 }).success).toBe(false);
+    expect(schema.safeParse({}).success).toBe(false);
+  });
+
   it('rejects a payload of the wrong shape', () => {
     const schema = JOBS['email.verification'].schema;
     expect(schema.safeParse({ v: 1, userId: 3, sealedToken: 'x' }).success).toBe(true);

@@ -50,6 +50,15 @@ export const JOBS = {
         .max(20),
     }),
   },
+  /**
+   * Remove uploads no page ever kept: images uploaded in the editor but never saved to a page (a repeatable
+   * job of the pages service, every few hours). Only uploads older than the grace period go, and only those
+   * no page shows; the worker lists the store itself, so the payload carries nothing but its version.
+   */
+  'pages.sweep-uploads': {
+    queue: QueueName.Uploads,
+    schema: z.object({ v: z.literal(1) }),
+  },
   /** Remove every lead (and counter) of a deleted page. */
   'leads.delete-for-page': {
     queue: QueueName.Leads,

@@ -12,8 +12,9 @@ export enum QueueName {
   /** Webhook deliveries to Pro users' automation tools (delivered from a later release on). */
   Webhooks = 'webhooks',
   /**
-   * The pages service's uploads: removing images no page shows any more. Apart from the pages queue, so a
-   * slow or unreachable store never holds up the view flush.
+   * The pages service's uploads: removing images no page shows any more, and the periodic sweep of uploads
+   * never saved to a page. Apart from the pages queue, so a slow or unreachable store never holds up the
+   * view flush.
    */
   Uploads = 'uploads',
 }
