@@ -18,6 +18,7 @@ describe('configuration', () => {
       logLevel: 'info',
       authRateLimitPerMinute: 200,
       leadRateLimitPerMinute: 20,
+      uploadOrphanGraceHours: 24,
     });
     expect(config.smtpUrl).toBeUndefined();
     expect(config.s3).toBeUndefined();
@@ -39,6 +40,13 @@ describe('configuration', () => {
     expect(() => loadConfig({ ...base, S3_ENDPOINT: 'minio' })).toThrow(/S3_ACCESS_KEY is required when S3_ENDPOINT is set/);
     const config = loadConfig({ ...base, S3_ENDPOINT: 'minio', S3_PORT: '9000', S3_USE_SSL: 'false', S3_ACCESS_KEY: 'a', S3_SECRET_KEY: 'b', S3_BUCKET: 'c' });
     expect(config.s3).toMatchObject({ endPoint: 'minio', port: 9000, useSSL: false, bucket: 'c' });
+  });
+
+  it('takes the upload sweep grace period in whole hours, at least 1', () => {
+    expect(loadConfig({ ...base, UPLOAD_ORPHAN_GRACE_HOURS: '72' }).uploadOrphanGraceHours).toBe(72);
+    for (const bad of ['0', '-1', '1.5', 'soon']) {
+      expect(() => loadConfig({ ...base, UPLOAD_ORPHAN_GRACE_HOURS: bad })).toThrow(/UPLOAD_ORPHAN_GRACE_HOURS/);
+    }
   });
 
   it('requires a real session secret in production and sets Secure cookies for https', () => {

@@ -40,6 +40,7 @@ export const envSchema = z
     S3_BUCKET: optionalString,
     S3_REGION: z.string().default('us-east-1'),
     S3_PUBLIC_URL: optionalString,
+    UPLOAD_ORPHAN_GRACE_HOURS: z.coerce.number().int().min(1).max(8760).default(24),
     STRIPE_SECRET_KEY: optionalString,
     STRIPE_WEBHOOK_SECRET: optionalString,
     STRIPE_PRICE_ID: optionalString,
@@ -93,6 +94,8 @@ export interface AppConfig {
     region: string;
     publicUrl?: string;
   };
+  /** Uploads no page shows are swept once they are older than this (hours): time for a creator to save. */
+  uploadOrphanGraceHours: number;
   stripe?: { secretKey: string; webhookSecret?: string; priceId?: string };
   /** Requests per minute one address may make to each auth call (0 = off). */
   authRateLimitPerMinute: number;
@@ -144,6 +147,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
           publicUrl: e.S3_PUBLIC_URL,
         }
       : undefined,
+    uploadOrphanGraceHours: e.UPLOAD_ORPHAN_GRACE_HOURS,
     stripe: e.STRIPE_SECRET_KEY
       ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, priceId: e.STRIPE_PRICE_ID }
       : undefined,
