@@ -15,6 +15,8 @@ import { ListPagesService } from './use-cases/list-pages.service';
 import { UpdatePageService } from './use-cases/update-page.service';
 import { DeleteUploadsService } from './uploads/delete-uploads.service';
 import { ProcessImageService } from './uploads/process-image.service';
+import { SweepUploadsScheduler } from './uploads/sweep-uploads.scheduler';
+import { SweepUploadsService } from './uploads/sweep-uploads.service';
 import { UploadImageRoute } from './uploads/upload-image.route';
 import { UploadImageService } from './uploads/upload-image.service';
 import { UploadUrls } from './uploads/upload-urls';
@@ -60,7 +62,7 @@ export class PagesHttpModule {}
 
 /**
  * The pages service's workers: the pages queue (moving buffered views into the database) and the uploads
- * queue (removing images no page shows any more).
+ * queue (removing images no page shows any more, and every 6 hours the uploads never saved to a page).
  */
 @Module({
   providers: [
@@ -71,6 +73,8 @@ export class PagesHttpModule {}
     FlushViewsScheduler,
     UploadUrls,
     DeleteUploadsService,
+    SweepUploadsService,
+    SweepUploadsScheduler,
     UploadsProcessor,
   ],
 })

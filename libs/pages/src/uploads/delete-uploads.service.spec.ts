@@ -30,6 +30,16 @@ describe('DeleteUploadsService', () => {
     expect(storage.deleted).toEqual([[gone]]);
   });
 
+  it('says which keys went and how many stayed, leaving alone what is no upload key', async () => {
+    storage.deleted = [];
+    const [gone, kept] = [newUploadKey(3, 'main', 'jpg'), newUploadKey(3, 'background', 'jpg')];
+    inUse.add(`/uploads/${kept}`);
+    expect(await service.removeUnused([gone, kept, gone, 'u3/notes.txt'])).toEqual({ removed: [gone], kept: 1 });
+    expect(storage.deleted).toEqual([[gone]]);
+    expect(await service.removeUnused([kept])).toEqual({ removed: [], kept: 1 });
+    expect(storage.deleted).toEqual([[gone]]);
+  });
+
   it('throws while the store is down, so the job is tried again', async () => {
     storage.down = true;
     await expect(service.execute([newUploadKey(2, 'favicon', 'png')])).rejects.toThrow('S3 is unreachable');

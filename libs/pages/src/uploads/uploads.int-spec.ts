@@ -1,14 +1,16 @@
 import { once } from 'node:events';
 import { connect, type AddressInfo } from 'node:net';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import sharp from 'sharp';
-import { IdentityMessages, MAX_IMAGE_BYTES, UploadMessages, type UploadImageType } from '@plink/contracts';
-import { LocalStorage, S3Storage, Storage } from '@plink/platform';
+import { IdentityMessages, MAX_IMAGE_BYTES, QueueName, UploadMessages, type UploadImageType } from '@plink/contracts';
+import { JobQueue, LocalStorage, S3Storage, Storage } from '@plink/platform';
 import { PagesTestApp, waitFor, type Creator, type TestClient } from '../testing/pages-test-app';
 import { FAKE_PNG, HTML, PDF, SVG, TEXT, icoWithPng, makeImage, noisePng, photoWithExif } from '../testing/test-images';
 import { UPLOADS_PER_MINUTE } from './upload-image.service';
+import { SWEEP_UPLOADS_PATTERN, SWEEP_UPLOADS_SCHEDULER_ID, SweepUploadsScheduler } from './sweep-uploads.scheduler';
+import { SweepUploadsService } from './sweep-uploads.service';
 
 /** The part of @20minutes/s3rver (untyped) these tests use; it accepts the fixed credentials S3RVER / S3RVER. */
 interface S3rverServer {
@@ -22,8 +24,12 @@ interface Adapter {
   name: string;
   start(): Promise<Record<string, string>>;
   keys(storage: Storage, prefix: string): Promise<string[]>;
+  /** Makes the stored object look `hours` old (the file time the adapter reports as lastModified). */
+  age(key: string, hours: number): Promise<void>;
   stop(): Promise<void>;
 }
+
+const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000);
 
 function localAdapter(): Adapter {
   let dir: string;
@@ -41,11 +47,16 @@ function localAdapter(): Adapter {
         .map((e) => relative(dir, join(e.parentPath, e.name)))
         .filter((key) => key.startsWith(prefix));
     },
+    async age(key, hours) {
+      await utimes(join(dir, key), hoursAgo(hours), hoursAgo(hours));
+    },
     async stop() {
       if (dir) await rm(dir, { recursive: true, force: true });
     },
   };
 }
+
+const S3_TEST_BUCKET = 'plink-uploads-test';
 
 function s3Adapter(): Adapter {
   let dir: string;
@@ -62,7 +73,7 @@ function s3Adapter(): Adapter {
         S3_USE_SSL: 'false',
         S3_ACCESS_KEY: 'S3RVER',
         S3_SECRET_KEY: 'S3RVER',
-        S3_BUCKET: 'plink-uploads-test',
+        S3_BUCKET: S3_TEST_BUCKET,
       };
     },
     async keys(storage, prefix) {
@@ -71,6 +82,10 @@ function s3Adapter(): Adapter {
       const names: string[] = [];
       for await (const item of s3.client.listObjectsV2(s3.bucket, prefix, true)) if (item.name) names.push(item.name);
       return names;
+    },
+    async age(key, hours) {
+      // s3rver keeps each object as `{bucket}/{folders}/{name}._S3rver_object` and reports its file time.
+      await utimes(join(dir, S3_TEST_BUCKET, dirname(key), `${basename(key)}._S3rver_object`), hoursAgo(hours), hoursAgo(hours));
     },
     async stop() {
       await server?.close();
@@ -221,6 +236,57 @@ describe.each([localAdapter(), s3Adapter()])('image uploads through the $name ad
     expect((await waitFor(() => storage.exists(keyOf(main, owner.id, 'main')), false, 15_000)).value).toBe(false);
     expect(await storage.exists(keyOf(newMain, owner.id, 'main'))).toBe(true);
     expect((await servedBytes(t, newMain)).status).toBe(200);
+  });
+
+  describe('the sweep of uploads never saved to a page', () => {
+    it('removes an old upload no page shows; keeps a fresh one, and old ones shown by an image field or the rich text', async () => {
+      const owner = await t.creator();
+      const url = async (type: UploadImageType) => (await upload(owner.client, type, imageForm(await makeImage(300, 200)))).body.imageUrl as string;
+      const [orphan, fresh, inField, inText] = [await url('main'), await url('main'), await url('background'), await url('main')];
+      const keys = {
+        orphan: keyOf(orphan, owner.id, 'main'),
+        fresh: keyOf(fresh, owner.id, 'main'),
+        inField: keyOf(inField, owner.id, 'background'),
+        inText: keyOf(inText, owner.id, 'main'),
+      };
+      // The rich text embeds an image by its absolute URL.
+      const subtext = `<p>Have a look:</p><p><img src="${t.config.appOrigin}${inText}"></p>`;
+      const page = await owner.client.post('/api/pages', { slug: `sweep-${Date.now()}`, backgroundImage: inField, subtext });
+      expect(page.status).toBe(201);
+      expect(page.body.subtext).toContain(keys.inText);
+      for (const key of [keys.orphan, keys.inField, keys.inText]) await adapter.age(key, 25);
+      await adapter.age(keys.fresh, 23);
+
+      // The uploads of the other tests above are all fresh: only what this test aged is old enough.
+      const result = await t.worker!.get(SweepUploadsService).execute();
+      expect(result).toMatchObject({ removed: 1, kept: 2 });
+      expect(result.fresh).toBeGreaterThanOrEqual(1);
+      expect(await storage.exists(keys.orphan)).toBe(false);
+      expect((await servedBytes(t, orphan)).status).toBe(404);
+      for (const key of [keys.fresh, keys.inField, keys.inText]) expect(await storage.exists(key)).toBe(true);
+
+      // A later sweep with the clock two days on takes the fresh one too, but still not the ones in use.
+      const later = await t.worker!.get(SweepUploadsService).execute({ now: new Date(Date.now() + 48 * 3_600_000) });
+      expect(await storage.exists(keys.fresh)).toBe(false);
+      expect(later.kept).toBeGreaterThanOrEqual(2);
+      for (const key of [keys.inField, keys.inText]) expect(await storage.exists(key)).toBe(true);
+      expect((await servedBytes(t, inField)).status).toBe(200);
+    });
+
+    it('runs as the scheduled job on the uploads queue', async () => {
+      const queue = t.worker!.get(JobQueue).queue(QueueName.Uploads);
+      const scheduler = await waitFor(async () => (await queue.getJobScheduler(SWEEP_UPLOADS_SCHEDULER_ID))?.pattern ?? null, SWEEP_UPLOADS_PATTERN, 10_000);
+      expect(scheduler.value).toBe(SWEEP_UPLOADS_PATTERN);
+      // Another pages worker starting upserts the same schedule: still one.
+      await t.worker!.get(SweepUploadsScheduler).schedule();
+      expect(await queue.getJobSchedulersCount()).toBe(1);
+
+      const owner = await t.creator();
+      const orphan = keyOf((await upload(owner.client, 'favicon', imageForm(await makeImage(64, 64, 'png')))).body.imageUrl, owner.id, 'favicon');
+      await adapter.age(orphan, 30);
+      await t.worker!.get(JobQueue).add('pages.sweep-uploads', { payload: { v: 1 }, meta: { correlationId: 'test-sweep', recordedAt: new Date().toISOString() } });
+      expect((await waitFor(() => storage.exists(orphan), false, 15_000)).value).toBe(false);
+    });
   });
 });
 
