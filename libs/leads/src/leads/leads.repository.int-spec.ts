@@ -115,6 +115,14 @@ describe('LeadsRepository', () => {
     expect(stored).toEqual([{ email: 'new.one@example.com', consent_at: expect.anything() }]);
   });
 
+  it('writes a page and address given twice to one statement once, with one job', async () => {
+    const inserted = await repo.insertBatch([lead(35, 'Double@Example.com', fileJob()), lead(35, 'double@example.com', fileJob())], jobsSql);
+    expect(inserted).toEqual([{ id: expect.any(Number), pageId: 35, emailLower: 'double@example.com' }]);
+    expect(await sql('select email from leads.leads where page_id = 35')).toEqual([{ email: 'Double@Example.com' }]);
+    expect(await inContext(() => repo.conversions(35))).toBe(1);
+    expect(await sql(`select (payload->>'leadId')::int as lead_id from platform.outbox`)).toEqual([{ lead_id: inserted[0].id }]);
+  });
+
   it('shares statements between concurrent submissions: duplicates in a batch are one lead, one count, one job', async () => {
     await insert(40, 'stored@example.com');
     const statements: number[] = [];

@@ -73,13 +73,15 @@ export class LeadsRepository {
    * `jobs` column holds each lead's own). All of it happens or none. Returns the leads it inserted; a lead
    * missing from the answer was already stored.
    *
-   * `leads` must not repeat a page and address. They are written in (page, address) order, so two batches
-   * that share addresses take the unique index's locks in the same order and never deadlock. Runs on the
+   * A page and address given twice is written once (the first). Leads are written in (page, address)
+   * order, so two batches that share addresses take the unique index's locks in the same order and never
+   * deadlock. Runs on the
    * ORM's own `pg` pool with real parameters (five arrays, whatever the batch size).
    */
   async insertBatch(leads: BatchLead[], jobsSql?: string): Promise<InsertedLead[]> {
     if (leads.length === 0) return [];
-    const sorted = [...leads].sort(byKey);
+    // Sorted, and one row per page and address (the first given), so each new lead gets its jobs once.
+    const sorted = [...leads].sort(byKey).filter((l, i, all) => i === 0 || byKey(all[i - 1], l) !== 0);
     const pool = await this.nativePool();
     const result = await pool.query<{ id: number; page_id: number; email_lower: string }>({
       // A named (prepared) statement: parsed and planned once per connection. Measured on this statement
