@@ -16,7 +16,7 @@ const TARGETS = {
   lint: ['run-many', '-t', 'lint'],
   typecheck: ['run-many', '-t', 'typecheck'],
   e2e: ['run-many', '-t', 'e2e', '--parallel=1', '--outputStyle=stream'],
-  bench: ['run-many', '-t', 'bench', '--parallel=1'],
+  bench: ['run-many', '-t', 'bench', '--parallel=1', '--outputStyle=stream'],
 };
 
 const [target, ...extra] = process.argv.slice(2);

@@ -20,7 +20,9 @@ export class LeadSubmitRoute implements OnModuleInit {
   onModuleInit() {
     const fastify = this.adapterHost.httpAdapter?.getInstance?.() as FastifyInstance | undefined;
     if (!fastify || typeof fastify.post !== 'function') return;
-    fastify.post<{ Params: { slug: string } }>('/api/page/:slug/submit', async (request, reply) => {
+    // A visitor's hot path, logged like the visitor page: failures and slow answers only (the lead itself
+    // is the record of a success).
+    fastify.post<{ Params: { slug: string } }>('/api/page/:slug/submit', { config: { quietAccessLog: true } }, async (request, reply) => {
       try {
         const page = await this.capture.findPage(request.params.slug);
         return await reply.status(200).send(await this.capture.execute(page, request.body, request.ip));
