@@ -17,14 +17,22 @@ export class SignedInGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<AuthedRequest>();
+    await this.authenticate(context.switchToHttp().getRequest<AuthedRequest>());
+    return true;
+  }
+
+  /**
+   * The request's signed-in user (by its session cookie), also set on the request; throws 401 otherwise.
+   * Plain Fastify routes (outside Nest's guards) call this directly.
+   */
+  async authenticate(request: AuthedRequest): Promise<User> {
     const sessionId = readSessionId(request);
     const session = await this.sessions.get(sessionId);
     const user = session ? await this.users.findById(session.userId) : null;
     if (!user) throw new UnauthorizedException({ message: IdentityMessages.notSignedIn });
     request.user = user;
     request.sessionId = sessionId;
-    return true;
+    return user;
   }
 }
 

@@ -1,7 +1,6 @@
 import fastifyMultipart from '@fastify/multipart';
 import { BadRequestException, HttpException, Injectable, OnModuleInit, PayloadTooLargeException } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_IMAGE_BYTES, UPLOAD_IMAGE_FIELD, UploadMessages, uploadImageQuerySchema } from '@plink/contracts';
 import { SignedInGuard, type AuthedRequest, type User } from '@plink/identity';
@@ -49,7 +48,7 @@ export class UploadImageRoute implements OnModuleInit {
   private async handle(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     try {
       if (Number(request.headers['content-length']) > MAX_IMAGE_BYTES + MULTIPART_OVERHEAD) throw tooLarge();
-      const user = await this.signedIn(request, reply);
+      const user = await this.signedIn(request);
       const query = uploadImageQuerySchema.safeParse(request.query ?? {});
       if (!query.success) throw new BadRequestException({ message: UploadMessages.invalidType });
       await this.uploads.admit(user);
@@ -62,9 +61,8 @@ export class UploadImageRoute implements OnModuleInit {
     }
   }
 
-  private async signedIn(request: FastifyRequest, reply: FastifyReply): Promise<User> {
-    await this.guard.canActivate(new ExecutionContextHost([request, reply]));
-    return (request as AuthedRequest).user!;
+  private signedIn(request: FastifyRequest): Promise<User> {
+    return this.guard.authenticate(request as AuthedRequest);
   }
 
   /** Answers like the API's exception filter, and never waits for (or keeps reading) a huge body. */

@@ -1,8 +1,7 @@
-import { Anchor, Box, Button, Container, Grid, Group, SegmentedControl, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Box, Button, Container, Grid, Group, SegmentedControl, Stack, Tabs, Text, Title } from '@mantine/core';
 import { PageMessages } from '@plink/contracts';
 import { useState } from 'react';
-import { Link } from 'react-router-dom';
-import { IconArrowLeft } from '../../../components/icons';
+import { BackToDashboardLink } from '../../../components/BackToDashboardLink';
 import { errorStatus } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
 import { useSignedInUser } from '../../auth';
@@ -90,12 +89,7 @@ export function PageEditor({ mode, initialValues }: PageEditorProps) {
   return (
     <Container size="xl" py="xl">
       <Stack gap="lg">
-        <Anchor component={Link} to="/dashboard" c="dimmed" size="sm">
-          <Group gap={6}>
-            <IconArrowLeft size={16} />
-            Back to Dashboard
-          </Group>
-        </Anchor>
+        <BackToDashboardLink />
         <Group justify="space-between" align="flex-end">
           <div>
             <Title order={1} fz="h2">

@@ -1,136 +1,36 @@
 import {
   createPageSchema,
+  pageFieldsSchema,
   type CreatePageRequest,
-  type Font,
   type PageDto,
+  type PageFields,
   type PublicPageDto,
 } from '@plink/contracts';
 
+type PageFieldName = keyof typeof pageFieldsSchema.shape;
+
+/** Every editable field of a page (SPEC §3), in the shared schema's order. */
+const PAGE_FIELDS = Object.keys(pageFieldsSchema.shape) as PageFieldName[];
+
 /**
- * What the editor's form holds: every editable field of a page (SPEC §3), texts as strings ('' is
- * "none"). The tabs of this milestone edit some of them; the others keep the page's values (or the
- * defaults) so the preview and a save never lose them. The shared schema turns '' into null.
+ * What the editor's form holds: every editable field of a page (SPEC §3), optional texts and URLs as
+ * strings ('' is "none"). The shared schema turns '' back into null on save.
  */
-export interface PageFormValues {
-  slug: string;
-  title: string;
-  subtext: string;
-  authorName: string;
-  showUsername: boolean;
-  buttonText: string;
-  buttonColor: string;
-  backgroundColor: string;
-  backgroundImage: string;
-  imageUrl: string;
-  fileUrl: string;
-  redirectUrl: string;
-  useSharpCorners: boolean;
-  hideDropShadow: boolean;
-  webhookUrl: string;
-  customCodeSnippet: string;
-  thankYouHeadline: string;
-  thankYouSubtext: string;
-  thankYouButtonText: string;
-  thankYouButtonUrl: string;
-  textAlignment: 'left' | 'center';
-  showBranding: boolean;
-  hidePrivacyPolicyCheckbox: boolean;
-  titleFont: Font;
-  descriptionFont: Font;
-  authorFont: Font;
-  titleBold: boolean;
-  descriptionBold: boolean;
-  authorBold: boolean;
-  metaTitle: string;
-  metaDescription: string;
-  metaImageUrl: string;
-  faviconUrl: string;
-  facebookPixelId: string;
-  googleAnalyticsId: string;
+export type PageFormValues = { [K in PageFieldName]-?: NonNullable<PageFields[K]> };
+
+/** The form's values from any set of page fields: what is missing or null becomes ''. */
+function toFormValues(fields: Partial<Record<PageFieldName, unknown>>): PageFormValues {
+  return Object.fromEntries(PAGE_FIELDS.map((field) => [field, fields[field] ?? ''])) as PageFormValues;
 }
 
 /** A new page: the schema's own defaults (SPEC §3), every optional text empty. */
 export function newPageFormValues(): PageFormValues {
-  const defaults = createPageSchema.parse({ slug: 'new-page' });
-  return {
-    slug: '',
-    title: defaults.title,
-    subtext: '',
-    authorName: '',
-    showUsername: defaults.showUsername,
-    buttonText: defaults.buttonText,
-    buttonColor: defaults.buttonColor,
-    backgroundColor: defaults.backgroundColor,
-    backgroundImage: '',
-    imageUrl: '',
-    fileUrl: '',
-    redirectUrl: '',
-    useSharpCorners: defaults.useSharpCorners,
-    hideDropShadow: defaults.hideDropShadow,
-    webhookUrl: '',
-    customCodeSnippet: '',
-    thankYouHeadline: defaults.thankYouHeadline,
-    thankYouSubtext: defaults.thankYouSubtext,
-    thankYouButtonText: '',
-    thankYouButtonUrl: '',
-    textAlignment: defaults.textAlignment,
-    showBranding: defaults.showBranding,
-    hidePrivacyPolicyCheckbox: defaults.hidePrivacyPolicyCheckbox,
-    titleFont: defaults.titleFont,
-    descriptionFont: defaults.descriptionFont,
-    authorFont: defaults.authorFont,
-    titleBold: defaults.titleBold,
-    descriptionBold: defaults.descriptionBold,
-    authorBold: defaults.authorBold,
-    metaTitle: '',
-    metaDescription: '',
-    metaImageUrl: '',
-    faviconUrl: '',
-    facebookPixelId: '',
-    googleAnalyticsId: '',
-  };
+  return { ...toFormValues(createPageSchema.parse({ slug: 'new-page' })), slug: '' };
 }
 
 /** An existing page's values (nulls become ''). */
 export function pageToFormValues(page: PageDto): PageFormValues {
-  const text = (value: string | null) => value ?? '';
-  return {
-    slug: page.slug,
-    title: page.title,
-    subtext: text(page.subtext),
-    authorName: text(page.authorName),
-    showUsername: page.showUsername,
-    buttonText: page.buttonText,
-    buttonColor: page.buttonColor,
-    backgroundColor: page.backgroundColor,
-    backgroundImage: text(page.backgroundImage),
-    imageUrl: text(page.imageUrl),
-    fileUrl: text(page.fileUrl),
-    redirectUrl: text(page.redirectUrl),
-    useSharpCorners: page.useSharpCorners,
-    hideDropShadow: page.hideDropShadow,
-    webhookUrl: text(page.webhookUrl),
-    customCodeSnippet: text(page.customCodeSnippet),
-    thankYouHeadline: page.thankYouHeadline,
-    thankYouSubtext: page.thankYouSubtext,
-    thankYouButtonText: text(page.thankYouButtonText),
-    thankYouButtonUrl: text(page.thankYouButtonUrl),
-    textAlignment: page.textAlignment,
-    showBranding: page.showBranding,
-    hidePrivacyPolicyCheckbox: page.hidePrivacyPolicyCheckbox,
-    titleFont: page.titleFont,
-    descriptionFont: page.descriptionFont,
-    authorFont: page.authorFont,
-    titleBold: page.titleBold,
-    descriptionBold: page.descriptionBold,
-    authorBold: page.authorBold,
-    metaTitle: text(page.metaTitle),
-    metaDescription: text(page.metaDescription),
-    metaImageUrl: text(page.metaImageUrl),
-    faviconUrl: text(page.faviconUrl),
-    facebookPixelId: text(page.facebookPixelId),
-    googleAnalyticsId: text(page.googleAnalyticsId),
-  };
+  return toFormValues(page);
 }
 
 /** The request body of a create or an update: the fields as the shared schema normalises them. */

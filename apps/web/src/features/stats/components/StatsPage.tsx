@@ -1,7 +1,8 @@
-import { Anchor, Button, Center, Container, Group, Loader, Stack, Text, Title } from '@mantine/core';
-import { Link, useParams } from 'react-router-dom';
+import { Button, Center, Container, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { useParams } from 'react-router-dom';
+import { BackToDashboardLink } from '../../../components/BackToDashboardLink';
 import { PageLoader } from '../../../components/PageLoader';
-import { IconArrowLeft, IconDownload, IconExternalLink } from '../../../components/icons';
+import { IconDownload, IconExternalLink } from '../../../components/icons';
 import { errorText } from '../../../lib/api-client';
 import { leadsExportUrl, PageLoadError, parsePageId, publicPagePath, usePage, usePageStats } from '../../pages';
 import { StatsPanel } from './StatsPanel';
@@ -20,12 +21,7 @@ export function StatsPage() {
   return (
     <Container size="lg" py="xl">
       <Stack gap="lg">
-        <Anchor component={Link} to="/dashboard" c="dimmed" size="sm">
-          <Group gap={6}>
-            <IconArrowLeft size={16} />
-            Back to Dashboard
-          </Group>
-        </Anchor>
+        <BackToDashboardLink />
         <Group justify="space-between" align="flex-end">
           <div>
             <Title order={1} fz="h2">
