@@ -6,7 +6,8 @@
 // page p99 ≤ 25 ms at 200 connections.
 // After the submit runs it checks the work was really done: every success is a stored lead, counted once,
 // whose file e-mail job reached its queue (a mismatch fails the run).
-// Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS (50,200), BENCH_PARTS (page,submit), BENCH_WORKERS (none).
+// Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS (50,200), BENCH_PARTS (page,submit), BENCH_WORKERS (none),
+// BENCH_PROFILE (a folder for the gateway's CPU profile; none).
 import { fork, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -97,7 +98,9 @@ async function main() {
   const origin = `http://127.0.0.1:${port}`;
   const work = mkdtempSync(join(tmpdir(), 'plink-bench-'));
   const output = [];
-  const gateway = spawn(join(ROOT, 'node_modules/.bin/node'), [join(ROOT, 'apps/gateway/dist/main.js')], {
+  // BENCH_PROFILE=<dir>: the gateway writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_PROFILE)}`] : [];
+  const gateway = spawn(join(ROOT, 'node_modules/.bin/node'), [...profile, join(ROOT, 'apps/gateway/dist/main.js')], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,
@@ -111,7 +114,7 @@ async function main() {
       REDIS_PREFIX: redisPrefix,
       SESSION_SECRET: 'bench-session-secret-0123456789abcdef0123456789',
       PLINK_WORKERS: WORKERS,
-      LEAD_RATE_LIMIT_PER_MINUTE: '0',
+      LEAD_RATE_LIMIT_PER_MINUTE: '0', ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('EXP_'))),
       AUTH_RATE_LIMIT_PER_MINUTE: '0',
       MAIL_OUTBOX_DIR: join(work, 'mail'),
       UPLOADS_DIR: join(work, 'uploads'),
@@ -183,6 +186,23 @@ async function main() {
       }
     };
 
+    // The outbox relay must keep up with the leads, not leave a backlog to drain after the run: the most
+    // jobs waiting in the outbox during a run, sampled every 250 ms.
+    const watchOutbox = () => {
+      const client = new pg.Client({ connectionString: database.url });
+      let max = 0;
+      let stopped = false;
+      const done = (async () => {
+        await client.connect();
+        while (!stopped) {
+          max = Math.max(max, (await client.query('select count(*)::int as n from platform.outbox')).rows[0].n);
+          await new Promise((r) => setTimeout(r, 250));
+        }
+        await client.end();
+      })();
+      return { stop: async () => ((stopped = true), await done, max) };
+    };
+
     const submitRun = (connections, duration = DURATION) =>
       cannon({
         url: `${origin}/api/page/bench-guide/submit`,
@@ -211,9 +231,10 @@ async function main() {
       }
       if (PARTS.has('submit')) {
         row.raw = await rawInsertLoop(database.url, connections);
+        const backlog = watchOutbox();
         const result = await submitRun(connections);
         submitted += result['2xx'];
-        row.submit = summary(result);
+        row.submit = { ...summary(result), outboxMax: await backlog.stop() };
       }
       rows.push(row);
     }
@@ -228,7 +249,7 @@ async function main() {
       }
       if (r.submit) {
         console.log(`  submit  raw pg insert   ${fmt(r.raw)}`);
-        console.log(`  submit  Plink           ${fmt(r.submit)}   ratio ${(r.submit.rps / r.raw.rps).toFixed(2)}×`);
+        console.log(`  submit  Plink           ${fmt(r.submit)}   ratio ${(r.submit.rps / r.raw.rps).toFixed(2)}×   outbox ≤ ${r.submit.outboxMax} jobs`);
       }
     }
     const checks = [];
