@@ -181,7 +181,7 @@ export class Outbox implements OnApplicationBootstrap, BeforeApplicationShutdown
     const pool = await this.orm.em.getConnection().getNativeClient();
     const client = await pool.connect();
     let broken: Error | undefined;
-    let taken: OutboxRow[] = [];
+    const taken: OutboxRow[] = [];
     let failure: Error | undefined;
     try {
       await client.query('begin');
@@ -192,7 +192,7 @@ export class Outbox implements OnApplicationBootstrap, BeforeApplicationShutdown
           returning id, job_name, payload, correlation_id, created_at, available_at, relay_attempts`,
         values: [BATCH],
       });
-      taken = rows;
+      taken.push(...rows);
       if (rows.length === 0) {
         await client.query('commit');
         return 0;
