@@ -114,7 +114,7 @@ async function main() {
       REDIS_PREFIX: redisPrefix,
       SESSION_SECRET: 'bench-session-secret-0123456789abcdef0123456789',
       PLINK_WORKERS: WORKERS,
-      LEAD_RATE_LIMIT_PER_MINUTE: '0', ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('EXP_'))),
+      LEAD_RATE_LIMIT_PER_MINUTE: '0',
       AUTH_RATE_LIMIT_PER_MINUTE: '0',
       MAIL_OUTBOX_DIR: join(work, 'mail'),
       UPLOADS_DIR: join(work, 'uploads'),
