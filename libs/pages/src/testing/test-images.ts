@@ -16,6 +16,19 @@ export function makeImage(
     .toBuffer();
 }
 
+/** An animated GIF or WebP: one frame per colour, each shown `delay` ms, looping forever. */
+export async function makeAnimation(
+  width: number,
+  height: number,
+  format: 'gif' | 'webp',
+  colours = ['#cc3333', '#33cc33', '#3333cc'],
+  delay = [100, 200, 300],
+): Promise<Buffer> {
+  const frames = await Promise.all(colours.map((background) => sharp({ create: { width, height, channels: 3, background } }).png().toBuffer()));
+  const joined = sharp(frames, { join: { animated: true } });
+  return (format === 'gif' ? joined.gif({ delay, loop: 0 }) : joined.webp({ delay, loop: 0 })).toBuffer();
+}
+
 /** A photo as a phone writes it: EXIF with the camera and the owner's name, and "rotate 90° to show" (6). */
 export function photoWithExif(width: number, height: number): Promise<Buffer> {
   return sharp({ create: { width, height, channels: 3, background: '#aa5500' } })

@@ -1,7 +1,7 @@
 import { BadRequestException } from '@nestjs/common';
 import sharp from 'sharp';
 import { UploadMessages } from '@plink/contracts';
-import { FAKE_PNG, HTML, PDF, SVG, TEXT, icoWithPng, makeImage, photoWithExif } from '../testing/test-images';
+import { FAKE_PNG, HTML, PDF, SVG, TEXT, icoWithPng, makeAnimation, makeImage, photoWithExif } from '../testing/test-images';
 import { ProcessImageService } from './process-image.service';
 
 describe('ProcessImageService', () => {
@@ -89,6 +89,45 @@ describe('ProcessImageService', () => {
   it.each(['jpeg', 'png', 'webp', 'gif', 'avif', 'tiff'] as const)('accepts %s', async (format) => {
     const out = await images.execute(await makeImage(120, 80, format), 'main');
     expect(out).toMatchObject({ width: 120, height: 80 });
+  });
+
+  it('keeps an animated GIF or WebP animated as a main image or background: every frame sized, its timing kept', async () => {
+    for (const [format, type, width, height, expected] of [
+      ['gif', 'main', 2000, 1000, { width: 1600, height: 800 }],
+      ['webp', 'background', 3000, 1500, { width: 2560, height: 1280 }],
+      ['gif', 'background', 300, 200, { width: 300, height: 200 }],
+    ] as const) {
+      const out = await images.execute(await makeAnimation(width, height, format), type);
+      expect(out).toMatchObject({ contentType: `image/${format}`, ext: format, ...expected });
+      const meta = await sharp(out.body, { animated: true }).metadata();
+      expect(meta).toMatchObject({ format, pages: 3, width: expected.width, pageHeight: expected.height, loop: 0 });
+      expect(meta.delay).toEqual([100, 200, 300]);
+      // The frames are still the three different pictures.
+      const colours = [];
+      for (let page = 0; page < 3; page += 1) {
+        const { data } = await sharp(out.body, { page }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+        colours.push([...data.subarray(0, 3)].map((c) => Math.round(c / 51)));
+      }
+      expect(colours).toEqual([[4, 1, 1], [1, 4, 1], [1, 1, 4]]);
+    }
+  });
+
+  it('uses the first frame of an animation for a favicon or a sharing image', async () => {
+    const animation = await makeAnimation(400, 300, 'gif');
+    const favicon = await images.execute(animation, 'favicon');
+    expect(favicon).toMatchObject({ contentType: 'image/png', width: 64, height: 64 });
+    expect((await sharp(favicon.body).metadata()).pages ?? 1).toBe(1);
+    const meta = await images.execute(await makeAnimation(400, 300, 'webp'), 'meta');
+    expect(meta).toMatchObject({ contentType: 'image/jpeg', width: 1200, height: 630 });
+  });
+
+  it('takes the first frame of an animation whose frames together pass the pixel limit', async () => {
+    // 12 frames of 2000 × 2000: 48 megapixels in all, 4 in each.
+    const colours = Array.from({ length: 12 }, (_, i) => (i % 2 ? '#000000' : '#ffffff'));
+    const long = await makeAnimation(2000, 2000, 'gif', colours, colours.map(() => 50));
+    expect(long.length).toBeLessThan(2 * 1024 * 1024);
+    const out = await images.execute(long, 'main');
+    expect(out).toMatchObject({ contentType: 'image/jpeg', width: 1600, height: 1600 });
   });
 
   it('refuses what is not a raster image, whatever it claims to be', async () => {

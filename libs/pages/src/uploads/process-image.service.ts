@@ -1,12 +1,14 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
 import sharp from 'sharp';
 import { MAX_IMAGE_PIXELS, UPLOAD_IMAGE_SIZES, UploadMessages, type UploadImageType } from '@plink/contracts';
+import type { UploadExt } from './upload-urls';
 
 export interface ProcessedImage {
   body: Buffer;
-  contentType: 'image/jpeg' | 'image/png';
-  ext: 'jpg' | 'png';
+  contentType: 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
+  ext: UploadExt;
   width: number;
+  /** Of one frame, for an animation. */
   height: number;
 }
 
@@ -24,7 +26,10 @@ const PNG = { compressionLevel: 9 } as const;
  * type), decoded with a pixel limit (decompression bombs), turned upright by its EXIF orientation, sized
  * for its use (UPLOAD_IMAGE_SIZES), and encoded afresh without any metadata (EXIF, GPS, comments, ICC;
  * colours converted to sRGB). JPEG for opaque images, PNG when there is transparency; favicons are always
- * PNG and sharing images always JPEG (what Facebook, X and LinkedIn all read).
+ * PNG and sharing images always JPEG (what Facebook, X and LinkedIn all read). An animated GIF or WebP
+ * stays animated, in its own format, as a main image or background (every frame sized alike, its timing
+ * and loop kept); as a favicon or sharing image, and when all its frames together pass the pixel limit,
+ * its first frame is used.
  */
 @Injectable()
 export class ProcessImageService {
@@ -60,14 +65,19 @@ export class ProcessImageService {
 async function processRaster(source: Buffer, type: UploadImageType): Promise<ProcessedImage> {
   const input = { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error', autoOrient: true, animated: false } as const;
   let format: string | undefined;
+  let pages: number | undefined;
   try {
-    format = (await sharp(source, input).metadata()).format;
+    ({ format, pages } = await sharp(source, input).metadata());
   } catch (err) {
     throw decodeError(err);
   }
   if (!format || !DECODED_FORMATS.has(format)) throw notAnImage();
 
   const size = UPLOAD_IMAGE_SIZES[type];
+  if ((type === 'main' || type === 'background') && (format === 'gif' || format === 'webp') && (pages ?? 1) > 1) {
+    const animation = await processAnimation(source, format, size);
+    if (animation) return animation;
+  }
   let pipeline = sharp(source, input);
   if (type === 'favicon') {
     pipeline = pipeline.resize(size.width, size.height, { fit: 'contain', background: { r: 0, g: 0, b: 0, alpha: 0 } });
@@ -91,6 +101,23 @@ async function processRaster(source: Buffer, type: UploadImageType): Promise<Pro
   return png
     ? { body, contentType: 'image/png', ext: 'png', width, height }
     : { body, contentType: 'image/jpeg', ext: 'jpg', width, height };
+}
+
+/**
+ * Every frame of an animated GIF or WebP resized within `size` and encoded again in its format (no
+ * metadata; frame delays and loop count kept); null when all frames together pass the pixel limit.
+ */
+async function processAnimation(source: Buffer, format: 'gif' | 'webp', size: { width: number; height: number }): Promise<ProcessedImage | null> {
+  const pipeline = sharp(source, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error', animated: true })
+    .resize(size.width, size.height, { fit: 'inside', withoutEnlargement: true })
+    .toColourspace('srgb');
+  try {
+    const { data, info } = await (format === 'gif' ? pipeline.gif({ effort: 7 }) : pipeline.webp({ quality: 82 })).toBuffer({ resolveWithObject: true });
+    return { body: data, contentType: `image/${format}`, ext: format, width: info.width, height: info.pageHeight ?? info.height };
+  } catch (err) {
+    if (/pixel limit/i.test(err instanceof Error ? err.message : '')) return null;
+    throw decodeError(err);
+  }
 }
 
 /** Whether every pixel of 8-bit RGBA data has full alpha. */

@@ -25,6 +25,9 @@ describe('upload keys and URLs', () => {
       expect(uploadKeyOwner(key)).toBe(42);
     }
     expect(newUploadKey(7, 'favicon', 'png')).toMatch(/^u7\/favicon-[A-Za-z0-9_-]{22}\.png$/);
+    // Animations keep their format: their keys belong to their owner too (so deletes and sweeps find them).
+    for (const ext of ['gif', 'webp'] as const) expect(uploadKeyOwner(newUploadKey(9, 'background', ext))).toBe(9);
+    expect(uploadKeyOwner('u9/background-0123456789012345678901.svg')).toBeNull();
   });
 
   it('finds a user’s own uploads behind the URLs a page may hold', () => {

@@ -4,12 +4,15 @@ import { UPLOAD_IMAGE_TYPES, type UploadImageType } from '@plink/contracts';
 import { APP_CONFIG, Storage, type AppConfig } from '@plink/platform';
 
 /**
- * An upload's storage key: `u{userId}/{type}-{22 random base64url characters}.{jpg|png}`. Namespaced per
+ * An upload's storage key: `u{userId}/{type}-{22 random base64url characters}.{jpg|png|gif|webp}`. Namespaced per
  * user (so a page can only give up its own owner's files) and unguessable (128 random bits).
  */
-const UPLOAD_KEY = new RegExp(`^u(\\d{1,12})/(?:${UPLOAD_IMAGE_TYPES.join('|')})-[A-Za-z0-9_-]{22}\\.(?:jpg|png)$`);
+const UPLOAD_KEY = new RegExp(`^u(\\d{1,12})/(?:${UPLOAD_IMAGE_TYPES.join('|')})-[A-Za-z0-9_-]{22}\\.(?:jpg|png|gif|webp)$`);
 
-export function newUploadKey(userId: number, type: UploadImageType, ext: 'jpg' | 'png'): string {
+/** What an upload is stored as: JPEG or PNG, or GIF / WebP for an animation. */
+export type UploadExt = 'jpg' | 'png' | 'gif' | 'webp';
+
+export function newUploadKey(userId: number, type: UploadImageType, ext: UploadExt): string {
   return `u${userId}/${type}-${randomBytes(16).toString('base64url')}.${ext}`;
 }
 

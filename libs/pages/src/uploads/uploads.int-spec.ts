@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { IdentityMessages, MAX_IMAGE_BYTES, QueueName, UploadMessages, type UploadImageType } from '@plink/contracts';
 import { JobQueue, LocalStorage, S3Storage, Storage } from '@plink/platform';
 import { PagesTestApp, waitFor, type Creator, type TestClient } from '../testing/pages-test-app';
-import { FAKE_PNG, HTML, PDF, SVG, TEXT, icoWithPng, makeImage, noisePng, photoWithExif } from '../testing/test-images';
+import { FAKE_PNG, HTML, PDF, SVG, TEXT, icoWithPng, makeAnimation, makeImage, noisePng, photoWithExif } from '../testing/test-images';
 import { UPLOADS_PER_MINUTE } from './upload-image.service';
 import { SWEEP_UPLOADS_PATTERN, SWEEP_UPLOADS_SCHEDULER_ID, SweepUploadsScheduler } from './sweep-uploads.scheduler';
 import { SweepUploadsService } from './sweep-uploads.service';
@@ -104,7 +104,7 @@ function upload(client: TestClient, type: string, form: FormData) {
   return client.request('POST', `/api/upload-image?type=${type}`, form);
 }
 
-const KEY_IN_URL = /^\/uploads\/(u(\d+)\/(main|favicon|background|meta)-[A-Za-z0-9_-]{22}\.(jpg|png))$/;
+const KEY_IN_URL = /^\/uploads\/(u(\d+)\/(main|favicon|background|meta)-[A-Za-z0-9_-]{22}\.(jpg|png|gif|webp))$/;
 
 /** The storage key behind an answered imageUrl (and a check of its shape). */
 function keyOf(imageUrl: string, userId: number, type: UploadImageType): string {
@@ -142,6 +142,9 @@ describe.each([localAdapter(), s3Adapter()])('image uploads through the $name ad
     ['background', () => makeImage(4000, 1000, 'png'), { format: 'jpeg', type: 'image/jpeg', width: 2560, height: 640 }],
     ['favicon', () => makeImage(500, 300, 'webp'), { format: 'png', type: 'image/png', width: 64, height: 64 }],
     ['meta', () => makeImage(2000, 2000), { format: 'jpeg', type: 'image/jpeg', width: 1200, height: 630 }],
+    // An animation stays one (its frames: process-image.service.spec).
+    ['main', () => makeAnimation(2000, 1000, 'gif'), { format: 'gif', type: 'image/gif', width: 1600, height: 800 }],
+    ['background', () => makeAnimation(800, 600, 'webp'), { format: 'webp', type: 'image/webp', width: 800, height: 600 }],
   ];
 
   it.each(cases)('stores a %s image sized for its use and serves it from its URL', async (type, make, expected) => {
