@@ -29,6 +29,8 @@ export const UploadMessages = {
   oneImageOnly: 'Please send one image, in the form field "image".',
   invalidType: 'Image type must be one of: main, favicon, background, meta.',
   tooManyPixels: 'Image dimensions are too large (at most 40 megapixels).',
+  /** An image in a format (or a variant of one) the server cannot read: compressed BMP, HEIC, …. */
+  unsupportedImage: 'This image format is not supported. Please use a PNG, JPEG, GIF, WebP or BMP image.',
   verifyFirst: 'Please verify your email before uploading images.',
   tooManyUploads: 'Too many uploads. Please wait a minute and try again.',
   failedTitle: 'Upload failed',
@@ -62,7 +64,7 @@ export const UPLOAD_IMAGE_SIZES: Record<UploadImageType, { width: number; height
 };
 
 /** For `<input type="file" accept>`: what the server can read (ICO only for favicons, when it holds a PNG). */
-export const UPLOAD_IMAGE_ACCEPT = 'image/png,image/jpeg,image/webp,image/gif,image/avif,image/tiff';
+export const UPLOAD_IMAGE_ACCEPT = 'image/png,image/jpeg,image/webp,image/gif,image/avif,image/tiff,image/bmp';
 export const UPLOAD_FAVICON_ACCEPT = `${UPLOAD_IMAGE_ACCEPT},image/x-icon,image/vnd.microsoft.icon,.ico`;
 
 /**

@@ -69,3 +69,83 @@ export const TEXT = Buffer.from('Just some notes, certainly not a picture.\n');
 export const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
 /** Starts like a PNG, and is not one. */
 export const FAKE_PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('not really a png at all')]);
+
+/** How {@link makeBmp} lays a bitmap out. */
+export interface BmpLayout {
+  bpp: 1 | 4 | 8 | 16 | 24 | 32;
+  topDown?: boolean;
+  /** 32-bit only: colour masks (in R, G, B, A byte order rather than the usual B, G, R). */
+  bitfields?: boolean;
+  /** With `bitfields`: each pixel's alpha, row by row (a version 3 header then carries an alpha mask). */
+  alpha?: number[];
+  /** The OS/2 12-byte header. */
+  core?: boolean;
+  /** The header's compression field, to claim what the rows are not (1 = RLE8). */
+  compression?: number;
+}
+
+/** A Windows bitmap of `picture` (rows of 0xRRGGBB, top row first), written by hand as the format says. */
+export function makeBmp(picture: number[][], layout: BmpLayout): Buffer {
+  const { bpp, topDown = false, bitfields = false, alpha, core = false } = layout;
+  const width = picture[0].length;
+  const height = picture.length;
+  const palette = bpp <= 8 ? [...new Set(picture.flat())] : [];
+  const headerSize = core ? 12 : alpha ? 56 : 40;
+  const masksAfterHeader = bitfields && headerSize === 40 ? 12 : 0;
+  const paletteBytes = palette.length * (core ? 3 : 4);
+  const pixelOffset = 14 + headerSize + masksAfterHeader + paletteBytes;
+  const rowBytes = Math.ceil((width * bpp) / 32) * 4;
+  const file = Buffer.alloc(pixelOffset + rowBytes * height);
+
+  file.write('BM', 0, 'latin1');
+  file.writeUInt32LE(file.length, 2);
+  file.writeUInt32LE(pixelOffset, 10);
+  file.writeUInt32LE(headerSize, 14);
+  if (core) {
+    file.writeUInt16LE(width, 18);
+    file.writeInt16LE(topDown ? -height : height, 20);
+    file.writeUInt16LE(1, 22);
+    file.writeUInt16LE(bpp, 24);
+  } else {
+    file.writeInt32LE(width, 18);
+    file.writeInt32LE(topDown ? -height : height, 22);
+    file.writeUInt16LE(1, 26);
+    file.writeUInt16LE(bpp, 28);
+    file.writeUInt32LE(layout.compression ?? (bitfields ? 3 : 0), 30);
+    file.writeUInt32LE(rowBytes * height, 34);
+    file.writeUInt32LE(2835, 38);
+    file.writeUInt32LE(2835, 42);
+    file.writeUInt32LE(palette.length, 46);
+  }
+  const masks = [0x000000ff, 0x0000ff00, 0x00ff0000, 0xff000000]; // R, G, B, A
+  if (bitfields) masks.slice(0, alpha ? 4 : 3).forEach((mask, i) => file.writeUInt32LE(mask, 54 + i * 4));
+  palette.forEach((colour, i) => {
+    const at = 14 + headerSize + masksAfterHeader + i * (core ? 3 : 4);
+    file[at] = colour & 0xff;
+    file[at + 1] = (colour >> 8) & 0xff;
+    file[at + 2] = (colour >> 16) & 0xff;
+  });
+
+  picture.forEach((rowColours, y) => {
+    const row = pixelOffset + (topDown ? y : height - 1 - y) * rowBytes;
+    rowColours.forEach((colour, x) => {
+      const [r, g, b] = [(colour >> 16) & 0xff, (colour >> 8) & 0xff, colour & 0xff];
+      if (bpp <= 8) {
+        const bit = x * bpp;
+        file[row + (bit >> 3)] |= palette.indexOf(colour) << (8 - bpp - (bit & 7));
+      } else if (bpp === 16) {
+        file.writeUInt16LE(((r >> 3) << 10) | ((g >> 3) << 5) | (b >> 3), row + x * 2);
+      } else if (bpp === 24) {
+        file[row + x * 3] = b;
+        file[row + x * 3 + 1] = g;
+        file[row + x * 3 + 2] = r;
+      } else if (bitfields) {
+        const a = alpha ? alpha[y * width + x] : 0;
+        file.writeUInt32LE((r | (g << 8) | (b << 16) | (a << 24)) >>> 0, row + x * 4);
+      } else {
+        file.writeUInt32LE(((r << 16) | (g << 8) | b) >>> 0, row + x * 4);
+      }
+    });
+  });
+  return file;
+}

@@ -1,7 +1,7 @@
 import { BadRequestException } from '@nestjs/common';
 import sharp from 'sharp';
 import { UploadMessages } from '@plink/contracts';
-import { FAKE_PNG, HTML, PDF, SVG, TEXT, icoWithPng, makeAnimation, makeImage, photoWithExif } from '../testing/test-images';
+import { FAKE_PNG, HTML, PDF, SVG, TEXT, icoWithPng, makeAnimation, makeBmp, makeImage, photoWithExif } from '../testing/test-images';
 import { ProcessImageService } from './process-image.service';
 
 describe('ProcessImageService', () => {
@@ -128,6 +128,25 @@ describe('ProcessImageService', () => {
     expect(long.length).toBeLessThan(2 * 1024 * 1024);
     const out = await images.execute(long, 'main');
     expect(out).toMatchObject({ contentType: 'image/jpeg', width: 1600, height: 1600 });
+  });
+
+  it('reads a Windows bitmap (which the image library cannot): sized and stored as JPEG, or PNG with transparency', async () => {
+    const red = Array.from({ length: 500 }, () => Array.from({ length: 2000 }, () => 0xff0000));
+    const out = await images.execute(makeBmp(red, { bpp: 24 }), 'main');
+    expect(out).toMatchObject({ contentType: 'image/jpeg', width: 1600, height: 400 });
+    const { data } = await sharp(out.body).raw().toBuffer({ resolveWithObject: true });
+    expect([data[0], data[1], data[2]].map((c) => Math.round(c / 16))).toEqual([16, 0, 0]);
+
+    const clear = makeBmp([[0x00ff00, 0x00ff00]], { bpp: 32, bitfields: true, alpha: [0, 255] });
+    expect(await images.execute(clear, 'favicon')).toMatchObject({ contentType: 'image/png', width: 64, height: 64 });
+    expect(await images.execute(clear, 'main')).toMatchObject({ contentType: 'image/png', width: 2, height: 1 });
+  });
+
+  it('says so when a bitmap is of a kind it cannot read (run-length compressed), and refuses a broken one', async () => {
+    const picture = [[0xff0000, 0x00ff00]];
+    expect(await refusal(images.execute(makeBmp(picture, { bpp: 8, compression: 1 }), 'main'))).toBe(UploadMessages.unsupportedImage);
+    const whole = makeBmp(picture, { bpp: 24 });
+    expect(await refusal(images.execute(whole.subarray(0, whole.length - 2), 'main'))).toBe(UploadMessages.notAnImage);
   });
 
   it('refuses what is not a raster image, whatever it claims to be', async () => {

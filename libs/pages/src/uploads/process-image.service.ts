@@ -2,6 +2,7 @@ import { BadRequestException, Injectable } from '@nestjs/common';
 import sharp from 'sharp';
 import { MAX_IMAGE_PIXELS, UPLOAD_IMAGE_SIZES, UploadMessages, type UploadImageType } from '@plink/contracts';
 import type { UploadExt } from './upload-urls';
+import { BmpError, decodeBmp, isBmp } from './bmp';
 
 export interface ProcessedImage {
   body: Buffer;
@@ -12,7 +13,10 @@ export interface ProcessedImage {
   height: number;
 }
 
-/** Raster formats the bundled sharp decodes. SVG (which it could render) is refused: it is a document, not a picture. */
+/**
+ * Raster formats the bundled sharp decodes (and BMP, decoded by ./bmp first). SVG (which it could render) is
+ * refused: it is a document, not a picture.
+ */
 const DECODED_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'tiff', 'heif']);
 
 /** Images decoded at once by this process: each can take a few hundred MB while it is worked on. */
@@ -41,7 +45,7 @@ export class ProcessImageService {
     if (!source) throw notAnImage();
     await this.acquire();
     try {
-      return await processRaster(source, type);
+      return await processRaster(isBmp(source) ? await bmpAsPng(source) : source, type);
     } finally {
       this.release();
     }
@@ -131,7 +135,7 @@ function fullyOpaque(rgba: Buffer): boolean {
  * largest PNG inside a .ico); null for anything else: text, HTML, SVG, PDF, archives, ….
  */
 export function rasterSource(file: Buffer, type: UploadImageType): Buffer | null {
-  if (looksLikeRaster(file)) return file;
+  if (looksLikeRaster(file) || isBmp(file)) return file;
   if (type === 'favicon') return pngInsideIco(file);
   return null;
 }
@@ -173,6 +177,19 @@ export function pngInsideIco(b: Buffer): Buffer | null {
     }
   }
   return best;
+}
+
+/** A Windows bitmap as a lossless PNG the rest of the work can read (the image library reads no BMP). */
+async function bmpAsPng(file: Buffer): Promise<Buffer> {
+  try {
+    const { width, height, rgba } = decodeBmp(file, MAX_IMAGE_PIXELS);
+    return await sharp(rgba, { raw: { width, height, channels: 4 } }).png({ compressionLevel: 0 }).toBuffer();
+  } catch (err) {
+    if (!(err instanceof BmpError)) throw err;
+    if (err.problem === 'too-many-pixels') throw new BadRequestException({ message: UploadMessages.tooManyPixels });
+    if (err.problem === 'unsupported') throw new BadRequestException({ message: UploadMessages.unsupportedImage });
+    throw notAnImage();
+  }
 }
 
 function notAnImage(): BadRequestException {

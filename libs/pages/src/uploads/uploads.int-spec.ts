@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { IdentityMessages, MAX_IMAGE_BYTES, QueueName, UploadMessages, type UploadImageType } from '@plink/contracts';
 import { JobQueue, LocalStorage, S3Storage, Storage } from '@plink/platform';
 import { PagesTestApp, waitFor, type Creator, type TestClient } from '../testing/pages-test-app';
-import { FAKE_PNG, HTML, PDF, SVG, TEXT, icoWithPng, makeAnimation, makeImage, noisePng, photoWithExif } from '../testing/test-images';
+import { FAKE_PNG, HTML, PDF, SVG, TEXT, icoWithPng, makeAnimation, makeBmp, makeImage, noisePng, photoWithExif } from '../testing/test-images';
 import { UPLOADS_PER_MINUTE } from './upload-image.service';
 import { SWEEP_UPLOADS_PATTERN, SWEEP_UPLOADS_SCHEDULER_ID, SweepUploadsScheduler } from './sweep-uploads.scheduler';
 import { SweepUploadsService } from './sweep-uploads.service';
@@ -145,6 +145,8 @@ describe.each([localAdapter(), s3Adapter()])('image uploads through the $name ad
     // An animation stays one (its frames: process-image.service.spec).
     ['main', () => makeAnimation(2000, 1000, 'gif'), { format: 'gif', type: 'image/gif', width: 1600, height: 800 }],
     ['background', () => makeAnimation(800, 600, 'webp'), { format: 'webp', type: 'image/webp', width: 800, height: 600 }],
+    // A Windows bitmap, read by Plink's own decoder (./bmp).
+    ['main', async () => makeBmp(Array.from({ length: 300 }, () => Array.from({ length: 400 }, () => 0x2266aa)), { bpp: 24 }), { format: 'jpeg', type: 'image/jpeg', width: 400, height: 300 }],
   ];
 
   it.each(cases)('stores a %s image sized for its use and serves it from its URL', async (type, make, expected) => {
