@@ -63,7 +63,7 @@ export const UPLOAD_IMAGE_SIZES: Record<UploadImageType, { width: number; height
   meta: { width: 1200, height: 630, exact: true },
 };
 
-/** For `<input type="file" accept>`: what the server can read (ICO only for favicons, when it holds a PNG). */
+/** For `<input type="file" accept>`: what the server can read (ICO only for favicons). */
 export const UPLOAD_IMAGE_ACCEPT = 'image/png,image/jpeg,image/webp,image/gif,image/avif,image/tiff,image/bmp';
 export const UPLOAD_FAVICON_ACCEPT = `${UPLOAD_IMAGE_ACCEPT},image/x-icon,image/vnd.microsoft.icon,.ico`;
 

@@ -149,3 +149,29 @@ export function makeBmp(picture: number[][], layout: BmpLayout): Buffer {
   });
   return file;
 }
+
+/**
+ * A .ico file holding one bitmap entry (as most icons store their small sizes): the bitmap without its
+ * file header, its height doubled, followed by the 1-bit AND mask (`clear[y][x]` true = transparent).
+ */
+export function icoWithBitmap(picture: number[][], layout: BmpLayout, clear?: boolean[][]): Buffer {
+  const width = picture[0].length;
+  const height = picture.length;
+  const dib = Buffer.from(makeBmp(picture, layout).subarray(14));
+  dib.writeInt32LE(height * 2, 8);
+  const maskRow = Math.ceil(width / 32) * 4;
+  const mask = Buffer.alloc(maskRow * height);
+  for (let y = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1) if (clear?.[y][x]) mask[(height - 1 - y) * maskRow + (x >> 3)] |= 0x80 >> (x & 7);
+  }
+  const header = Buffer.alloc(6 + 16);
+  header.writeUInt16LE(1, 2); // type: icon
+  header.writeUInt16LE(1, 4); // one image
+  header[6] = width;
+  header[7] = height;
+  header.writeUInt16LE(1, 10);
+  header.writeUInt16LE(layout.bpp, 12);
+  header.writeUInt32LE(dib.length + mask.length, 14);
+  header.writeUInt32LE(header.length, 18);
+  return Buffer.concat([header, dib, mask]);
+}

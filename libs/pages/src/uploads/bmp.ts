@@ -2,7 +2,8 @@
  * Windows bitmaps (.bmp), which the bundled image library cannot read: decoded here to RGBA pixels.
  * Covers what painting programs and screenshots write — uncompressed 1, 4, 8 (palette), 16, 24 and 32-bit
  * images, with or without colour masks (BI_BITFIELDS), bottom-up or top-down, every header version.
- * Run-length compressed bitmaps (rare) are reported as unsupported rather than guessed at.
+ * Run-length compressed bitmaps (rare) are reported as unsupported rather than guessed at. Also the
+ * bitmap images inside .ico files, with their transparency masks.
  */
 
 export interface BmpPixels {
@@ -34,29 +35,47 @@ export function isBmp(b: Buffer): boolean {
 /** The pixels of a bitmap; throws {@link BmpError} when it cannot be read or has more than `maxPixels`. */
 export function decodeBmp(b: Buffer, maxPixels: number): BmpPixels {
   if (!isBmp(b)) throw new BmpError('broken');
-  const pixelOffset = b.readUInt32LE(10);
-  const headerSize = b.readUInt32LE(14);
+  return decodeDib(b.subarray(14), b.readUInt32LE(10) - 14, maxPixels, false);
+}
+
+/**
+ * One image of an .ico file stored as a bitmap (older icons, and the small sizes of most): a bitmap without
+ * its file header, twice as high as the icon (the colours, then a 1-bit transparency mask).
+ */
+export function decodeIconBitmap(dib: Buffer, maxPixels: number): BmpPixels {
+  if (dib.length < 40 || dib.readUInt32LE(0) < 40) throw new BmpError('broken');
+  return decodeDib(dib, undefined, maxPixels, true);
+}
+
+/**
+ * A device-independent bitmap: its header at 0, its pixels at `pixelOffset` (after the header, masks and
+ * palette when not given). An icon's is twice its height, the second half a 1-bit AND mask (1 = clear).
+ */
+function decodeDib(b: Buffer, pixelOffset: number | undefined, maxPixels: number, icon: boolean): BmpPixels {
+  if (b.length < 12) throw new BmpError('broken');
+  const headerSize = b.readUInt32LE(0);
   const core = headerSize === 12;
-  if (b.length < 14 + headerSize) throw new BmpError('broken');
-  const width = core ? b.readUInt16LE(18) : b.readInt32LE(18);
-  const rawHeight = core ? b.readInt16LE(20) : b.readInt32LE(22);
-  const bpp = core ? b.readUInt16LE(24) : b.readUInt16LE(28);
-  const compression = core ? BI_RGB : b.readUInt32LE(30);
-  const topDown = rawHeight < 0;
-  const height = Math.abs(rawHeight);
-  if (width <= 0 || height <= 0) throw new BmpError('broken');
+  if (b.length < headerSize) throw new BmpError('broken');
+  const width = core ? b.readUInt16LE(4) : b.readInt32LE(4);
+  const storedHeight = core ? b.readInt16LE(6) : b.readInt32LE(8);
+  const bpp = core ? b.readUInt16LE(10) : b.readUInt16LE(14);
+  const compression = core ? BI_RGB : b.readUInt32LE(16);
+  const topDown = storedHeight < 0 && !icon;
+  const height = icon ? Math.abs(storedHeight) / 2 : Math.abs(storedHeight);
+  if (width <= 0 || height <= 0 || !Number.isInteger(height)) throw new BmpError('broken');
   if (width * height > maxPixels) throw new BmpError('too-many-pixels');
   if (compression !== BI_RGB && compression !== BI_BITFIELDS && compression !== BI_ALPHABITFIELDS) throw new BmpError('unsupported');
   if (![1, 4, 8, 16, 24, 32].includes(bpp)) throw new BmpError('unsupported');
 
   const rowBytes = Math.ceil((width * bpp) / 32) * 4;
-  if (pixelOffset + rowBytes * height > b.length) throw new BmpError('broken');
-
   const masks = colourMasks(b, headerSize, bpp, compression);
   const palette = bpp <= 8 ? readPalette(b, headerSize, core, bpp, compression) : [];
+  const pixelsAt = pixelOffset ?? headerSize + (compression === BI_BITFIELDS && headerSize === 40 ? 12 : 0) + palette.length * (core ? 3 : 4);
+  const maskRowBytes = Math.ceil(width / 32) * 4;
+  if (pixelsAt < 0 || pixelsAt + rowBytes * height + (icon ? maskRowBytes * height : 0) > b.length) throw new BmpError('broken');
   const rgba = Buffer.alloc(width * height * 4);
   for (let y = 0; y < height; y += 1) {
-    const row = pixelOffset + (topDown ? y : height - 1 - y) * rowBytes;
+    const row = pixelsAt + (topDown ? y : height - 1 - y) * rowBytes;
     for (let x = 0; x < width; x += 1) {
       const out = (y * width + x) * 4;
       if (bpp <= 8) {
@@ -84,8 +103,17 @@ export function decodeBmp(b: Buffer, maxPixels: number): BmpPixels {
     }
   }
   // A 32-bit image whose alpha mask holds only zeros was never meant to be transparent.
-  if (masks.a && !rgba.some((v, i) => (i & 3) === 3 && v !== 0)) {
+  const alphaUnused = !masks.a || !rgba.some((v, i) => (i & 3) === 3 && v !== 0);
+  if (masks.a && alphaUnused) {
     for (let i = 3; i < rgba.length; i += 4) rgba[i] = 255;
+  }
+  // An icon without an alpha channel of its own is clear where its AND mask says so.
+  if (icon && alphaUnused) {
+    const maskAt = pixelsAt + rowBytes * height;
+    for (let y = 0; y < height; y += 1) {
+      const row = maskAt + (height - 1 - y) * maskRowBytes;
+      for (let x = 0; x < width; x += 1) if ((b[row + (x >> 3)] >> (7 - (x & 7))) & 1) rgba[(y * width + x) * 4 + 3] = 0;
+    }
   }
   return { width, height, rgba };
 }
@@ -99,8 +127,8 @@ interface Masks {
 
 function colourMasks(b: Buffer, headerSize: number, bpp: number, compression: number): Masks {
   if (compression === BI_BITFIELDS || compression === BI_ALPHABITFIELDS) {
-    // In the header from version 2 on; right after a 40-byte header otherwise.
-    const at = 14 + 40;
+    // In the header from version 2 on; right after a 40-byte header otherwise: at 40 either way.
+    const at = 40;
     if (b.length < at + 12) throw new BmpError('broken');
     const hasAlpha = compression === BI_ALPHABITFIELDS || headerSize >= 56;
     return {
@@ -130,9 +158,9 @@ function channel(value: number, mask: number): number {
 
 function readPalette(b: Buffer, headerSize: number, core: boolean, bpp: number, compression: number): number[] {
   const entrySize = core ? 3 : 4;
-  const used = core ? 0 : b.readUInt32LE(46);
+  const used = core ? 0 : b.readUInt32LE(32);
   const count = used > 0 && used <= 1 << bpp ? used : 1 << bpp;
-  const start = 14 + headerSize + (compression === BI_BITFIELDS && headerSize === 40 ? 12 : 0);
+  const start = headerSize + (compression === BI_BITFIELDS && headerSize === 40 ? 12 : 0);
   if (start + count * entrySize > b.length) throw new BmpError('broken');
   return Array.from({ length: count }, (_, i) => {
     const at = start + i * entrySize;

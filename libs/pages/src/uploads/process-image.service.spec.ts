@@ -1,7 +1,7 @@
 import { BadRequestException } from '@nestjs/common';
 import sharp from 'sharp';
 import { UploadMessages } from '@plink/contracts';
-import { FAKE_PNG, HTML, PDF, SVG, TEXT, icoWithPng, makeAnimation, makeBmp, makeImage, photoWithExif } from '../testing/test-images';
+import { FAKE_PNG, HTML, PDF, SVG, TEXT, icoWithBitmap, icoWithPng, makeAnimation, makeBmp, makeImage, photoWithExif } from '../testing/test-images';
 import { ProcessImageService } from './process-image.service';
 
 describe('ProcessImageService', () => {
@@ -140,6 +140,29 @@ describe('ProcessImageService', () => {
     const clear = makeBmp([[0x00ff00, 0x00ff00]], { bpp: 32, bitfields: true, alpha: [0, 255] });
     expect(await images.execute(clear, 'favicon')).toMatchObject({ contentType: 'image/png', width: 64, height: 64 });
     expect(await images.execute(clear, 'main')).toMatchObject({ contentType: 'image/png', width: 2, height: 1 });
+  });
+
+  it('accepts a classic .ico favicon (bitmap entries), clear where its mask or its alpha says', async () => {
+    // 16 × 16, 8-bit colours: a blue square on a clear ground (AND mask).
+    const picture = Array.from({ length: 16 }, () => Array.from({ length: 16 }, () => 0x0000ff));
+    const clear = Array.from({ length: 16 }, (_, y) => Array.from({ length: 16 }, (_, x) => x < 4 || x > 11 || y < 4 || y > 11));
+    const masked = await images.execute(icoWithBitmap(picture, { bpp: 8 }, clear), 'favicon');
+    expect(masked).toMatchObject({ contentType: 'image/png', width: 64, height: 64 });
+    const pixel = async (png: Buffer, x: number, y: number) => {
+      const { data } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+      return [...data.subarray((y * 64 + x) * 4, (y * 64 + x) * 4 + 4)];
+    };
+    expect((await pixel(masked.body, 2, 2))[3]).toBe(0);
+    expect(await pixel(masked.body, 32, 32)).toEqual([0, 0, 255, 255]);
+
+    // 32-bit with its own alpha (the mask is then ignored).
+    const withAlpha = icoWithBitmap([[0xff0000, 0xff0000]], { bpp: 32, bitfields: true, alpha: [255, 0] });
+    const half = (await images.execute(withAlpha, 'favicon')).body;
+    expect(await pixel(half, 8, 32)).toEqual([255, 0, 0, 255]);
+    expect((await pixel(half, 56, 32))[3]).toBe(0);
+
+    // An icon is a favicon only.
+    expect(await refusal(images.execute(icoWithBitmap(picture, { bpp: 8 }, clear), 'main'))).toBe(UploadMessages.notAnImage);
   });
 
   it('says so when a bitmap is of a kind it cannot read (run-length compressed), and refuses a broken one', async () => {

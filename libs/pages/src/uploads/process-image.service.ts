@@ -2,7 +2,7 @@ import { BadRequestException, Injectable } from '@nestjs/common';
 import sharp from 'sharp';
 import { MAX_IMAGE_PIXELS, UPLOAD_IMAGE_SIZES, UploadMessages, type UploadImageType } from '@plink/contracts';
 import type { UploadExt } from './upload-urls';
-import { BmpError, decodeBmp, isBmp } from './bmp';
+import { BmpError, decodeBmp, decodeIconBitmap, isBmp, type BmpPixels } from './bmp';
 
 export interface ProcessedImage {
   body: Buffer;
@@ -45,7 +45,7 @@ export class ProcessImageService {
     if (!source) throw notAnImage();
     await this.acquire();
     try {
-      return await processRaster(isBmp(source) ? await bmpAsPng(source) : source, type);
+      return await processRaster(await readable(source), type);
     } finally {
       this.release();
     }
@@ -131,13 +131,20 @@ function fullyOpaque(rgba: Buffer): boolean {
 }
 
 /**
- * The bytes to decode, when the file starts like a raster image sharp reads (and, for a favicon, the
- * largest PNG inside a .ico); null for anything else: text, HTML, SVG, PDF, archives, ….
+ * The file, when it starts like a raster image sharp reads, a Windows bitmap, or (for a favicon only) an
+ * .ico file; null for anything else: text, HTML, SVG, PDF, archives, ….
  */
 export function rasterSource(file: Buffer, type: UploadImageType): Buffer | null {
   if (looksLikeRaster(file) || isBmp(file)) return file;
-  if (type === 'favicon') return pngInsideIco(file);
+  if (type === 'favicon' && largestIconImage(file)) return file;
   return null;
+}
+
+/** What the image library can decode: the file itself, or a bitmap or icon made a lossless PNG. */
+async function readable(source: Buffer): Promise<Buffer> {
+  if (isBmp(source)) return bitmapAsPng(() => decodeBmp(source, MAX_IMAGE_PIXELS));
+  if (!looksLikeRaster(source)) return iconAsPng(source);
+  return source;
 }
 
 function looksLikeRaster(b: Buffer): boolean {
@@ -157,32 +164,47 @@ function isPng(b: Buffer): boolean {
   return b.length >= 8 && b.readUInt32BE(0) === 0x89504e47 && b.readUInt32BE(4) === 0x0d0a1a0a;
 }
 
-/** The largest PNG entry of an ICO file (Windows Vista and later store big icons as PNG), or null. */
-export function pngInsideIco(b: Buffer): Buffer | null {
+/**
+ * The largest image of an ICO file: a PNG entry as it is (Windows Vista and later store big icons so), or
+ * a bitmap entry (older icons, small sizes) as its `dib` bytes; null when it is no icon.
+ */
+export function largestIconImage(b: Buffer): { png: Buffer } | { dib: Buffer } | null {
   if (b.length < 6 || b.readUInt16LE(0) !== 0 || b.readUInt16LE(2) !== 1) return null;
   const count = b.readUInt16LE(4);
   if (count === 0 || 6 + count * 16 > b.length) return null;
-  let best: Buffer | null = null;
-  let bestArea = 0;
+  let best: { png: Buffer } | { dib: Buffer } | null = null;
+  let bestScore = 0;
   for (let i = 0; i < count; i += 1) {
     const entry = 6 + i * 16;
     const area = (b[entry] || 256) * (b[entry + 1] || 256);
     const length = b.readUInt32LE(entry + 8);
     const offset = b.readUInt32LE(entry + 12);
-    if (offset + length > b.length) continue;
+    if (offset + length > b.length || length < 40) continue;
     const data = b.subarray(offset, offset + length);
-    if (isPng(data) && area > bestArea) {
-      best = data;
-      bestArea = area;
+    const png = isPng(data);
+    if (!png && data.readUInt32LE(0) < 40) continue;
+    // Bigger first; at one size, a PNG or the bitmap with more colours.
+    const score = area * 64 + (png ? 33 : data.readUInt16LE(14));
+    if (score > bestScore) {
+      best = png ? { png: data } : { dib: data };
+      bestScore = score;
     }
   }
   return best;
 }
 
+/** An ICO file's largest image as bytes the image library reads (a bitmap entry made a lossless PNG). */
+async function iconAsPng(file: Buffer): Promise<Buffer> {
+  const image = largestIconImage(file);
+  if (!image) throw notAnImage();
+  if ('png' in image) return image.png;
+  return bitmapAsPng(() => decodeIconBitmap(image.dib, MAX_IMAGE_PIXELS));
+}
+
 /** A Windows bitmap as a lossless PNG the rest of the work can read (the image library reads no BMP). */
-async function bmpAsPng(file: Buffer): Promise<Buffer> {
+async function bitmapAsPng(decode: () => BmpPixels): Promise<Buffer> {
   try {
-    const { width, height, rgba } = decodeBmp(file, MAX_IMAGE_PIXELS);
+    const { width, height, rgba } = decode();
     return await sharp(rgba, { raw: { width, height, channels: 4 } }).png({ compressionLevel: 0 }).toBuffer();
   } catch (err) {
     if (!(err instanceof BmpError)) throw err;
