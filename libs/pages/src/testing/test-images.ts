@@ -175,3 +175,16 @@ export function icoWithBitmap(picture: number[][], layout: BmpLayout, clear?: bo
   header.writeUInt32LE(header.length, 18);
   return Buffer.concat([header, dib, mask]);
 }
+
+/**
+ * A file as an iPhone saves a photo, as far as this machine can make one: an image in the HEIF container
+ * branded `heic` (HEVC-coded), which the bundled image library cannot decode (nor encode, hence a sharp AVIF
+ * relabelled, its coding boxes renamed to HEVC's).
+ */
+export async function heicLike(): Promise<Buffer> {
+  const file = Buffer.from(await makeImage(64, 48, 'avif'));
+  for (const [from, to] of [['avif', 'heic'], ['av01', 'hvc1'], ['av1C', 'hvcC']]) {
+    for (let at = file.indexOf(from); at >= 0; at = file.indexOf(from)) file.write(to, at, 'latin1');
+  }
+  return file;
+}

@@ -1,7 +1,7 @@
 import { BadRequestException } from '@nestjs/common';
 import sharp from 'sharp';
 import { UploadMessages } from '@plink/contracts';
-import { FAKE_PNG, HTML, PDF, SVG, TEXT, icoWithBitmap, icoWithPng, makeAnimation, makeBmp, makeImage, photoWithExif } from '../testing/test-images';
+import { FAKE_PNG, HTML, PDF, SVG, TEXT, heicLike, icoWithBitmap, icoWithPng, makeAnimation, makeBmp, makeImage, photoWithExif } from '../testing/test-images';
 import { ProcessImageService } from './process-image.service';
 
 describe('ProcessImageService', () => {
@@ -170,6 +170,10 @@ describe('ProcessImageService', () => {
     expect(await refusal(images.execute(makeBmp(picture, { bpp: 8, compression: 1 }), 'main'))).toBe(UploadMessages.unsupportedImage);
     const whole = makeBmp(picture, { bpp: 24 });
     expect(await refusal(images.execute(whole.subarray(0, whole.length - 2), 'main'))).toBe(UploadMessages.notAnImage);
+  });
+
+  it('tells an iPhone (HEIC) photo it cannot decode apart from a file that is no image', async () => {
+    expect(await refusal(images.execute(await heicLike(), 'main'))).toBe(UploadMessages.unsupportedImage);
   });
 
   it('refuses what is not a raster image, whatever it claims to be', async () => {

@@ -73,7 +73,7 @@ async function processRaster(source: Buffer, type: UploadImageType): Promise<Pro
   try {
     ({ format, pages } = await sharp(source, input).metadata());
   } catch (err) {
-    throw decodeError(err);
+    throw decodeError(err, source);
   }
   if (!format || !DECODED_FORMATS.has(format)) throw notAnImage();
 
@@ -96,7 +96,7 @@ async function processRaster(source: Buffer, type: UploadImageType): Promise<Pro
   try {
     pixels = await pipeline.toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
   } catch (err) {
-    throw decodeError(err);
+    throw decodeError(err, source);
   }
   const { width, height, channels } = pixels.info;
   const png = type === 'favicon' || (type !== 'meta' && channels === 4 && !fullyOpaque(pixels.data));
@@ -120,7 +120,7 @@ async function processAnimation(source: Buffer, format: 'gif' | 'webp', size: { 
     return { body: data, contentType: `image/${format}`, ext: format, width: info.width, height: info.pageHeight ?? info.height };
   } catch (err) {
     if (/pixel limit/i.test(err instanceof Error ? err.message : '')) return null;
-    throw decodeError(err);
+    throw decodeError(err, source);
   }
 }
 
@@ -218,8 +218,14 @@ function notAnImage(): BadRequestException {
   return new BadRequestException({ message: UploadMessages.notAnImage });
 }
 
-function decodeError(err: unknown): BadRequestException {
+function decodeError(err: unknown, source: Buffer): BadRequestException {
   const message = err instanceof Error ? err.message : '';
   if (/pixel limit/i.test(message)) return new BadRequestException({ message: UploadMessages.tooManyPixels });
+  // HEIC (iPhone photos): an image, but HEVC-coded, which the bundled image library cannot decode.
+  if (isHevcHeif(source)) return new BadRequestException({ message: UploadMessages.unsupportedImage });
   return notAnImage();
+}
+
+function isHevcHeif(b: Buffer): boolean {
+  return b.length >= 12 && b.subarray(4, 8).toString('latin1') === 'ftyp' && /^(heic|heix|heim|heis|hevc|hevx)$/.test(b.subarray(8, 12).toString('latin1'));
 }
