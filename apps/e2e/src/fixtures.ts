@@ -199,14 +199,19 @@ export async function snap(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true, animations: 'disabled' });
 }
 
-/** Registers through the UI, verifies by the mailed link and lands on the dashboard. */
-export async function registerAndVerify(page: Page, who: ReturnType<typeof newIdentity>, smtp: SmtpCatcher, origin: string): Promise<void> {
-  await page.goto('/auth?tab=register');
-  await expect(page.getByRole('heading', { name: 'Create an account' })).toBeVisible();
+/** Fills the open register form with `who` (the confirmation repeats the password). */
+export async function fillRegisterForm(page: Page, who: ReturnType<typeof newIdentity>): Promise<void> {
   await page.getByLabel('Username', { exact: true }).fill(who.username);
   await page.getByLabel('Email', { exact: true }).fill(who.email);
   await page.getByLabel('Password', { exact: true }).fill(who.password);
   await page.getByLabel('Confirm Password', { exact: true }).fill(who.password);
+}
+
+/** Registers through the UI, verifies by the mailed link and lands on the dashboard. */
+export async function registerAndVerify(page: Page, who: ReturnType<typeof newIdentity>, smtp: SmtpCatcher, origin: string): Promise<void> {
+  await page.goto('/auth?tab=register');
+  await expect(page.getByRole('heading', { name: 'Create an account' })).toBeVisible();
+  await fillRegisterForm(page, who);
   await page.getByRole('button', { name: 'Create Account' }).click();
   await expect(page.getByRole('heading', { name: 'Please verify your email' })).toBeVisible();
   const link = await mailedLink(smtp, who.email, /verify/i, `${origin}/verify-email?token=`);

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, mailedLink, newIdentity, snap, test, toast } from './fixtures';
+import { expect, fillRegisterForm, mailedLink, newIdentity, snap, test, toast } from './fixtures';
 
 /**
  * The identity journey as a visitor sees it in a real browser: register, verify by the e-mailed
@@ -52,10 +52,7 @@ test('a visitor registers, verifies the e-mail, logs in and out, resets and chan
   });
 
   await test.step('register → verify prompt with the address', async () => {
-    await page.getByLabel('Username', { exact: true }).fill(who.username);
-    await page.getByLabel('Email', { exact: true }).fill(who.email);
-    await page.getByLabel('Password', { exact: true }).fill(who.password);
-    await page.getByLabel('Confirm Password', { exact: true }).fill(who.password);
+    await fillRegisterForm(page, who);
     await snap(page, '02-register-filled');
     await page.getByRole('button', { name: 'Create Account' }).click();
     await expect(page).toHaveURL(/\/verify-prompt$/);
@@ -227,10 +224,7 @@ test('the auth screens explain wrong input, and login routes need a login', asyn
 
   await test.step('an unverified account is asked to verify before logging in', async () => {
     const who = newIdentity('cy');
-    await page.getByLabel('Username', { exact: true }).fill(who.username);
-    await page.getByLabel('Email', { exact: true }).fill(who.email);
-    await page.getByLabel('Password', { exact: true }).fill(who.password);
-    await page.getByLabel('Confirm Password', { exact: true }).fill(who.password);
+    await fillRegisterForm(page, who);
     await page.getByRole('button', { name: 'Create Account' }).click();
     await expect(page.getByRole('heading', { name: 'Please verify your email' })).toBeVisible();
     await page.getByRole('button', { name: 'Log out' }).click();

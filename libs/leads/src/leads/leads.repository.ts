@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { QueryResult } from '@mikro-orm/core';
-import { EntityManager, type PostgreSqlConnection } from '@mikro-orm/postgresql';
+import { EntityManager } from '@mikro-orm/postgresql';
+import type { NativePgPool } from '@plink/platform';
 import { COUNTER_SHARDS } from './page-counter.entity';
-
-type NativePool = Awaited<ReturnType<PostgreSqlConnection['getNativeClient']>>;
 
 export interface NewLead {
   pageId: number;
@@ -62,7 +61,7 @@ function statementName(variant: string): string {
 /** The leads service's only door to its tables (raw SQL where the hot path or a big page needs it). */
 @Injectable()
 export class LeadsRepository {
-  private pool?: Promise<NativePool>;
+  private pool?: Promise<NativePgPool>;
 
   constructor(private readonly em: EntityManager) {}
 
@@ -116,7 +115,7 @@ export class LeadsRepository {
   }
 
   /** The ORM's own `pg` pool (DATABASE_POOL_MAX connections, shared with every other query). */
-  private nativePool(): Promise<NativePool> {
+  private nativePool(): Promise<NativePgPool> {
     this.pool ??= this.em
       .getConnection()
       .getNativeClient()

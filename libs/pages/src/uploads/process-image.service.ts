@@ -22,6 +22,9 @@ const DECODED_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'tiff', 'heif']);
 /** Images decoded at once by this process: each can take a few hundred MB while it is worked on. */
 const CONCURRENT_IMAGES = 2;
 
+/** How every upload is decoded: a pixel limit against decompression bombs, errors not glossed over, upright. */
+const DECODE = { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error', autoOrient: true } as const;
+
 const JPEG = { quality: 82, mozjpeg: true } as const;
 const PNG = { compressionLevel: 9 } as const;
 
@@ -41,11 +44,11 @@ export class ProcessImageService {
   private readonly waiting: (() => void)[] = [];
 
   async execute(file: Buffer, type: UploadImageType): Promise<ProcessedImage> {
-    const source = rasterSource(file, type);
-    if (!source) throw notAnImage();
+    const kind = sourceKind(file, type);
+    if (!kind) throw notAnImage();
     await this.acquire();
     try {
-      return await processRaster(await readable(source), type);
+      return await processRaster(await readable(file, kind), type);
     } finally {
       this.release();
     }
@@ -67,7 +70,7 @@ export class ProcessImageService {
 }
 
 async function processRaster(source: Buffer, type: UploadImageType): Promise<ProcessedImage> {
-  const input = { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error', autoOrient: true, animated: false } as const;
+  const input = { ...DECODE, animated: false } as const;
   let format: string | undefined;
   let pages: number | undefined;
   try {
@@ -112,7 +115,7 @@ async function processRaster(source: Buffer, type: UploadImageType): Promise<Pro
  * metadata; frame delays and loop count kept); null when all frames together pass the pixel limit.
  */
 async function processAnimation(source: Buffer, format: 'gif' | 'webp', size: { width: number; height: number }): Promise<ProcessedImage | null> {
-  const pipeline = sharp(source, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error', animated: true })
+  const pipeline = sharp(source, { ...DECODE, animated: true })
     .resize(size.width, size.height, { fit: 'inside', withoutEnlargement: true })
     .toColourspace('srgb');
   try {
@@ -130,21 +133,25 @@ function fullyOpaque(rgba: Buffer): boolean {
   return true;
 }
 
+/** What an upload is, judged by its first bytes. */
+type SourceKind = 'raster' | 'bmp' | 'icon';
+
 /**
- * The file, when it starts like a raster image sharp reads, a Windows bitmap, or (for a favicon only) an
- * .ico file; null for anything else: text, HTML, SVG, PDF, archives, ….
+ * A raster image sharp reads, a Windows bitmap, or (for a favicon only) an .ico file; null for anything
+ * else: text, HTML, SVG, PDF, archives, ….
  */
-export function rasterSource(file: Buffer, type: UploadImageType): Buffer | null {
-  if (looksLikeRaster(file) || isBmp(file)) return file;
-  if (type === 'favicon' && largestIconImage(file)) return file;
+export function sourceKind(file: Buffer, type: UploadImageType): SourceKind | null {
+  if (looksLikeRaster(file)) return 'raster';
+  if (isBmp(file)) return 'bmp';
+  if (type === 'favicon' && largestIconImage(file)) return 'icon';
   return null;
 }
 
 /** What the image library can decode: the file itself, or a bitmap or icon made a lossless PNG. */
-async function readable(source: Buffer): Promise<Buffer> {
-  if (isBmp(source)) return bitmapAsPng(() => decodeBmp(source, MAX_IMAGE_PIXELS));
-  if (!looksLikeRaster(source)) return iconAsPng(source);
-  return source;
+async function readable(file: Buffer, kind: SourceKind): Promise<Buffer> {
+  if (kind === 'bmp') return bitmapAsPng(() => decodeBmp(file, MAX_IMAGE_PIXELS));
+  if (kind === 'icon') return iconAsPng(file);
+  return file;
 }
 
 function looksLikeRaster(b: Buffer): boolean {

@@ -1,5 +1,5 @@
 import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
-import { EntityManager, MikroORM, RequestContext } from '@mikro-orm/postgresql';
+import { EntityManager, MikroORM, RequestContext, type PostgreSqlConnection } from '@mikro-orm/postgresql';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import { getLogger } from '../logging/logger';
@@ -8,6 +8,9 @@ import { migrateServices } from './migrate';
 import type { ServiceSchema } from './service-schema';
 
 export const SERVICE_SCHEMAS = Symbol('SERVICE_SCHEMAS');
+
+/** The ORM's own `pg` pool (`em.getConnection().getNativeClient()`), for hot paths that send raw SQL. */
+export type NativePgPool = Awaited<ReturnType<PostgreSqlConnection['getNativeClient']>>;
 
 /** Opens the ORM over every entity of the given services (plus the platform's outbox). */
 export async function openOrm(config: AppConfig, schemas: ServiceSchema[]): Promise<MikroORM> {

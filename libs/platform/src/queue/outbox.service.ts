@@ -2,11 +2,10 @@ import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap }
 import { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { JOBS, type JobEnvelope, type JobName, type JobPayload } from '@plink/contracts';
+import type { NativePgPool } from '../database/database.module';
 import { currentCorrelationId, getLogger } from '../logging/logger';
 import { JobQueue } from './job-queue';
 import { OutboxMessage } from './outbox.entity';
-
-type NativePool = Awaited<ReturnType<ReturnType<MikroORM['em']['getConnection']>['getNativeClient']>>;
 
 const POLL_MS = 1_000;
 /** Most jobs one pass moves (one statement, one Redis round trip per queue). */
@@ -230,7 +229,7 @@ export class Outbox implements OnApplicationBootstrap, BeforeApplicationShutdown
   }
 
   /** Rows whose jobs the queue did not take (Redis most likely away) wait longer each time they fail. */
-  private async postpone(pool: NativePool, rows: OutboxRow[], err: Error): Promise<void> {
+  private async postpone(pool: NativePgPool, rows: OutboxRow[], err: Error): Promise<void> {
     const attempts = Math.max(...rows.map((r) => r.relay_attempts)) + 1;
     const delaySeconds = Math.min(30, 2 ** Math.min(attempts, 5));
     await pool.query(
