@@ -113,6 +113,8 @@ async function startGateway(use: (gateway: Gateway) => Promise<void>): Promise<v
       PLINK_WORKERS: 'all',
       SESSION_SECRET: 'e2e-session-secret-0123456789abcdef0123456789',
       AUTH_RATE_LIMIT_PER_MINUTE: '1000',
+      // The journeys register every creator from one address (127.0.0.1).
+      REGISTRATIONS_PER_ADDRESS_PER_HOUR: '0',
       // The journeys submit leads from one address (127.0.0.1): no per-minute cap on them.
       LEAD_RATE_LIMIT_PER_MINUTE: '0',
       UPLOADS_DIR: join(dataDir, 'uploads'),

@@ -23,11 +23,23 @@ export const IdentityMessages = {
   notSignedIn: 'Not authenticated',
   tooManyLoginAttempts: 'Too many failed login attempts. Please wait 15 minutes and try again.',
   tooManyRequests: 'Too many requests. Please slow down and try again in a minute.',
+  tooManyRegistrations: 'Too many sign-ups from this network. Please try again later.',
   forgotPasswordSent: "If an account exists with that email, we've sent instructions to reset your password.",
   passwordResetDone: 'Your password has been reset. You can now log in.',
   passwordUpdated: 'Your password has been updated.',
   verificationSent: 'Verification email sent',
 } as const;
+
+/**
+ * The 429 text of a login that must wait: the lockout message with the real wait, which is
+ * 'Please wait 15 minutes' (the message above) at the longest.
+ */
+export function tooManyLoginAttemptsMessage(retryAfterSeconds: number): string {
+  const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+  if (seconds < 60) return `Too many failed login attempts. Please wait ${seconds} second${seconds === 1 ? '' : 's'} and try again.`;
+  const minutes = Math.ceil(seconds / 60);
+  return `Too many failed login attempts. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`;
+}
 
 export const LIMITS = {
   usernameMin: 3,

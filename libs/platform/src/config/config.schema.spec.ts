@@ -17,6 +17,8 @@ describe('configuration', () => {
       workers: 'none',
       logLevel: 'info',
       authRateLimitPerMinute: 200,
+      loginFailuresPerAddress: 50,
+      registrationsPerAddressPerHour: 10,
       leadRateLimitPerMinute: 20,
       uploadOrphanGraceHours: 24,
     });

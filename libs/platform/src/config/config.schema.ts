@@ -45,6 +45,8 @@ export const envSchema = z
     STRIPE_WEBHOOK_SECRET: optionalString,
     STRIPE_PRICE_ID: optionalString,
     AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(200),
+    LOGIN_FAILURES_PER_ADDRESS: z.coerce.number().int().min(0).default(50),
+    REGISTRATIONS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(0).default(10),
     LEAD_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(20),
     PLINK_WORKERS: z.string().default('none'),
     HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
@@ -99,6 +101,10 @@ export interface AppConfig {
   stripe?: { secretKey: string; webhookSecret?: string; priceId?: string };
   /** Requests per minute one address may make to each auth call (0 = off). */
   authRateLimitPerMinute: number;
+  /** Wrong passwords one address may send in 15 minutes, over all accounts, before its logins get 429 (0 = off). */
+  loginFailuresPerAddress: number;
+  /** Registration attempts one address may make in an hour (0 = off): each answer says whether an e-mail has an account. */
+  registrationsPerAddressPerHour: number;
   /** Lead submissions per minute one address may make to one page (0 = off, e.g. for load tests). */
   leadRateLimitPerMinute: number;
   workers: string;
@@ -152,6 +158,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, priceId: e.STRIPE_PRICE_ID }
       : undefined,
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
+    loginFailuresPerAddress: e.LOGIN_FAILURES_PER_ADDRESS,
+    registrationsPerAddressPerHour: e.REGISTRATIONS_PER_ADDRESS_PER_HOUR,
     leadRateLimitPerMinute: e.LEAD_RATE_LIMIT_PER_MINUTE,
     workers: e.PLINK_WORKERS,
     healthPort: e.HEALTH_PORT,
