@@ -21,6 +21,8 @@ export const envSchema = z
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     HOST: z.string().default('0.0.0.0'),
     APP_ORIGIN: z.url().default('http://localhost:3000').transform((v) => v.replace(/\/+$/, '')),
+    // Landing pages' own origin (e.g. https://plink.page); unset = APP_ORIGIN (one host, sandboxed creator code).
+    PUBLIC_ORIGIN: z.url().optional().transform((v) => (v === undefined ? undefined : v.replace(/\/+$/, ''))),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL'),
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
@@ -57,6 +59,9 @@ export const envSchema = z
     if (env.SESSION_SECRET && env.SESSION_SECRET.length < 32) {
       ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'SESSION_SECRET must be at least 32 characters' });
     }
+    if (env.PUBLIC_ORIGIN && new URL(env.PUBLIC_ORIGIN).pathname !== '/') {
+      ctx.addIssue({ code: 'custom', path: ['PUBLIC_ORIGIN'], message: 'PUBLIC_ORIGIN must be an origin (scheme, host and port), without a path' });
+    }
     if (env.S3_ENDPOINT) {
       for (const key of ['S3_ACCESS_KEY', 'S3_SECRET_KEY', 'S3_BUCKET'] as const) {
         if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: `${key} is required when S3_ENDPOINT is set` });
@@ -71,6 +76,12 @@ export interface AppConfig {
   port: number;
   host: string;
   appOrigin: string;
+  /**
+   * The origin visitors' landing pages are served from. When it differs from {@link appOrigin}, creators'
+   * code runs on that host, never beside the app's session; when it is the same, pages with creator code
+   * are sandboxed (see the gateway's security headers).
+   */
+  publicOrigin: string;
   /** True when APP_ORIGIN is https: cookies get the Secure flag. */
   secureCookies: boolean;
   logLevel: Env['LOG_LEVEL'];
@@ -123,6 +134,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     port: e.PORT,
     host: e.HOST,
     appOrigin: e.APP_ORIGIN,
+    publicOrigin: e.PUBLIC_ORIGIN ?? e.APP_ORIGIN,
     secureCookies: e.APP_ORIGIN.startsWith('https:'),
     logLevel: e.LOG_LEVEL,
     databaseUrl: e.DATABASE_URL,
@@ -166,6 +178,7 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     env: config.env,
     port: config.port,
     appOrigin: config.appOrigin,
+    publicOrigin: config.publicOrigin,
     database: maskUrl(config.databaseUrl),
     redis: maskUrl(config.redisUrl),
     redisPrefix: config.redisPrefix,
