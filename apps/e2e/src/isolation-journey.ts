@@ -148,6 +148,11 @@ export async function isolationJourney({ page, browser, smtp, gateway }: { page:
   expect(((await mine.json()) as { title: string }).title).toBe(PAGE_TITLE);
   await page.goto(`${origin}/dashboard`);
   await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
+  // The dashboard shows and links the page on the landing pages' host.
+  const shown = `${new URL(publicOrigin).host}/${victimPage.slug}`;
+  const link = page.getByRole('link', { name: shown, exact: true });
+  await expect(link).toBeVisible();
+  await expect(link).toHaveAttribute('href', sandboxed ? `/${victimPage.slug}` : `${publicOrigin}/${victimPage.slug}`);
   expect(await page.evaluate(() => localStorage.getItem('plink-e2e-marker'))).toBe(MARKER);
 
   // Visitors sign up on B's page, with JavaScript and without it.

@@ -28,8 +28,14 @@ export function publicOrigin(): string {
   return named && /^https?:\/\/[^/\s]+$/.test(named) ? named : window.location.origin;
 }
 
-/** Where visitors see the page: `{public origin}/{slug}`, served by the server (never a client-side route). */
-export const publicPagePath = (slug: string) => `${publicOrigin()}/${slug}`;
+/**
+ * Where visitors see the page, served by the server (never a client-side route): `/{slug}` on one host,
+ * `{public origin}/{slug}` when landing pages have a host of their own.
+ */
+export function publicPagePath(slug: string): string {
+  const origin = publicOrigin();
+  return origin === window.location.origin ? `/${slug}` : `${origin}/${slug}`;
+}
 
 /** `{host}/{slug}` as the dashboard shows it, and the full link the copy button puts on the clipboard. */
 export const displayPageUrl = (slug: string) => `${new URL(publicOrigin()).host}/${slug}`;
