@@ -31,7 +31,8 @@ describe('configuration', () => {
     expect(split.publicOrigin).toBe('https://plink.page');
     expect(split.appOrigin).toBe('https://app.example.com');
     expect(() => loadConfig({ ...base, PUBLIC_ORIGIN: 'plink.page' })).toThrow(/PUBLIC_ORIGIN/);
-    expect(() => loadConfig({ ...base, PUBLIC_ORIGIN: 'https://plink.page/pages' })).toThrow(/PUBLIC_ORIGIN must be an origin/);
+    expect(() => loadConfig({ ...base, PUBLIC_ORIGIN: 'https://plink.page/pages' })).toThrow(/PUBLIC_ORIGIN must be an http\(s\) origin/);
+    expect(() => loadConfig({ ...base, PUBLIC_ORIGIN: 'ftp://plink.page' })).toThrow(/PUBLIC_ORIGIN must be an http\(s\) origin/);
   });
 
   it('treats empty variables as unset', () => {

@@ -9,6 +9,13 @@ const optionalString = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
 
+/** `https://host[:port]` with nothing after it (a trailing slash is tolerated). */
+function isOrigin(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return (url.protocol === 'https:' || url.protocol === 'http:') && url.pathname === '/' && !url.search && !url.hash && !url.username;
+}
+
 const DEV_SESSION_SECRET = 'plink-development-session-secret-do-not-use-in-production';
 
 /**
@@ -22,7 +29,11 @@ export const envSchema = z
     HOST: z.string().default('0.0.0.0'),
     APP_ORIGIN: z.url().default('http://localhost:3000').transform((v) => v.replace(/\/+$/, '')),
     // Landing pages' own origin (e.g. https://plink.page); unset = APP_ORIGIN (one host, sandboxed creator code).
-    PUBLIC_ORIGIN: z.url().optional().transform((v) => (v === undefined ? undefined : v.replace(/\/+$/, ''))),
+    PUBLIC_ORIGIN: z
+      .url()
+      .refine((v) => isOrigin(v), { error: 'PUBLIC_ORIGIN must be an http(s) origin (scheme, host and port), without a path' })
+      .optional()
+      .transform((v) => (v === undefined ? undefined : new URL(v).origin)),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL'),
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
@@ -58,9 +69,6 @@ export const envSchema = z
     }
     if (env.SESSION_SECRET && env.SESSION_SECRET.length < 32) {
       ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'SESSION_SECRET must be at least 32 characters' });
-    }
-    if (env.PUBLIC_ORIGIN && new URL(env.PUBLIC_ORIGIN).pathname !== '/') {
-      ctx.addIssue({ code: 'custom', path: ['PUBLIC_ORIGIN'], message: 'PUBLIC_ORIGIN must be an origin (scheme, host and port), without a path' });
     }
     if (env.S3_ENDPOINT) {
       for (const key of ['S3_ACCESS_KEY', 'S3_SECRET_KEY', 'S3_BUCKET'] as const) {
