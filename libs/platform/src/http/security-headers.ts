@@ -21,10 +21,12 @@ const FILE = /\.[a-z0-9]{1,8}$/i;
 
 /**
  * The app's policy (SPA and API), as helmet options. Scripts: the built SPA's own files only (Vite emits no
- * inline script). Styles: 'unsafe-inline' because a nonce cannot cover what Mantine 9 writes: its style props
- * and components put `style="…"` attributes on elements (nonces apply to <style>/<script> elements only,
- * never to attributes), and tiptap adds its own <style> element without a nonce. Images: any URL, as a
- * creator's page may show images from anywhere (and the rich text holds data: images). No framing at all.
+ * inline script), never 'unsafe-inline'. Styles: 'unsafe-inline'. Mantine 9 injects <style data-mantine-styles>
+ * elements (its classes, CSS variables, responsive style props), which could carry a nonce (getStyleNonce), but
+ * its style props and components also write `style="…"` attributes (sizes, colours as CSS variables), and a
+ * nonce or hash never covers an attribute; tiptap's editor adds its own <style> element too. Blocking those
+ * would break the SPA's layout; CSS cannot run script, and script-src stays strict. Images: any URL, as a
+ * creator's page may show images from anywhere (the rich text holds data: images). No framing at all.
  */
 function helmetOptions(config: AppConfig): HelmetOptions {
   return {
