@@ -274,3 +274,24 @@ describe('two hosts: PUBLIC_ORIGIN for landing pages, APP_ORIGIN for the app (ht
     expect(res.statusCode).toBe(301);
   });
 });
+
+describe('two hosts behind a trusted proxy (TRUST_PROXY=true)', () => {
+  let gateway: TestGateway;
+  beforeAll(async () => {
+    gateway = await startTestGateway({ APP_ORIGIN: 'https://app.plink.test', PUBLIC_ORIGIN: 'https://pages.plink.test', TRUST_PROXY: 'true' });
+  });
+  afterAll(() => gateway?.close());
+
+  it('decides the host by X-Forwarded-Host', async () => {
+    const fastify: FastifyInstance = gateway.app.getHttpAdapter().getInstance();
+    const pro = await creator(gateway, 'pro');
+    const page = await createPage(pro);
+    const viaProxy = await fastify.inject({ method: 'GET', url: `/${page.slug}`, headers: { host: '10.0.0.5:3000', 'x-forwarded-host': 'pages.plink.test' } });
+    expect(viaProxy.statusCode).toBe(200);
+    const appViaProxy = await fastify.inject({ method: 'GET', url: `/${page.slug}`, headers: { host: '10.0.0.5:3000', 'x-forwarded-host': 'app.plink.test' } });
+    expect({ status: appViaProxy.statusCode, location: appViaProxy.headers.location }).toEqual({
+      status: 301,
+      location: `https://pages.plink.test/${page.slug}`,
+    });
+  });
+});
