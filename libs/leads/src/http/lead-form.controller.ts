@@ -1,6 +1,6 @@
 import { Body, Controller, HttpException, HttpStatus, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { renderNotFoundDocument, renderPublicPageDocument } from '@plink/page-render';
+import { NOT_FOUND_POLICY, renderNotFoundDocument, renderPublicPage } from '@plink/page-render';
 import { APP_CONFIG, apiNotFound, toApiError, type AppConfig } from '@plink/platform';
 import { CaptureLeadService, type SubmissionPage } from '../use-cases/capture-lead.service';
 
@@ -45,7 +45,12 @@ export class LeadFormController {
     const path = request.url.split('?')[0];
     const page = await this.capture.lookUpPage(slug);
     if (!page || (username !== undefined && page.ownerUsername.toLowerCase() !== username.toLowerCase())) {
-      void reply.status(404).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(renderNotFoundDocument());
+      void reply
+        .status(404)
+        .header('cache-control', 'no-store')
+        .header('content-security-policy', NOT_FOUND_POLICY)
+        .type('text/html; charset=utf-8')
+        .send(renderNotFoundDocument());
       return;
     }
     try {
@@ -54,19 +59,23 @@ export class LeadFormController {
       if (!(err instanceof HttpException) || err.getStatus() >= HttpStatus.INTERNAL_SERVER_ERROR) throw err;
       const { status, message, headers } = toApiError(err);
       if (headers) void reply.headers(headers);
-      void reply.status(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(this.formWithError(page, path, message, body));
+      // The page again, with the same policy as when it is viewed (a sandbox for its owner's code on a shared host).
+      const document = this.formWithError(page, path, message, body);
+      if (document.contentSecurityPolicy) void reply.header('content-security-policy', document.contentSecurityPolicy);
+      void reply.status(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(document.html);
       return;
     }
     void reply.header('cache-control', 'no-store').redirect(`${path}?submitted=1`, 303);
   }
 
   /** The page again with the message under the form and what the visitor typed kept (escaped by the renderer). */
-  private formWithError(page: SubmissionPage, path: string, error: string, body: unknown): string {
+  private formWithError(page: SubmissionPage, path: string, error: string, body: unknown) {
     const typed = (body as { email?: unknown } | null | undefined)?.email;
-    return renderPublicPageDocument(page.public, {
+    return renderPublicPage(page.public, {
       state: 'form',
-      canonicalUrl: `${this.config.appOrigin}/${page.slug}`,
-      appOrigin: this.config.appOrigin,
+      canonicalUrl: `${this.config.publicOrigin}/${page.slug}`,
+      appOrigin: this.config.publicOrigin,
+      isolation: this.config.publicOrigin === this.config.appOrigin ? 'sandbox' : 'own-origin',
       formAction: path,
       error,
       submittedEmail: typeof typed === 'string' ? typed.slice(0, 254) : undefined,
