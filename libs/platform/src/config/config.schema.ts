@@ -21,6 +21,7 @@ export const envSchema = z
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     HOST: z.string().default('0.0.0.0'),
     APP_ORIGIN: z.url().default('http://localhost:3000').transform((v) => v.replace(/\/+$/, '')),
+    PUBLIC_ORIGIN: z.url().optional().transform((v) => (v === undefined ? undefined : v.replace(/\/+$/, ''))),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL'),
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
@@ -71,6 +72,8 @@ export interface AppConfig {
   port: number;
   host: string;
   appOrigin: string;
+  /** Where visitors' landing pages are served (PUBLIC_ORIGIN, else APP_ORIGIN). */
+  publicOrigin: string;
   /** True when APP_ORIGIN is https: cookies get the Secure flag. */
   secureCookies: boolean;
   logLevel: Env['LOG_LEVEL'];
@@ -123,6 +126,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     port: e.PORT,
     host: e.HOST,
     appOrigin: e.APP_ORIGIN,
+    publicOrigin: e.PUBLIC_ORIGIN ?? e.APP_ORIGIN,
     secureCookies: e.APP_ORIGIN.startsWith('https:'),
     logLevel: e.LOG_LEVEL,
     databaseUrl: e.DATABASE_URL,
