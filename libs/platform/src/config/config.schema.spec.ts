@@ -25,6 +25,13 @@ describe('configuration', () => {
     expect(config.stripe).toBeUndefined();
   });
 
+  it('serves landing pages from APP_ORIGIN unless PUBLIC_ORIGIN says otherwise (trailing slashes dropped)', () => {
+    expect(loadConfig({ ...base, APP_ORIGIN: 'https://app.example.com/' }).publicOrigin).toBe('https://app.example.com');
+    expect(loadConfig({ ...base, PUBLIC_ORIGIN: '' }).publicOrigin).toBe('http://localhost:3000');
+    expect(loadConfig({ ...base, PUBLIC_ORIGIN: 'https://pages.example.com//' }).publicOrigin).toBe('https://pages.example.com');
+    expect(() => loadConfig({ ...base, PUBLIC_ORIGIN: 'not a url' })).toThrow(/PUBLIC_ORIGIN/);
+  });
+
   it('treats empty variables as unset', () => {
     const config = loadConfig({ ...base, S3_PORT: '', HEALTH_PORT: ' ', PORT: '', SMTP_URL: '' });
     expect(config.port).toBe(3000);
