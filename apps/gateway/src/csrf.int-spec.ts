@@ -111,7 +111,8 @@ describe('CSRF defence and bad input', () => {
     });
 
     it('lets the app’s own pages through: same-origin, a typed request, or Origin equal to APP_ORIGIN', async () => {
-      for (const headers of [{ 'sec-fetch-site': 'same-origin', origin: APP_ORIGIN }, { 'sec-fetch-site': 'none' }, { origin: APP_ORIGIN }, {}]) {
+      const allowed: Record<string, string>[] = [{ 'sec-fetch-site': 'same-origin', origin: APP_ORIGIN }, { 'sec-fetch-site': 'none' }, { origin: APP_ORIGIN }, {}];
+      for (const headers of allowed) {
         const res = await raw('PUT', `/api/pages/${page.id}`, {
           cookie: ownerCookie(),
           headers: { ...headers, 'content-type': 'application/json' },
@@ -122,12 +123,13 @@ describe('CSRF defence and bad input', () => {
     });
 
     it('lets visitors submit from APP_ORIGIN, PUBLIC_ORIGIN or a sandboxed page (Origin: null), not from another site', async () => {
-      for (const headers of [
+      const visitors: Record<string, string>[] = [
         { origin: PUBLIC_ORIGIN, 'sec-fetch-site': 'same-site' },
         { origin: 'null', 'sec-fetch-site': 'cross-site' },
         { origin: APP_ORIGIN, 'sec-fetch-site': 'same-origin' },
         {},
-      ]) {
+      ];
+      for (const headers of visitors) {
         const res = await raw('POST', `/api/page/${page.slug}/submit`, {
           headers: { ...headers, 'content-type': 'application/json' },
           body: JSON.stringify({ email: `v.${tag()}@example.com` }),

@@ -9,7 +9,9 @@ import { z } from 'zod';
  * Single-line fields (titles, names, e-mail addresses, URLs, tokens, passwords) refuse every one of them;
  * multi-line fields (rich text, paragraphs, custom code) keep tab, line feed and carriage return.
  */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
 const NOT_IN_SINGLE_LINE = /[\u0000-\u001f\u007f\ud800-\udfff]/u;
+// eslint-disable-next-line no-control-regex -- as above
 const NOT_IN_MULTI_LINE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ud800-\udfff]/u;
 
 /** The message for a field holding such characters: `Title contains characters that are not allowed.` */
