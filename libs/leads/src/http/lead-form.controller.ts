@@ -1,4 +1,5 @@
 import { Body, Controller, HttpException, HttpStatus, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NOT_FOUND_POLICY, renderNotFoundDocument, renderPublicPage } from '@plink/page-render';
 import { APP_CONFIG, apiNotFound, toApiError, type AppConfig } from '@plink/platform';
@@ -8,7 +9,15 @@ import { CaptureLeadService, type SubmissionPage } from '../use-cases/capture-le
  * The landing page's form without JavaScript: a urlencoded POST to the page's own URL. Success
  * redirects (303) to the same URL with `?submitted=1`, which renders the thank-you state; a refused
  * submission answers the page again with the message above the form.
+ *
+ * The one set of routes that takes a urlencoded body (`bodyKind: 'form'`). They are visitor-facing
+ * (`visitorFacing`): a landing page may be served from PUBLIC_ORIGIN or, carrying creator code, from a
+ * sandbox with an opaque origin, so these accept APP_ORIGIN, PUBLIC_ORIGIN and `Origin: null`. A
+ * visitor's submission carries no cookie-based authority (it is the same for anyone who sends it), so
+ * there is no forgery to defend against; see installCsrfDefence.
  */
+const FORM_POST = { bodyKind: 'form', visitorFacing: true } as const;
+
 @Controller()
 export class LeadFormController {
   constructor(
@@ -17,6 +26,7 @@ export class LeadFormController {
   ) {}
 
   @Post(':slug')
+  @RouteConfig(FORM_POST)
   bySlug(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('slug') slug: string, @Body() body: unknown) {
     if (slug.toLowerCase() === 'api') {
       void reply.status(404).send(apiNotFound());
@@ -26,11 +36,13 @@ export class LeadFormController {
   }
 
   @Post('p/:slug')
+  @RouteConfig(FORM_POST)
   byShortPath(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('slug') slug: string, @Body() body: unknown) {
     return this.submit(request, reply, slug, undefined, body);
   }
 
   @Post('p/:username/:slug')
+  @RouteConfig(FORM_POST)
   byUserPath(
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,

@@ -35,6 +35,7 @@ describe('configuration', () => {
     expect(() => loadConfig({ ...base, PUBLIC_ORIGIN: 'plink.page' })).toThrow(/PUBLIC_ORIGIN/);
     expect(() => loadConfig({ ...base, PUBLIC_ORIGIN: 'https://plink.page/pages' })).toThrow(/PUBLIC_ORIGIN must be an http\(s\) origin/);
     expect(() => loadConfig({ ...base, PUBLIC_ORIGIN: 'ftp://plink.page' })).toThrow(/PUBLIC_ORIGIN must be an http\(s\) origin/);
+    expect(loadConfig({ ...base, PUBLIC_ORIGIN: '' }).publicOrigin).toBe('http://localhost:3000');
   });
 
   it('treats empty variables as unset', () => {
