@@ -84,7 +84,9 @@ describe('plans and billing, end to end', () => {
     const granted = await plink(['grant-pro', user.email.toLowerCase(), '--days', '30']);
     expect(granted.err).toBe('');
     expect(granted.code).toBe(0);
-    expect(granted.out).toMatch(new RegExp(`^Granted Pro to ${user.email.toLowerCase().replace('.', '\\.')} \\(user ${user.id}\\) until 20\\d\\d-`));
+    const [, email, id, until] = /^Granted Pro to (\S+) \(user (\d+)\) until (\S+)\.$/.exec(granted.out) ?? [];
+    expect({ email, id: Number(id) }).toEqual({ email: user.email.toLowerCase(), id: user.id });
+    expect(Math.abs(new Date(until).getTime() - Date.now() - 30 * 86_400_000)).toBeLessThan(60_000);
     const ms = await eventually(() => isPremium(user.browser));
     console.log(`grant-pro → GET /api/user isPremium: ${ms} ms`);
 
