@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { BILLING_SCHEMA } from '@plink/billing';
+import { BILLING_SCHEMA, BillingHttpModule } from '@plink/billing';
 import { IDENTITY_SCHEMA, IdentityHttpModule } from '@plink/identity';
 import { LEADS_SCHEMA, LeadsHttpModule, LeadsReadModule } from '@plink/leads';
 import { PAGES_SCHEMA, PagesHttpModule } from '@plink/pages';
@@ -25,6 +25,7 @@ export class GatewayModule {
         IdentityHttpModule,
         PagesHttpModule,
         LeadsHttpModule,
+        BillingHttpModule,
         ...workers,
       ],
       controllers: [HealthController],

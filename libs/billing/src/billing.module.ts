@@ -1,12 +1,45 @@
 import { Module } from '@nestjs/common';
-import type { ServiceSchema } from '@plink/platform';
+import { IdentityReadModule } from '@plink/identity';
+import { BillingController } from './http/billing.controller';
+import { PaymentsGateway, PaymentsNotConfigured } from './payments/payments.gateway';
+import { ApplyPlanService } from './use-cases/apply-plan.service';
+import { ExpireGrantsService } from './use-cases/expire-grants.service';
+import { OperatorPlansService } from './use-cases/operator-plans.service';
+import { ReadPlanService } from './use-cases/read-plan.service';
+import { SubscriptionStatusService } from './use-cases/subscription-status.service';
+import { BillingProcessor } from './workers/billing.processor';
+import { ExpireGrantsScheduler } from './workers/expire-grants.scheduler';
 
-/** The billing service's tables (schema "billing"): none yet; its migrations arrive with its features. */
-export const BILLING_SCHEMA: ServiceSchema = { service: 'billing', entities: [], migrations: [] };
+/** Billing's plan store and the one way plans change (shared by its HTTP calls, workers and operator command). */
+@Module({
+  providers: [ReadPlanService, ApplyPlanService],
+  exports: [ReadPlanService, ApplyPlanService],
+})
+export class BillingCoreModule {}
 
 /**
- * The billing service's workers. It serves no queue yet: its app boots, keeps its schema
- * migrated, reports health and stops cleanly, so operators can deploy it from day one.
+ * The subscription calls, mounted by the gateway. The payment provider is a port: this release takes no
+ * payments, whatever STRIPE_SECRET_KEY says (the Stripe implementation replaces PaymentsNotConfigured here).
  */
-@Module({})
+@Module({
+  imports: [BillingCoreModule, IdentityReadModule],
+  controllers: [BillingController],
+  providers: [SubscriptionStatusService, { provide: PaymentsGateway, useValue: new PaymentsNotConfigured() }],
+})
+export class BillingHttpModule {}
+
+/** The billing service's workers: the billing queue (ending operator grants on time, every 10 minutes). */
+@Module({
+  imports: [BillingCoreModule],
+  providers: [ExpireGrantsService, BillingProcessor, ExpireGrantsScheduler],
+  exports: [ExpireGrantsService],
+})
 export class BillingWorkerModule {}
+
+/** What the operator's command needs: grant and revoke. */
+@Module({
+  imports: [BillingCoreModule, IdentityReadModule],
+  providers: [OperatorPlansService],
+  exports: [OperatorPlansService],
+})
+export class BillingOperatorModule {}

@@ -1,1 +1,4 @@
-export { BILLING_SCHEMA, BillingWorkerModule } from './billing.module';
+export { BILLING_SCHEMA } from './billing.schema';
+export { BillingHttpModule, BillingWorkerModule, BillingOperatorModule } from './billing.module';
+export { ExpireGrantsService } from './use-cases/expire-grants.service';
+export { runPlinkCommand, PLINK_USAGE, type PlinkCommandIo } from './operator/plink-command';

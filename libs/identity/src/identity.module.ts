@@ -4,6 +4,8 @@ import { IdentityDirectory } from './directory/identity-directory';
 import { IdentityController } from './http/identity.controller';
 import { LocalStrategy } from './http/local.strategy';
 import { LoginGuard } from './http/login.guard';
+import { ApplyPlanChangeService } from './plans/apply-plan-change.service';
+import { IdentityProcessor } from './plans/identity.processor';
 import { SignedInGuard } from './sessions/session.guard';
 import { SessionStore } from './sessions/session.store';
 import { AuthRateLimits } from './use-cases/auth-rate-limits';
@@ -46,6 +48,6 @@ export class IdentityReadModule {}
 })
 export class IdentityHttpModule {}
 
-/** Identity's workers: it owns no queue yet, so it only keeps its schema migrated and reports health. */
-@Module({ imports: [IdentityReadModule] })
+/** Identity's workers: the identity queue (plan changes published by billing, copied onto the user). */
+@Module({ imports: [IdentityReadModule], providers: [ApplyPlanChangeService, IdentityProcessor] })
 export class IdentityWorkerModule {}

@@ -1,10 +1,14 @@
 import type { ServiceSchema } from '@plink/platform';
 import { CreateUsers20261121 } from './migrations/20261121-create-users';
+import { AddUserPlan20261123 } from './migrations/20261123-add-user-plan';
 import { UserSchema } from './users/user.entity';
 
 /** The identity service's tables (schema "identity") and their migrations. */
 export const IDENTITY_SCHEMA: ServiceSchema = {
   service: 'identity',
   entities: [UserSchema],
-  migrations: [{ name: '20261121_create_users', class: CreateUsers20261121 }],
+  migrations: [
+    { name: '20261121_create_users', class: CreateUsers20261121 },
+    { name: '20261123_add_user_plan', class: AddUserPlan20261123 },
+  ],
 };

@@ -10,6 +10,7 @@ import { RenderedPages } from './public-page/rendered-pages';
 import { CreatePageService } from './use-cases/create-page.service';
 import { DeletePageService } from './use-cases/delete-page.service';
 import { FlushViewsService } from './use-cases/flush-views.service';
+import { OwnerPlanChangedService } from './use-cases/owner-plan-changed.service';
 import { GetPageService } from './use-cases/get-page.service';
 import { ListPagesService } from './use-cases/list-pages.service';
 import { UpdatePageService } from './use-cases/update-page.service';
@@ -61,7 +62,8 @@ export class PagesReadModule {}
 export class PagesHttpModule {}
 
 /**
- * The pages service's workers: the pages queue (moving buffered views into the database) and the uploads
+ * The pages service's workers: the pages queue (moving buffered views into the database, dropping the
+ * visitor pages of an owner whose plan changed from every replica's cache) and the uploads
  * queue (removing images no page shows any more, and every 6 hours the uploads never saved to a page).
  */
 @Module({
@@ -69,6 +71,8 @@ export class PagesHttpModule {}
     PagesRepository,
     PendingViewsStore,
     FlushViewsService,
+    PageChanges,
+    OwnerPlanChangedService,
     PagesProcessor,
     FlushViewsScheduler,
     UploadUrls,

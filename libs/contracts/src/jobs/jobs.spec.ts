@@ -9,7 +9,34 @@ describe('job contracts', () => {
   });
 
   it('lists the e-mail jobs on the e-mail queue', () => {
-    expect(jobsOfQueue(QueueName.Email).sort()).toEqual(['email.file-delivery', 'email.password-reset', 'email.verification']);
+    expect(jobsOfQueue(QueueName.Email).sort()).toEqual([
+      'email.file-delivery',
+      'email.password-reset',
+      'email.pro-ended',
+      'email.pro-started',
+      'email.verification',
+    ]);
+  });
+
+  it('sends plan changes to identity, then to pages, and the grant expiry to billing', () => {
+    expect(jobsOfQueue(QueueName.Identity)).toEqual(['identity.plan-changed']);
+    expect(JOBS['pages.owner-plan-changed'].queue).toBe(QueueName.Pages);
+    expect(jobsOfQueue(QueueName.Billing)).toEqual(['billing.expire-grants']);
+    const schema = JOBS['identity.plan-changed'].schema;
+    const change = {
+      v: 1,
+      userId: 4,
+      isPremium: true,
+      planStatus: 'active',
+      periodEnd: '2026-12-01T00:00:00.000Z',
+      stripeCustomerId: null,
+      stripeSubscriptionId: null,
+      changedAt: '2026-11-23T10:00:00.000Z',
+    };
+    expect(schema.safeParse(change).success).toBe(true);
+    expect(schema.safeParse({ ...change, planStatus: 'gold' }).success).toBe(false);
+    expect(schema.safeParse({ ...change, periodEnd: 'next week' }).success).toBe(false);
+    expect(schema.safeParse({ ...change, changedAt: undefined }).success).toBe(false);
   });
 
   it('puts the upload sweep on the uploads queue, with only a version as payload', () => {

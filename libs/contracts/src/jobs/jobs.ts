@@ -2,6 +2,15 @@ import { z } from 'zod';
 import { QueueName } from './queues';
 
 /**
+ * A subscription's state, as Stripe names it (plus 'none': never subscribed). An operator grant is
+ * stored as 'active' with source 'operator'.
+ */
+export const PLAN_STATUSES = ['none', 'trialing', 'active', 'past_due', 'canceled', 'paused'] as const;
+export type PlanStatus = (typeof PLAN_STATUSES)[number];
+
+const isoDate = z.iso.datetime({ offset: true });
+
+/**
  * Job contracts: the payload schema is bound to the job's name, so a producer cannot pick
  * another payload shape, and a consumer parses what Redis gives it (Redis JSON is untrusted).
  * Payloads carry ids and a version; the worker reloads what it needs.
@@ -30,6 +39,44 @@ export const JOBS = {
   'email.file-delivery': {
     queue: QueueName.Email,
     schema: z.object({ v: z.literal(1), leadId: z.number().int().positive() }),
+  },
+  /** Tell a user their Pro plan started (an operator grant, later a Stripe subscription): until when, if it ends. */
+  'email.pro-started': {
+    queue: QueueName.Email,
+    schema: z.object({ v: z.literal(1), userId: z.number().int().positive(), until: isoDate.nullable() }),
+  },
+  /** Tell a user their Pro plan ended (revoked, expired, or the subscription ended). */
+  'email.pro-ended': {
+    queue: QueueName.Email,
+    schema: z.object({ v: z.literal(1), userId: z.number().int().positive() }),
+  },
+  /**
+   * A user's plan changed (decided by billing, which owns the plan): identity stores it on the user.
+   * `changedAt` orders the changes of one user: identity ignores a change older than the one it applied last.
+   */
+  'identity.plan-changed': {
+    queue: QueueName.Identity,
+    schema: z.object({
+      v: z.literal(1),
+      userId: z.number().int().positive(),
+      isPremium: z.boolean(),
+      planStatus: z.enum(PLAN_STATUSES),
+      /** When the current period (or trial, or operator grant) ends; null when it does not end by itself. */
+      periodEnd: isoDate.nullable(),
+      stripeCustomerId: z.string().min(1).max(100).nullable(),
+      stripeSubscriptionId: z.string().min(1).max(100).nullable(),
+      changedAt: isoDate,
+    }),
+  },
+  /** A page owner's plan changed (identity has stored it): visitor pages drop them from every cache. */
+  'pages.owner-plan-changed': {
+    queue: QueueName.Pages,
+    schema: z.object({ v: z.literal(1), userId: z.number().int().positive() }),
+  },
+  /** End the operator grants whose time is up (a repeatable job of the billing service). */
+  'billing.expire-grants': {
+    queue: QueueName.Billing,
+    schema: z.object({ v: z.literal(1) }),
   },
   /** Add the buffered view counts to the pages (a repeatable job of the pages service). */
   'pages.flush-views': {

@@ -17,6 +17,10 @@ export enum QueueName {
    * view flush.
    */
   Uploads = 'uploads',
+  /** The identity service's own work: applying plan changes (published by billing) to the user. */
+  Identity = 'identity',
+  /** The billing service's own work: ending operator grants whose time is up. */
+  Billing = 'billing',
 }
 
 export interface QueueSettings {
@@ -46,6 +50,9 @@ export const QUEUE_SETTINGS: Record<QueueName, QueueSettings> = {
   [QueueName.Webhooks]: { concurrency: 10, attempts: 12, backoffDelayMs: 30_000, keepCompleted: 1_000, keepFailed: 10_000 },
   // Keeps trying for about 40 minutes while the store is away (5 s, 10 s, … 21 min).
   [QueueName.Uploads]: { concurrency: 2, attempts: 10, backoffDelayMs: 5_000, keepCompleted: 100, keepFailed: 1_000 },
+  // A plan change must reach the user: keeps trying for about an hour and a half (2 s … 68 min).
+  [QueueName.Identity]: { concurrency: 5, attempts: 12, backoffDelayMs: 2_000, keepCompleted: 1_000, keepFailed: 5_000 },
+  [QueueName.Billing]: { concurrency: 2, attempts: 8, backoffDelayMs: 5_000, keepCompleted: 100, keepFailed: 1_000 },
 };
 
 /** Which service's worker serves each queue. */
@@ -55,4 +62,6 @@ export const QUEUE_OWNER: Record<QueueName, 'identity' | 'pages' | 'leads' | 'bi
   [QueueName.Leads]: 'leads',
   [QueueName.Webhooks]: 'leads',
   [QueueName.Uploads]: 'pages',
+  [QueueName.Identity]: 'identity',
+  [QueueName.Billing]: 'billing',
 };

@@ -20,6 +20,12 @@ export class IdentityDirectory {
     return { id: user.id, username: user.username, email: user.email, isVerified: user.isVerified, isPremium: user.isPremium };
   }
 
+  /** The user with this e-mail address (any case), or null (the operator's plan command). */
+  async findContactByEmail(email: string): Promise<UserContact | null> {
+    const user = await this.users.findByEmail(email);
+    return user ? this.findContact(user.id) : null;
+  }
+
   /** The token of a sealed e-mail link is still the account's current one (not replaced, not spent). */
   async isCurrentToken(userId: number, kind: 'verification' | 'reset', tokenHash: string): Promise<boolean> {
     const user = await this.users.findById(userId);

@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { PLAN_STATUSES } from '@plink/contracts';
 
 /** A creator's account (SPEC §3 User). The password and tokens are stored hashed, never in the clear. */
 export const UserSchema = defineEntity({
@@ -20,6 +21,12 @@ export const UserSchema = defineEntity({
     stripeCustomerId: p.string().length(100).nullable(),
     stripeSubscriptionId: p.string().length(100).nullable(),
     isPremium: p.boolean().default(false),
+    /** The plan as billing last published it ('identity.plan-changed'); billing owns it, this is a copy. */
+    planStatus: p.enum(PLAN_STATUSES).default('none'),
+    /** When the plan ends by itself (trial, period or operator grant end); null when it does not. */
+    planPeriodEnd: p.datetime().nullable(),
+    /** Time of the plan change applied last: an older change arriving later is ignored. */
+    planChangedAt: p.datetime().nullable().hidden(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 });

@@ -1,12 +1,13 @@
 import { Inject } from '@nestjs/common';
 import { Processor } from '@nestjs/bullmq';
 import { QUEUE_SETTINGS, QueueName, type JobPayload } from '@plink/contracts';
-import { IdentityDirectory } from '@plink/identity';
+import { IdentityDirectory, type UserContact } from '@plink/identity';
 import { LeadsDirectory } from '@plink/leads';
 import { PagesDirectory } from '@plink/pages';
-import { APP_CONFIG, ContractWorker, Mailer, getLogger, hashToken, unseal, type AppConfig, type JobHandlers } from '@plink/platform';
+import { APP_CONFIG, ContractWorker, Mailer, getLogger, hashToken, unseal, type AppConfig, type JobHandlers, type MailMessage } from '@plink/platform';
 import { fileDeliveryEmail } from '../templates/file-delivery-email';
 import { passwordResetEmail, verificationEmail } from '../templates/identity-emails';
+import { proEndedEmail, proStartedEmail } from '../templates/plan-emails';
 
 /** Sends the e-mails of the e-mail queue. A failed send throws, and BullMQ retries with backoff. */
 @Processor(QueueName.Email, { concurrency: QUEUE_SETTINGS[QueueName.Email].concurrency })
@@ -16,6 +17,8 @@ export class EmailProcessor extends ContractWorker<QueueName.Email> {
     'email.verification': (payload) => this.sendVerification(payload),
     'email.password-reset': (payload) => this.sendPasswordReset(payload),
     'email.file-delivery': (payload) => this.sendFileDelivery(payload),
+    'email.pro-started': (payload) => this.sendPlanEmail(payload.userId, (user) => proStartedEmail(this.config.appOrigin, user, payload.until ? new Date(payload.until) : null)),
+    'email.pro-ended': (payload) => this.sendPlanEmail(payload.userId, (user) => proEndedEmail(this.config.appOrigin, user)),
   };
 
   constructor(
@@ -50,6 +53,16 @@ export class EmailProcessor extends ContractWorker<QueueName.Email> {
       return;
     }
     await this.mailer.send(passwordResetEmail(this.config.appOrigin, user, token));
+  }
+
+  /** A plan e-mail to the account's address (skipped when the account is gone). */
+  private async sendPlanEmail(userId: number, render: (user: UserContact) => MailMessage): Promise<void> {
+    const user = await this.directory.findContact(userId);
+    if (!user) {
+      getLogger().info({ userId }, 'plan e-mail skipped: the account is gone');
+      return;
+    }
+    await this.mailer.send(render(user));
   }
 
   /** The file link of the page a visitor signed up on; nothing the visitor typed besides the address. */

@@ -2,8 +2,9 @@ import { Processor } from '@nestjs/bullmq';
 import { QUEUE_SETTINGS, QueueName } from '@plink/contracts';
 import { ContractWorker, type JobHandlers } from '@plink/platform';
 import { FlushViewsService } from '../use-cases/flush-views.service';
+import { OwnerPlanChangedService } from '../use-cases/owner-plan-changed.service';
 
-/** The pages queue: moving buffered views into the database. */
+/** The pages queue: moving buffered views into the database, and dropping a page owner's pages from the caches when their plan changes. */
 @Processor(QueueName.Pages, { concurrency: QUEUE_SETTINGS[QueueName.Pages].concurrency })
 export class PagesProcessor extends ContractWorker<QueueName.Pages> {
   protected readonly queueName = QueueName.Pages;
@@ -11,9 +12,13 @@ export class PagesProcessor extends ContractWorker<QueueName.Pages> {
     'pages.flush-views': async () => {
       await this.flushViews.execute();
     },
+    'pages.owner-plan-changed': (payload) => this.ownerPlanChanged.execute(payload.userId),
   };
 
-  constructor(private readonly flushViews: FlushViewsService) {
+  constructor(
+    private readonly flushViews: FlushViewsService,
+    private readonly ownerPlanChanged: OwnerPlanChangedService,
+  ) {
     super();
   }
 }

@@ -38,6 +38,14 @@ describe('configuration', () => {
     expect(loadConfig({ ...base, PUBLIC_ORIGIN: '' }).publicOrigin).toBe('http://localhost:3000');
   });
 
+  it('reads Stripe only with a secret key, and STRIPE_API_URL only as an http(s) origin', () => {
+    expect(loadConfig({ ...base, STRIPE_PRICE_ID: 'price_1', STRIPE_API_URL: 'http://127.0.0.1:12111' }).stripe).toBeUndefined();
+    const stripe = loadConfig({ ...base, STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_API_URL: 'http://127.0.0.1:12111/' }).stripe;
+    expect(stripe).toEqual({ secretKey: 'sk_test_1', webhookSecret: undefined, priceId: undefined, apiUrl: 'http://127.0.0.1:12111' });
+    expect(() => loadConfig({ ...base, STRIPE_API_URL: 'localhost:12111' })).toThrow(/STRIPE_API_URL/);
+    expect(() => loadConfig({ ...base, STRIPE_API_URL: 'http://127.0.0.1:12111/v1' })).toThrow(/STRIPE_API_URL must be an http\(s\) origin/);
+  });
+
   it('treats empty variables as unset', () => {
     const config = loadConfig({ ...base, S3_PORT: '', HEALTH_PORT: ' ', PORT: '', SMTP_URL: '' });
     expect(config.port).toBe(3000);

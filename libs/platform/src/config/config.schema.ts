@@ -57,6 +57,12 @@ export const envSchema = z
     STRIPE_SECRET_KEY: optionalString,
     STRIPE_WEBHOOK_SECRET: optionalString,
     STRIPE_PRICE_ID: optionalString,
+    // A Stripe-compatible server (e.g. a local one in tests): http(s)://host:port; unset = Stripe itself.
+    STRIPE_API_URL: z
+      .url()
+      .refine((v) => isOrigin(v), { error: 'STRIPE_API_URL must be an http(s) origin (scheme, host and port), without a path' })
+      .optional()
+      .transform((v) => (v === undefined ? undefined : new URL(v).origin)),
     AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(200),
     LOGIN_FAILURES_PER_ADDRESS: z.coerce.number().int().min(0).default(50),
     REGISTRATIONS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(0).default(10),
@@ -117,7 +123,8 @@ export interface AppConfig {
   };
   /** Uploads no page shows are swept once they are older than this (hours): time for a creator to save. */
   uploadOrphanGraceHours: number;
-  stripe?: { secretKey: string; webhookSecret?: string; priceId?: string };
+  /** Set only with STRIPE_SECRET_KEY: without it, payments answer "not configured". `apiUrl`: a Stripe-compatible server. */
+  stripe?: { secretKey: string; webhookSecret?: string; priceId?: string; apiUrl?: string };
   /** Requests per minute one address may make to each auth call (0 = off). */
   authRateLimitPerMinute: number;
   /** Wrong passwords one address may send in 15 minutes, over all accounts, before its logins get 429 (0 = off). */
@@ -175,7 +182,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       : undefined,
     uploadOrphanGraceHours: e.UPLOAD_ORPHAN_GRACE_HOURS,
     stripe: e.STRIPE_SECRET_KEY
-      ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, priceId: e.STRIPE_PRICE_ID }
+      ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, priceId: e.STRIPE_PRICE_ID, apiUrl: e.STRIPE_API_URL }
       : undefined,
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
     loginFailuresPerAddress: e.LOGIN_FAILURES_PER_ADDRESS,

@@ -1,0 +1,63 @@
+import { BadRequestException, Body, Controller, HttpCode, Post, ServiceUnavailableException, UseGuards } from '@nestjs/common';
+import {
+  BillingMessages,
+  verifyCheckoutSchema,
+  type SubscriptionStatusResponse,
+  type VerifyCheckoutRequest,
+} from '@plink/contracts';
+import { CurrentUser, SignedInGuard, type User } from '@plink/identity';
+import { ZodPipe } from '@plink/platform';
+import { PaymentsGateway, type CheckoutVerification } from '../payments/payments.gateway';
+import { ReadPlanService } from '../use-cases/read-plan.service';
+import { SubscriptionStatusService } from '../use-cases/subscription-status.service';
+
+/** The five subscription calls of SPEC §7, signed-in only, each about the caller's own plan. */
+@Controller('api')
+@UseGuards(SignedInGuard)
+export class BillingController {
+  constructor(
+    private readonly payments: PaymentsGateway,
+    private readonly plans: ReadPlanService,
+    private readonly status: SubscriptionStatusService,
+  ) {}
+
+  @Post('create-subscription')
+  @HttpCode(200)
+  async createSubscription(@CurrentUser() user: User): Promise<{ url: string }> {
+    return this.payments.createCheckout(user, await this.plans.find(user.id));
+  }
+
+  @Post('verify-checkout')
+  @HttpCode(200)
+  verifyCheckout(@CurrentUser() user: User, @Body(new ZodPipe(verifyCheckoutSchema)) body: VerifyCheckoutRequest): Promise<CheckoutVerification> {
+    return this.payments.verifyCheckout(user, body.sessionId);
+  }
+
+  @Post('check-subscription-status')
+  @HttpCode(200)
+  checkStatus(@CurrentUser() user: User): Promise<SubscriptionStatusResponse> {
+    return this.status.execute(user);
+  }
+
+  /** SPEC lets any user reach it: it only re-checks the caller's own plan, like the status check. */
+  @Post('admin/reset-subscription-status')
+  @HttpCode(200)
+  resetStatus(@CurrentUser() user: User): Promise<SubscriptionStatusResponse> {
+    return this.status.execute(user);
+  }
+
+  /** An operator grant has nothing to cancel (400); without payments, 503; otherwise the provider cancels at period end. */
+  @Post('cancel-subscription')
+  @HttpCode(200)
+  async cancel(@CurrentUser() user: User): Promise<{ message: string; endsAt: string | null }> {
+    const account = await this.plans.find(user.id);
+    if (account?.isPremium && account.source === 'operator') throw new BadRequestException({ message: BillingMessages.grantedByOperator });
+    if (!this.payments.configured) throw new ServiceUnavailableException({ message: BillingMessages.notConfigured });
+    if (!account?.isPremium || !account.stripeSubscriptionId) throw new BadRequestException({ message: BillingMessages.noSubscription });
+    return toCancelAnswer(await this.payments.cancelSubscription(user, account));
+  }
+}
+
+function toCancelAnswer(result: { endsAt: Date | null }): { message: string; endsAt: string | null } {
+  return { message: 'Subscription cancelled', endsAt: result.endsAt ? result.endsAt.toISOString() : null };
+}

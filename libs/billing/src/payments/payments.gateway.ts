@@ -1,0 +1,53 @@
+import { ServiceUnavailableException } from '@nestjs/common';
+import { BillingMessages } from '@plink/contracts';
+import type { BillingAccount } from '../accounts/billing-account.entity';
+
+/** The signed-in user, as a payment provider needs them. */
+export interface Payer {
+  id: number;
+  email: string;
+  isVerified: boolean;
+}
+
+export interface CheckoutVerification {
+  success: boolean;
+  isPremium: boolean;
+  hasActiveSubscription: boolean;
+}
+
+/**
+ * The port to a payment provider. The billing calls go through it; this release has only the
+ * "not configured" implementation, the Stripe one (checkout, verification, cancel, re-sync) takes its place
+ * when STRIPE_SECRET_KEY is set.
+ */
+export abstract class PaymentsGateway {
+  /** False when the server takes no payments: the subscription calls say so. */
+  abstract readonly configured: boolean;
+  /** A hosted checkout page for the Pro plan. */
+  abstract createCheckout(payer: Payer, account: BillingAccount | null): Promise<{ url: string }>;
+  /** Confirms a finished checkout of this payer (and applies the plan it started). */
+  abstract verifyCheckout(payer: Payer, sessionId: string): Promise<CheckoutVerification>;
+  /** Cancels the payer's subscription at the end of its period; returns when it ends. */
+  abstract cancelSubscription(payer: Payer, account: BillingAccount): Promise<{ endsAt: Date | null }>;
+}
+
+/** No payment provider (no STRIPE_SECRET_KEY): every payment call answers 503 "Payments are not configured on this server." */
+export class PaymentsNotConfigured extends PaymentsGateway {
+  readonly configured = false;
+
+  createCheckout(): Promise<{ url: string }> {
+    return Promise.reject(notConfigured());
+  }
+
+  verifyCheckout(): Promise<CheckoutVerification> {
+    return Promise.reject(notConfigured());
+  }
+
+  cancelSubscription(): Promise<{ endsAt: Date | null }> {
+    return Promise.reject(notConfigured());
+  }
+}
+
+function notConfigured(): ServiceUnavailableException {
+  return new ServiceUnavailableException({ message: BillingMessages.notConfigured });
+}

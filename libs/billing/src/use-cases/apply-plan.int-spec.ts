@@ -1,0 +1,92 @@
+import { Module, type INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { QueueName, type JobEnvelope } from '@plink/contracts';
+import { IDENTITY_SCHEMA } from '@plink/identity';
+import { JobQueue, PlatformModule, loadConfig } from '@plink/platform';
+import { createTestEnvironment, type TestEnvironment } from '@plink/testing';
+import { BillingCoreModule } from '../billing.module';
+import { BILLING_SCHEMA } from '../billing.schema';
+import { ApplyPlanService } from './apply-plan.service';
+
+/**
+ * applyPlan on a real database and Redis: the jobs it publishes (read back from the queues, where no worker
+ * takes them in this test), and its guards against stale and no-longer-wanted changes.
+ */
+describe('applyPlan', () => {
+  let env: TestEnvironment;
+  let app: INestApplicationContext;
+  let plans: ApplyPlanService;
+  let jobs: JobQueue;
+
+  beforeAll(async () => {
+    env = await createTestEnvironment();
+    const config = loadConfig(env.vars);
+    @Module({ imports: [PlatformModule.forRoot({ config, schemas: [IDENTITY_SCHEMA, BILLING_SCHEMA] }), BillingCoreModule] })
+    class TestModule {}
+    app = await NestFactory.createApplicationContext(TestModule, { logger: false });
+    await app.init();
+    plans = app.get(ApplyPlanService);
+    jobs = app.get(JobQueue);
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await env?.cleanup();
+  });
+
+  /** The payloads of the waiting jobs of a queue for this user, oldest first, once there are `count` (or after 5 s). */
+  async function queued(queue: QueueName, userId: number, count: number): Promise<Record<string, unknown>[]> {
+    const deadline = Date.now() + 5_000;
+    for (;;) {
+      const waiting = await jobs.queue(queue).getJobs(['waiting', 'delayed', 'prioritized']);
+      const mine = waiting
+        .map((job) => ({ name: job.name, ts: job.timestamp, payload: (job.data as JobEnvelope).payload as Record<string, unknown> }))
+        .filter((job) => job.payload.userId === userId)
+        .sort((a, b) => a.ts - b.ts);
+      if (mine.length >= count || Date.now() > deadline) return mine.map((job) => ({ job: job.name, ...job.payload }));
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  it('publishes the plan for identity and the welcome e-mail when Pro starts, and only the plan when nothing flips', async () => {
+    const periodEnd = new Date('2031-01-01T00:00:00Z');
+    const result = await plans.applyPlan(101, { status: 'trialing', source: 'stripe', trialEnd: periodEnd, stripeCustomerId: 'cus_101', trialUsed: true });
+    expect(result).toEqual(expect.objectContaining({ isPremium: true, wasPremium: false, applied: true }));
+    const identity = await queued(QueueName.Identity, 101, 1);
+    expect(identity).toEqual([
+      expect.objectContaining({
+        job: 'identity.plan-changed',
+        isPremium: true,
+        planStatus: 'trialing',
+        periodEnd: periodEnd.toISOString(),
+        stripeCustomerId: 'cus_101',
+        stripeSubscriptionId: null,
+      }),
+    ]);
+    expect(await queued(QueueName.Email, 101, 1)).toEqual([{ job: 'email.pro-started', v: 1, userId: 101, until: periodEnd.toISOString() }]);
+
+    await plans.applyPlan(101, { status: 'active', source: 'stripe', currentPeriodEnd: periodEnd });
+    expect((await queued(QueueName.Identity, 101, 2)).map((j) => j.planStatus)).toEqual(['trialing', 'active']);
+    expect(await queued(QueueName.Email, 101, 2)).toHaveLength(1);
+  });
+
+  it('ignores a change older than the last one applied (events out of order)', async () => {
+    const newer = new Date('2026-11-23T12:00:00Z');
+    const older = new Date('2026-11-23T11:00:00Z');
+    expect((await plans.applyPlan(102, { status: 'active', source: 'stripe' }, { eventAt: newer })).isPremium).toBe(true);
+    const stale = await plans.applyPlan(102, { status: 'canceled', source: 'stripe' }, { eventAt: older });
+    expect(stale).toEqual(expect.objectContaining({ applied: false, isPremium: true }));
+    const later = await plans.applyPlan(102, { status: 'canceled', source: 'stripe' }, { eventAt: new Date(newer.getTime() + 1) });
+    expect(later).toEqual(expect.objectContaining({ applied: true, isPremium: false, wasPremium: true }));
+    expect((await queued(QueueName.Email, 102, 2)).map((j) => j.job)).toEqual(['email.pro-started', 'email.pro-ended']);
+    // The stale change published nothing: identity got the first and the last change only.
+    expect((await queued(QueueName.Identity, 102, 3)).map((j) => j.isPremium)).toEqual([true, false]);
+  });
+
+  it('serialises concurrent changes of one user: one welcome e-mail however many grants race', async () => {
+    const results = await Promise.all(Array.from({ length: 5 }, () => plans.applyPlan(103, { status: 'active', source: 'operator' })));
+    expect(results.filter((r) => !r.wasPremium)).toHaveLength(1);
+    expect(await queued(QueueName.Email, 103, 2)).toHaveLength(1);
+    expect(await queued(QueueName.Identity, 103, 5)).toHaveLength(5);
+  });
+});

@@ -1,0 +1,118 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager, LockMode } from '@mikro-orm/postgresql';
+import type { PlanStatus } from '@plink/contracts';
+import { Outbox, getLogger } from '@plink/platform';
+import { BillingAccount, type PlanSource } from '../accounts/billing-account.entity';
+import { decidePremium, periodEndOf } from '../plans/plan-rules';
+
+/**
+ * A new plan state for a user: what a Stripe subscription (next release) or the operator says. Fields left
+ * out keep their stored value; `source` and `status` are always given.
+ */
+export interface PlanChange {
+  status: PlanStatus;
+  source: PlanSource;
+  stripeCustomerId?: string | null;
+  stripeSubscriptionId?: string | null;
+  currentPeriodEnd?: Date | null;
+  trialEnd?: Date | null;
+  trialUsed?: boolean;
+  cancelAtPeriodEnd?: boolean;
+  operatorExpiresAt?: Date | null;
+}
+
+export interface PlanChangeOptions {
+  /** The moment the plan is judged at (operator grants' expiry); the clock by default. */
+  now?: Date;
+  /** The Stripe event's time: a change older than the last one applied is ignored (out-of-order events). */
+  eventAt?: Date;
+  /**
+   * Applies the change only if the stored state (read under the row lock) still calls for it, e.g. the
+   * expiry job ends a grant only if the operator did not renew it in the meantime.
+   */
+  when?: (account: BillingAccount) => boolean;
+}
+
+export interface AppliedPlan {
+  userId: number;
+  isPremium: boolean;
+  /** Pro before this change. */
+  wasPremium: boolean;
+  /** False when the change was stale (an older event) or no longer called for (`when`): nothing was stored. */
+  applied: boolean;
+  account: BillingAccount;
+}
+
+/**
+ * The one way a user's plan changes (Stripe and the operator alike): stores billing's state, decides
+ * isPremium ({@link decidePremium}) and, in the same transaction, records through the outbox the
+ * 'identity.plan-changed' job that copies the plan onto the user (identity then has the user's pages
+ * dropped from the visitor caches), and the e-mail when Pro starts or ends. A Redis outage delays those
+ * jobs and loses none. Changes of one user are serialised by a row lock.
+ */
+@Injectable()
+export class ApplyPlanService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly outbox: Outbox,
+  ) {}
+
+  async applyPlan(userId: number, change: PlanChange, options: PlanChangeOptions = {}): Promise<AppliedPlan> {
+    const result = await this.em.fork().transactional(async (tx) => {
+      const account = await this.lockAccount(tx, userId);
+      const wasPremium = account.isPremium;
+      const stale = options.eventAt && account.lastEventAt && options.eventAt.getTime() < account.lastEventAt.getTime();
+      if (stale || (options.when && !options.when(account))) {
+        return { userId, isPremium: wasPremium, wasPremium, applied: false, account };
+      }
+      const now = options.now ?? new Date();
+      account.status = change.status;
+      account.source = change.source;
+      if (change.stripeCustomerId !== undefined) account.stripeCustomerId = change.stripeCustomerId;
+      if (change.stripeSubscriptionId !== undefined) account.stripeSubscriptionId = change.stripeSubscriptionId;
+      if (change.currentPeriodEnd !== undefined) account.currentPeriodEnd = change.currentPeriodEnd;
+      if (change.trialEnd !== undefined) account.trialEnd = change.trialEnd;
+      if (change.cancelAtPeriodEnd !== undefined) account.cancelAtPeriodEnd = change.cancelAtPeriodEnd;
+      if (change.operatorExpiresAt !== undefined) account.operatorExpiresAt = change.operatorExpiresAt;
+      if (change.trialUsed) account.trialUsed = true;
+      if (options.eventAt) account.lastEventAt = options.eventAt;
+      account.isPremium = decidePremium(account, now);
+      account.updatedAt = now;
+      this.record(tx, account, wasPremium, now);
+      return { userId, isPremium: account.isPremium, wasPremium, applied: true, account };
+    });
+    if (result.applied) {
+      this.outbox.kick();
+      getLogger().info(
+        { userId, source: change.source, status: change.status, isPremium: result.isPremium, wasPremium: result.wasPremium },
+        'plan changed',
+      );
+    }
+    return result;
+  }
+
+  /** The user's billing row, locked for this transaction (created first when the user has none). */
+  private async lockAccount(tx: EntityManager, userId: number): Promise<BillingAccount> {
+    await tx.execute('insert into billing.accounts (user_id) values (?) on conflict (user_id) do nothing', [userId]);
+    return tx.findOneOrFail(BillingAccount, { userId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  }
+
+  private record(tx: EntityManager, account: BillingAccount, wasPremium: boolean, now: Date): void {
+    const periodEnd = periodEndOf(account);
+    this.outbox.record(tx, 'identity.plan-changed', {
+      v: 1,
+      userId: account.userId,
+      isPremium: account.isPremium,
+      planStatus: account.status,
+      periodEnd: periodEnd ? periodEnd.toISOString() : null,
+      stripeCustomerId: account.stripeCustomerId ?? null,
+      stripeSubscriptionId: account.stripeSubscriptionId ?? null,
+      changedAt: now.toISOString(),
+    });
+    if (!wasPremium && account.isPremium) {
+      this.outbox.record(tx, 'email.pro-started', { v: 1, userId: account.userId, until: periodEnd ? periodEnd.toISOString() : null });
+    } else if (wasPremium && !account.isPremium) {
+      this.outbox.record(tx, 'email.pro-ended', { v: 1, userId: account.userId });
+    }
+  }
+}

@@ -1,0 +1,19 @@
+import { Processor } from '@nestjs/bullmq';
+import { QUEUE_SETTINGS, QueueName } from '@plink/contracts';
+import { ContractWorker, type JobHandlers } from '@plink/platform';
+import { ExpireGrantsService } from '../use-cases/expire-grants.service';
+
+/** The billing queue: ending operator grants whose time is up (Stripe's webhook events join it next). */
+@Processor(QueueName.Billing, { concurrency: QUEUE_SETTINGS[QueueName.Billing].concurrency })
+export class BillingProcessor extends ContractWorker<QueueName.Billing> {
+  protected readonly queueName = QueueName.Billing;
+  protected readonly handlers: JobHandlers<QueueName.Billing> = {
+    'billing.expire-grants': async () => {
+      await this.expireGrants.execute();
+    },
+  };
+
+  constructor(private readonly expireGrants: ExpireGrantsService) {
+    super();
+  }
+}
