@@ -30,6 +30,8 @@ const LOG_LIMIT = 200_000;
 export interface Gateway {
   /** http://127.0.0.1:<port>, also the APP_ORIGIN used in e-mail links. */
   origin: string;
+  /** The landing pages' origin: `origin`, or http://{publicHost}:<port> when the `publicHost` option is set. */
+  publicOrigin: string;
   smtp: SmtpCatcher;
   /** The gateway's own database, for set-up the product has no screen for yet (e.g. granting Pro). */
   databaseUrl: string;
@@ -77,7 +79,7 @@ async function stopGateway(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-async function startGateway(use: (gateway: Gateway) => Promise<void>): Promise<void> {
+async function startGateway(use: (gateway: Gateway) => Promise<void>, publicHost?: string): Promise<void> {
   const cleanups: (() => Promise<void> | void)[] = [];
   const output = new OutputBuffer();
   try {
@@ -96,6 +98,8 @@ async function startGateway(use: (gateway: Gateway) => Promise<void>): Promise<v
 
     const port = await freePort();
     const origin = `http://127.0.0.1:${port}`;
+    // Another name for the same gateway (e.g. `localhost`): landing pages on a host of their own.
+    const publicOrigin = publicHost ? `http://${publicHost}:${port}` : origin;
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
@@ -106,6 +110,7 @@ async function startGateway(use: (gateway: Gateway) => Promise<void>): Promise<v
       HOST: '127.0.0.1',
       PORT: String(port),
       APP_ORIGIN: origin,
+      ...(publicHost ? { PUBLIC_ORIGIN: publicOrigin } : {}),
       DATABASE_URL: database.url,
       REDIS_URL: redisUrl,
       REDIS_PREFIX: redisPrefix,
@@ -113,6 +118,8 @@ async function startGateway(use: (gateway: Gateway) => Promise<void>): Promise<v
       PLINK_WORKERS: 'all',
       SESSION_SECRET: 'e2e-session-secret-0123456789abcdef0123456789',
       AUTH_RATE_LIMIT_PER_MINUTE: '1000',
+      // The journeys register every creator from one address (127.0.0.1).
+      REGISTRATIONS_PER_ADDRESS_PER_HOUR: '0',
       // The journeys submit leads from one address (127.0.0.1): no per-minute cap on them.
       LEAD_RATE_LIMIT_PER_MINUTE: '0',
       UPLOADS_DIR: join(dataDir, 'uploads'),
@@ -127,7 +134,7 @@ async function startGateway(use: (gateway: Gateway) => Promise<void>): Promise<v
 
     // On failure the error carries the gateway's output, and the reporter prints it.
     await waitForHealth(origin, child, output);
-    await use({ origin, smtp, databaseUrl: database.url, output: () => output.toString() });
+    await use({ origin, publicOrigin, smtp, databaseUrl: database.url, output: () => output.toString() });
   } finally {
     const errors: unknown[] = [];
     for (const cleanup of cleanups.reverse()) {
@@ -149,11 +156,13 @@ interface TestFixtures {
 
 interface WorkerFixtures {
   gateway: Gateway;
+  /** Set (e.g. `test.use({ publicHost: 'localhost' })`) to serve landing pages on that host name (PUBLIC_ORIGIN). */
+  publicHost: string | undefined;
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
-  // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a function asks for from its first parameter.
-  gateway: [async ({}, use) => startGateway(use), { scope: 'worker', timeout: 120_000 }],
+  publicHost: [undefined, { scope: 'worker', option: true }],
+  gateway: [async ({ publicHost }, use) => startGateway(use, publicHost), { scope: 'worker', timeout: 120_000 }],
   baseURL: async ({ gateway }, use) => use(gateway.origin),
   smtp: async ({ gateway }, use) => use(gateway.smtp),
   gatewayOutputOnFailure: [

@@ -1,5 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { SpaShell, Storage, createHttpApp, serveUploads, type AppConfig } from '@plink/platform';
+import { SpaShell, Storage, createHttpApp, installSecurityHeaders, serveUploads, type AppConfig } from '@plink/platform';
 import { GatewayModule } from './gateway.module';
 import { serveFonts } from './fonts';
 import { findWebDist, serveSpa } from './spa';
@@ -7,6 +7,8 @@ import { findWebDist, serveSpa } from './spa';
 /** Builds and initialises the gateway application (not yet listening). */
 export async function createGateway(config: AppConfig): Promise<NestFastifyApplication> {
   const app = await createHttpApp(GatewayModule.forRoot(config), config);
+  // First, so every route added below (and Nest's, at init) gets its headers.
+  await installSecurityHeaders(app.getHttpAdapter().getInstance(), config);
   serveFonts(app.getHttpAdapter().getInstance());
   serveUploads(app.getHttpAdapter().getInstance(), app.get(Storage));
   await serveSpa(app.getHttpAdapter().getInstance(), findWebDist(config.webDistDir), app.get(SpaShell));

@@ -28,7 +28,7 @@ export class GatewayModule {
         ...workers,
       ],
       controllers: [HealthController],
-      providers: [{ provide: SpaShell, useValue: new FileSpaShell(findWebDist(config.webDistDir)) }],
+      providers: [{ provide: SpaShell, useValue: new FileSpaShell(findWebDist(config.webDistDir), config.publicOrigin) }],
       exports: [SpaShell, LeadsReadModule],
       global: true,
     };

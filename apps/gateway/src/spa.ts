@@ -2,14 +2,25 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { escapeHtml } from '@plink/page-render';
 import { SpaShell, apiNotFound } from '@plink/platform';
 
-/** The SPA shell read once from the built index.html. */
+/** The <meta> naming the landing pages' origin, read by the SPA to show and copy page links. */
+export const PUBLIC_ORIGIN_META = 'plink-public-origin';
+
+/**
+ * The SPA shell read once from the built index.html, with the landing pages' origin (PUBLIC_ORIGIN) in a
+ * <meta> the SPA reads: page links it shows and copies name that host, not the app's.
+ */
 export class FileSpaShell extends SpaShell {
   private readonly content?: string;
-  constructor(distDir: string | undefined) {
+  constructor(distDir: string | undefined, publicOrigin?: string) {
     super();
-    this.content = distDir ? readFileSync(join(distDir, 'index.html'), 'utf8') : undefined;
+    const html = distDir ? readFileSync(join(distDir, 'index.html'), 'utf8') : undefined;
+    this.content =
+      html && publicOrigin
+        ? html.replace('</head>', `<meta name="${PUBLIC_ORIGIN_META}" content="${escapeHtml(publicOrigin)}">\n</head>`)
+        : html;
   }
   html(): string | undefined {
     return this.content;
@@ -50,6 +61,7 @@ export async function serveSpa(fastify: FastifyInstance, distDir: string | undef
       void reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build`.');
       return;
     }
+    // Helmet's headers (the app's CSP, no framing…) are already on this answer.
     void reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
   });
 }

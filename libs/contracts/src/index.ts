@@ -4,5 +4,6 @@ export * from './http/pages';
 export * from './http/leads';
 export * from './http/rich-text';
 export * from './http/uploads';
+export * from './http/text';
 export * from './jobs/queues';
 export * from './jobs/jobs';

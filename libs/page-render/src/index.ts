@@ -9,6 +9,8 @@
 export * from './browser';
 export {
   renderPublicPageDocument,
+  renderPublicPage,
+  type RenderedPublicPage,
   renderNotFoundDocument,
   absoluteUrl,
   pageDescription,
@@ -17,3 +19,10 @@ export {
 export { resolveFontFile } from './server/font-files';
 export { escapeHtml, scriptJson } from './server/escape';
 export { THANK_YOU_TEMPLATE_ID } from './server/inline-script';
+export {
+  SANDBOX_POLICY,
+  NOT_FOUND_POLICY,
+  hasCreatorCode,
+  publicPagePolicy,
+  type CreatorCodeIsolation,
+} from './server/page-policy';

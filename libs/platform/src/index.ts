@@ -22,6 +22,8 @@ export * from './storage';
 export * from './http/api-exception.filter';
 export * from './http/zod.pipe';
 export * from './http/http-edge';
+export * from './http/security-headers';
+export * from './http/csrf';
 export * from './http/uploads-route';
 export * from './health/health.service';
 export * from './platform.module';

@@ -27,6 +27,8 @@ export async function createTestEnvironment(overrides: Record<string, string> = 
     REDIS_PREFIX: redisPrefix,
     SESSION_SECRET: 'test-session-secret-0123456789abcdef0123456789',
     MAIL_OUTBOX_DIR: '/tmp/plink-test-mail',
+    // Test files register many accounts from one address; the limit has its own test.
+    REGISTRATIONS_PER_ADDRESS_PER_HOUR: '0',
     ...overrides,
   };
   return {

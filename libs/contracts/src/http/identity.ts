@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { plainText } from './text';
 
 /** Texts the server and the SPA share, exactly as SPEC §5 and §8 name them. */
 export const IdentityMessages = {
@@ -23,11 +24,23 @@ export const IdentityMessages = {
   notSignedIn: 'Not authenticated',
   tooManyLoginAttempts: 'Too many failed login attempts. Please wait 15 minutes and try again.',
   tooManyRequests: 'Too many requests. Please slow down and try again in a minute.',
+  tooManyRegistrations: 'Too many sign-ups from this network. Please try again later.',
   forgotPasswordSent: "If an account exists with that email, we've sent instructions to reset your password.",
   passwordResetDone: 'Your password has been reset. You can now log in.',
   passwordUpdated: 'Your password has been updated.',
   verificationSent: 'Verification email sent',
 } as const;
+
+/**
+ * The 429 text of a login that must wait: the lockout message with the real wait, which is
+ * 'Please wait 15 minutes' (the message above) at the longest.
+ */
+export function tooManyLoginAttemptsMessage(retryAfterSeconds: number): string {
+  const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+  if (seconds < 60) return `Too many failed login attempts. Please wait ${seconds} second${seconds === 1 ? '' : 's'} and try again.`;
+  const minutes = Math.ceil(seconds / 60);
+  return `Too many failed login attempts. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`;
+}
 
 export const LIMITS = {
   usernameMin: 3,
@@ -44,20 +57,15 @@ export const LIMITS = {
 export const RESEND_VERIFICATION_COOLDOWN_SECONDS = 30;
 
 const email = (message: string) =>
-  z
-    .string({ error: message })
-    .trim()
+  plainText('Email', { trim: true, error: message })
     .max(LIMITS.emailMax, { error: message })
     .pipe(z.email({ error: message }));
 
-const password = z
-  .string({ error: IdentityMessages.passwordTooShort })
+const password = plainText('Password', { error: IdentityMessages.passwordTooShort })
   .min(LIMITS.passwordMin, { error: IdentityMessages.passwordTooShort })
   .max(LIMITS.passwordMax, { error: `Password must be at most ${LIMITS.passwordMax} characters` });
 
-export const usernameSchema = z
-  .string({ error: IdentityMessages.usernameLength })
-  .trim()
+export const usernameSchema = plainText('Username', { trim: true, error: IdentityMessages.usernameLength })
   .min(LIMITS.usernameMin, { error: IdentityMessages.usernameLength })
   .max(LIMITS.usernameMax, { error: IdentityMessages.usernameLength })
   .regex(/^[A-Za-z0-9_-]+$/, { error: IdentityMessages.usernameCharacters });
@@ -84,9 +92,7 @@ export const registerFormSchema = registerSchema
   });
 export type RegisterForm = z.infer<typeof registerFormSchema>;
 
-const token = z
-  .string({ error: IdentityMessages.missingVerificationToken })
-  .trim()
+const token = plainText('Token', { trim: true, error: IdentityMessages.missingVerificationToken })
   .min(1, { error: IdentityMessages.missingVerificationToken })
   .max(LIMITS.tokenMax, { error: IdentityMessages.invalidVerificationToken });
 
@@ -99,8 +105,7 @@ export const forgotPasswordSchema = z.object({
 export type ForgotPasswordRequest = z.infer<typeof forgotPasswordSchema>;
 
 export const resetPasswordSchema = z.object({
-  token: z
-    .string({ error: IdentityMessages.invalidResetToken })
+  token: plainText('Token', { error: IdentityMessages.invalidResetToken })
     .min(1, { error: IdentityMessages.invalidResetToken })
     .max(LIMITS.tokenMax, { error: IdentityMessages.invalidResetToken }),
   password,
@@ -116,12 +121,10 @@ export const resetPasswordFormSchema = z
 export type ResetPasswordForm = z.infer<typeof resetPasswordFormSchema>;
 
 export const updatePasswordSchema = z.object({
-  currentPassword: z
-    .string({ error: IdentityMessages.currentPasswordRequired })
+  currentPassword: plainText('Current password', { error: IdentityMessages.currentPasswordRequired })
     .min(1, { error: IdentityMessages.currentPasswordRequired })
     .max(LIMITS.passwordMax, { error: IdentityMessages.currentPasswordWrong }),
-  newPassword: z
-    .string({ error: IdentityMessages.newPasswordTooShort })
+  newPassword: plainText('New password', { error: IdentityMessages.newPasswordTooShort })
     .min(LIMITS.newPasswordMin, { error: IdentityMessages.newPasswordTooShort })
     .max(LIMITS.passwordMax, { error: `New password must be at most ${LIMITS.passwordMax} characters` }),
 });

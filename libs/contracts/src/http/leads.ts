@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { plainText } from './text';
 
 export const LeadMessages = {
   invalidEmail: 'Please enter a valid email address',
@@ -10,9 +11,7 @@ export const LeadMessages = {
 
 /** A visitor's submission (JSON, or the no-JavaScript form post with the same fields). */
 export const submitLeadSchema = z.object({
-  email: z
-    .string({ error: LeadMessages.invalidEmail })
-    .trim()
+  email: plainText('Email', { trim: true, error: LeadMessages.invalidEmail })
     .max(254, { error: LeadMessages.invalidEmail })
     .pipe(z.email({ error: LeadMessages.invalidEmail })),
   /** The privacy checkbox: must be true unless the page hides it. Form posts send "on"/"true". */

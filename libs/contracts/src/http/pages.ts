@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { plainText } from './text';
 
 /** Texts the server and the SPA share for pages (SPEC §5, §8). */
 export const PageMessages = {
@@ -58,12 +59,15 @@ export const PAGE_LIMITS = {
   trackingId: 40,
 } as const;
 
-/** http(s) absolute URLs, or the product's own `/uploads/…` files. */
-export const pageUrlSchema = z
-  .string({ error: PageMessages.invalidUrl })
-  .trim()
-  .max(PAGE_LIMITS.url, { error: `URLs must be at most ${PAGE_LIMITS.url} characters` })
-  .refine(isAllowedPageUrl, { error: PageMessages.invalidUrl });
+/**
+ * http(s) absolute URLs, or the product's own `/uploads/…` files; `label` names the field in messages.
+ * With `orEmpty`, an empty (or blank) value passes too.
+ */
+const pageUrl = (label: string, orEmpty = false) =>
+  plainText(label, { trim: true, error: PageMessages.invalidUrl })
+    .max(PAGE_LIMITS.url, { error: `URLs must be at most ${PAGE_LIMITS.url} characters` })
+    .refine((v) => (orEmpty && v === '') || isAllowedPageUrl(v), { error: PageMessages.invalidUrl });
+export const pageUrlSchema = pageUrl('URL');
 
 export function isAllowedPageUrl(value: string): boolean {
   if (/^\/uploads\/[A-Za-z0-9._/-]+$/.test(value) && !value.includes('..')) return true;
@@ -75,19 +79,28 @@ export function isAllowedPageUrl(value: string): boolean {
   }
 }
 
-/** An optional URL: empty string or null means "none". */
-const optionalUrl = z.union([z.literal('').transform(() => null), z.null(), pageUrlSchema]).optional();
-const optionalText = (max: number) =>
-  z
-    .union([z.null(), z.string().max(max, { error: `Must be at most ${max} characters` })])
+/*
+ * The optional fields below are nullable strings rather than unions with null, so a refused value
+ * keeps its own message (a union would only say "Invalid input").
+ */
+
+/** An optional URL: null, or an empty or blank string, means "none". */
+const optionalUrl = (label: string) =>
+  pageUrl(label, true)
+    .nullable()
+    .optional()
+    .transform((v) => (v === '' ? null : v));
+/** An optional text: null or blank means "none". Multi-line texts keep tabs and line breaks. */
+const optionalText = (label: string, max: number, multiline = false) =>
+  plainText(label, { multiline })
+    .max(max, { error: `${label} must be at most ${max} characters` })
+    .nullable()
     .optional()
     .transform((v) => (v === undefined ? undefined : v === null || v.trim() === '' ? null : v));
 const color = z.string({ error: PageMessages.invalidColor }).regex(/^#[0-9a-fA-F]{6}$/, { error: PageMessages.invalidColor });
 const font = z.enum(FONTS, { error: PageMessages.invalidFont });
 
-export const slugSchema = z
-  .string({ error: PageMessages.slugRequired })
-  .trim()
+export const slugSchema = plainText('Slug', { trim: true, error: PageMessages.slugRequired })
   .min(1, { error: PageMessages.slugRequired })
   .max(PAGE_LIMITS.slugMax, { error: PageMessages.slugTooLong })
   .regex(/^[a-z0-9-]+$/, { error: PageMessages.slugCharacters })
@@ -99,25 +112,32 @@ export const slugSchema = z
  */
 export const pageFieldsSchema = z.object({
   slug: slugSchema,
-  title: z.string().max(PAGE_LIMITS.titleMax, { error: `Title must be at most ${PAGE_LIMITS.titleMax} characters` }).default(''),
-  subtext: optionalText(PAGE_LIMITS.subtextMax),
-  authorName: optionalText(PAGE_LIMITS.shortText),
-  buttonText: z.string().trim().min(1, { error: 'Button text is required' }).max(PAGE_LIMITS.buttonText).default('Submit'),
+  title: plainText('Title').max(PAGE_LIMITS.titleMax, { error: `Title must be at most ${PAGE_LIMITS.titleMax} characters` }).default(''),
+  subtext: optionalText('Subtext', PAGE_LIMITS.subtextMax, true),
+  authorName: optionalText('Author name', PAGE_LIMITS.shortText),
+  buttonText: plainText('Button text', { trim: true })
+    .min(1, { error: 'Button text is required' })
+    .max(PAGE_LIMITS.buttonText, { error: `Button text must be at most ${PAGE_LIMITS.buttonText} characters` })
+    .default('Submit'),
   buttonColor: color.default('#000000'),
   backgroundColor: color.default('#ffffff'),
-  backgroundImage: optionalUrl,
-  imageUrl: optionalUrl,
-  fileUrl: optionalUrl,
-  redirectUrl: optionalUrl,
+  backgroundImage: optionalUrl('Background image'),
+  imageUrl: optionalUrl('Main image'),
+  fileUrl: optionalUrl('File URL'),
+  redirectUrl: optionalUrl('Redirect URL'),
   showUsername: z.boolean().default(true),
   useSharpCorners: z.boolean().default(false),
   hideDropShadow: z.boolean().default(false),
-  webhookUrl: optionalUrl,
-  customCodeSnippet: optionalText(PAGE_LIMITS.customCode),
-  thankYouHeadline: z.string().max(PAGE_LIMITS.headline).default('Thank you!'),
-  thankYouSubtext: z.string().max(PAGE_LIMITS.paragraph).default('Check your email for your download link.'),
-  thankYouButtonText: optionalText(PAGE_LIMITS.buttonText),
-  thankYouButtonUrl: optionalUrl,
+  webhookUrl: optionalUrl('Webhook URL'),
+  customCodeSnippet: optionalText('Custom code', PAGE_LIMITS.customCode, true),
+  thankYouHeadline: plainText('Thank-you headline')
+    .max(PAGE_LIMITS.headline, { error: `Thank-you headline must be at most ${PAGE_LIMITS.headline} characters` })
+    .default('Thank you!'),
+  thankYouSubtext: plainText('Thank-you subtext', { multiline: true })
+    .max(PAGE_LIMITS.paragraph, { error: `Thank-you subtext must be at most ${PAGE_LIMITS.paragraph} characters` })
+    .default('Check your email for your download link.'),
+  thankYouButtonText: optionalText('Thank-you button text', PAGE_LIMITS.buttonText),
+  thankYouButtonUrl: optionalUrl('Thank-you button URL'),
   textAlignment: z.enum(['left', 'center'], { error: PageMessages.invalidAlignment }).default('left'),
   showBranding: z.boolean().default(true),
   hidePrivacyPolicyCheckbox: z.boolean().default(false),
@@ -127,10 +147,10 @@ export const pageFieldsSchema = z.object({
   titleBold: z.boolean().default(true),
   descriptionBold: z.boolean().default(false),
   authorBold: z.boolean().default(false),
-  metaTitle: optionalText(PAGE_LIMITS.titleMax),
-  metaDescription: optionalText(PAGE_LIMITS.metaDescription),
-  metaImageUrl: optionalUrl,
-  faviconUrl: optionalUrl,
+  metaTitle: optionalText('Meta title', PAGE_LIMITS.titleMax),
+  metaDescription: optionalText('Meta description', PAGE_LIMITS.metaDescription, true),
+  metaImageUrl: optionalUrl('Sharing image'),
+  faviconUrl: optionalUrl('Favicon'),
   facebookPixelId: z
     .union([z.literal('').transform(() => null), z.null(), z.string().regex(/^\d{5,30}$/, { error: 'Facebook pixel id must be digits' })])
     .optional(),

@@ -61,6 +61,7 @@ export class IdentityController {
     @Body(new ZodPipe(registerSchema)) body: RegisterRequest,
   ): Promise<UserDto> {
     await this.limits.perAddress('register', request.ip);
+    await this.limits.countRegistration(request.ip);
     const user = await this.registerUser.execute(body);
     await this.startSession(request, reply, user.id);
     return toUserDto(user);

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
+import type { FastifyRequest } from 'fastify';
 import { Strategy } from 'passport-local';
 import type { User } from '../users/user.entity';
 import { LogInService } from '../use-cases/log-in.service';
@@ -8,10 +9,11 @@ import { LogInService } from '../use-cases/log-in.service';
 @Injectable()
 export class LocalStrategy extends PassportStrategy(Strategy, 'local') {
   constructor(private readonly logIn: LogInService) {
-    super({ usernameField: 'email', passwordField: 'password', session: false });
+    super({ usernameField: 'email', passwordField: 'password', session: false, passReqToCallback: true });
   }
 
-  validate(email: string, password: string): Promise<User> {
-    return this.logIn.verifyCredentials({ email, password });
+  /** The request comes along for its address: wrong passwords are counted per e-mail and address. */
+  validate(request: FastifyRequest, email: string, password: string): Promise<User> {
+    return this.logIn.verifyCredentials({ email, password }, request.ip);
   }
 }

@@ -6,8 +6,9 @@ import { UsersRepository } from '../users/users.repository';
 import { AuthRateLimits } from './auth-rate-limits';
 
 /**
- * Checks credentials: 429 while an account is locked by repeated wrong passwords, 401 for a wrong
- * e-mail or password alike, 403 for a right password on an unverified account.
+ * Checks credentials: 429 while this (e-mail, address) pair must wait after repeated wrong
+ * passwords or this address has sent too many (see {@link AuthRateLimits}), 401 for a wrong e-mail
+ * or password alike, 403 for a right password on an unverified account.
  */
 @Injectable()
 export class LogInService {
@@ -17,16 +18,17 @@ export class LogInService {
     private readonly limits: AuthRateLimits,
   ) {}
 
-  async verifyCredentials(input: LoginRequest): Promise<User> {
-    await this.limits.assertLoginAllowed(input.email);
+  /** `address` is the caller's IP address (Fastify's `request.ip`, which honours TRUST_PROXY). */
+  async verifyCredentials(input: LoginRequest, address: string): Promise<User> {
+    await this.limits.assertLoginAllowed(input.email, address);
     const user = await this.users.findByEmail(input.email);
     const ok = user ? await this.hasher.verify(user.passwordHash, input.password) : await this.hasher.verifyNothing(input.password);
     if (!user || !ok) {
-      await this.limits.recordLoginFailure(input.email);
+      await this.limits.recordLoginFailure(input.email, address);
       throw new UnauthorizedException({ message: IdentityMessages.invalidCredentials });
     }
+    await this.limits.clearLoginFailures(input.email, address);
     if (!user.isVerified) throw new ForbiddenException({ message: IdentityMessages.verifyBeforeLogin });
-    await this.limits.clearLoginFailures(input.email);
     return user;
   }
 }

@@ -1,6 +1,7 @@
 import { Body, Controller, HttpException, HttpStatus, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { renderNotFoundDocument, renderPublicPageDocument } from '@plink/page-render';
+import { NOT_FOUND_POLICY, renderNotFoundDocument, renderPublicPage } from '@plink/page-render';
 import { APP_CONFIG, apiNotFound, toApiError, type AppConfig } from '@plink/platform';
 import { CaptureLeadService, type SubmissionPage } from '../use-cases/capture-lead.service';
 
@@ -8,7 +9,15 @@ import { CaptureLeadService, type SubmissionPage } from '../use-cases/capture-le
  * The landing page's form without JavaScript: a urlencoded POST to the page's own URL. Success
  * redirects (303) to the same URL with `?submitted=1`, which renders the thank-you state; a refused
  * submission answers the page again with the message above the form.
+ *
+ * The one set of routes that takes a urlencoded body (`bodyKind: 'form'`). They are visitor-facing
+ * (`visitorFacing`): a landing page may be served from PUBLIC_ORIGIN or, carrying creator code, from a
+ * sandbox with an opaque origin, so these accept APP_ORIGIN, PUBLIC_ORIGIN and `Origin: null`. A
+ * visitor's submission carries no cookie-based authority (it is the same for anyone who sends it), so
+ * there is no forgery to defend against; see installCsrfDefence.
  */
+const FORM_POST = { bodyKind: 'form', visitorFacing: true } as const;
+
 @Controller()
 export class LeadFormController {
   constructor(
@@ -17,6 +26,7 @@ export class LeadFormController {
   ) {}
 
   @Post(':slug')
+  @RouteConfig(FORM_POST)
   bySlug(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('slug') slug: string, @Body() body: unknown) {
     if (slug.toLowerCase() === 'api') {
       void reply.status(404).send(apiNotFound());
@@ -26,11 +36,13 @@ export class LeadFormController {
   }
 
   @Post('p/:slug')
+  @RouteConfig(FORM_POST)
   byShortPath(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('slug') slug: string, @Body() body: unknown) {
     return this.submit(request, reply, slug, undefined, body);
   }
 
   @Post('p/:username/:slug')
+  @RouteConfig(FORM_POST)
   byUserPath(
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
@@ -45,7 +57,12 @@ export class LeadFormController {
     const path = request.url.split('?')[0];
     const page = await this.capture.lookUpPage(slug);
     if (!page || (username !== undefined && page.ownerUsername.toLowerCase() !== username.toLowerCase())) {
-      void reply.status(404).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(renderNotFoundDocument());
+      void reply
+        .status(404)
+        .header('cache-control', 'no-store')
+        .header('content-security-policy', NOT_FOUND_POLICY)
+        .type('text/html; charset=utf-8')
+        .send(renderNotFoundDocument());
       return;
     }
     try {
@@ -54,19 +71,23 @@ export class LeadFormController {
       if (!(err instanceof HttpException) || err.getStatus() >= HttpStatus.INTERNAL_SERVER_ERROR) throw err;
       const { status, message, headers } = toApiError(err);
       if (headers) void reply.headers(headers);
-      void reply.status(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(this.formWithError(page, path, message, body));
+      // The page again, with the same policy as when it is viewed (a sandbox for its owner's code on a shared host).
+      const document = this.formWithError(page, path, message, body);
+      if (document.contentSecurityPolicy) void reply.header('content-security-policy', document.contentSecurityPolicy);
+      void reply.status(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(document.html);
       return;
     }
     void reply.header('cache-control', 'no-store').redirect(`${path}?submitted=1`, 303);
   }
 
   /** The page again with the message under the form and what the visitor typed kept (escaped by the renderer). */
-  private formWithError(page: SubmissionPage, path: string, error: string, body: unknown): string {
+  private formWithError(page: SubmissionPage, path: string, error: string, body: unknown) {
     const typed = (body as { email?: unknown } | null | undefined)?.email;
-    return renderPublicPageDocument(page.public, {
+    return renderPublicPage(page.public, {
       state: 'form',
-      canonicalUrl: `${this.config.appOrigin}/${page.slug}`,
-      appOrigin: this.config.appOrigin,
+      canonicalUrl: `${this.config.publicOrigin}/${page.slug}`,
+      appOrigin: this.config.publicOrigin,
+      isolation: this.config.publicOrigin === this.config.appOrigin ? 'sandbox' : 'own-origin',
       formAction: path,
       error,
       submittedEmail: typeof typed === 'string' ? typed.slice(0, 254) : undefined,

@@ -21,8 +21,10 @@ export class LeadSubmitRoute implements OnModuleInit {
     const fastify = this.adapterHost.httpAdapter?.getInstance?.() as FastifyInstance | undefined;
     if (!fastify || typeof fastify.post !== 'function') return;
     // A visitor's hot path, logged like the visitor page: failures and slow answers only (the lead itself
-    // is the record of a success).
-    fastify.post<{ Params: { slug: string } }>('/api/page/:slug/submit', { config: { quietAccessLog: true } }, async (request, reply) => {
+    // is the record of a success). Visitor-facing: it accepts APP_ORIGIN, PUBLIC_ORIGIN and a sandboxed
+    // page's `Origin: null`; a submission carries no cookie-based authority, so CSRF is no risk here
+    // (installCsrfDefence). JSON bodies only.
+    fastify.post<{ Params: { slug: string } }>('/api/page/:slug/submit', { config: { quietAccessLog: true, visitorFacing: true } }, async (request, reply) => {
       try {
         const page = await this.capture.findPage(request.params.slug);
         return await reply.status(200).send(await this.capture.execute(page, request.body, request.ip));

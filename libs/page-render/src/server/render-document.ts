@@ -8,6 +8,7 @@ import { safeUrl } from '../components/theme';
 import { escapeHtml, htmlToText, scriptJson, truncate } from './escape';
 import { THANK_YOU_TEMPLATE_ID, submitScript } from './inline-script';
 import { trackingTags } from './tracking';
+import { hasCreatorCode, publicPagePolicy, type CreatorCodeIsolation } from './page-policy';
 
 /** Node-only (react-dom/server): the public landing page as a complete HTML document. */
 
@@ -15,7 +16,7 @@ export interface PublicPageDocumentOptions {
   state: LandingPageState;
   /** Absolute canonical URL of the page (also og:url). */
   canonicalUrl: string;
-  /** The app's origin (`https://plink.example`), for absolute og:image / twitter:image URLs. */
+  /** The landing pages' origin (`https://plink.page`), for absolute og:image / twitter:image URLs. */
   appOrigin: string;
   /** Where the inline script POSTs JSON; default `/api/page/{slug}/submit`. */
   submitUrl?: string;
@@ -56,6 +57,29 @@ const meta = (attr: 'name' | 'property', key: string, content: string) =>
  * form state — the thank-you <template> plus the small inline submit script. No React on the client.
  */
 export function renderPublicPageDocument(page: PublicPageDto, options: PublicPageDocumentOptions): string {
+  return renderDocument(page, options).html;
+}
+
+/** A landing page's document with the headers it must be sent with. */
+export interface RenderedPublicPage {
+  html: string;
+  /** The page's own Content-Security-Policy (see {@link publicPagePolicy}); null: send none. */
+  contentSecurityPolicy: string | null;
+}
+
+/**
+ * The landing page's document and its policy. `isolation` says how a page with its owner's code is kept
+ * away from the app (a sandbox on a shared host, or nothing more on a host of its own).
+ */
+export function renderPublicPage(
+  page: PublicPageDto,
+  options: PublicPageDocumentOptions & { isolation: CreatorCodeIsolation },
+): RenderedPublicPage {
+  const { html, inlineScripts } = renderDocument(page, options);
+  return { html, contentSecurityPolicy: publicPagePolicy(hasCreatorCode(page), inlineScripts, options.isolation) };
+}
+
+function renderDocument(page: PublicPageDto, options: PublicPageDocumentOptions): { html: string; inlineScripts: string[] } {
   const slug = encodeURIComponent(page.slug);
   const title = page.metaTitle?.trim() || page.title.trim() || DEFAULT_TITLE;
   const description = pageDescription(page);
@@ -103,29 +127,29 @@ export function renderPublicPageDocument(page: PublicPageDto, options: PublicPag
     head.push(`<link rel="preload" href="${escapeHtml(href)}" as="font" type="font/woff2" crossorigin>`);
   }
   const fonts = fontFaceCss(page);
-  head.push(
-    `<style>html,body{margin:0}\n${fonts ? `${fonts}\n` : ''}${LANDING_PAGE_CSS}</style>`,
-    `<script>window.__PLINK_PAGE__=${scriptJson(page)};</script>`,
-  );
+  // Plink's own inline scripts, kept to hash them into the page's policy.
+  const inlineScripts = [`window.__PLINK_PAGE__=${scriptJson(page)};`];
+  head.push(`<style>html,body{margin:0}\n${fonts ? `${fonts}\n` : ''}${LANDING_PAGE_CSS}</style>`, `<script>${inlineScripts[0]}</script>`);
   head.push(...trackingTags(page));
   // The Pro owner's own code, as written (SPEC §2): it may bring scripts, pixels, styles.
   if (page.customCodeSnippet?.trim()) head.push(page.customCodeSnippet);
 
-  const tail =
-    options.state === 'form'
-      ? `<template id="${THANK_YOU_TEMPLATE_ID}">${renderToString(createElement(ThankYouMessage, { page }))}</template>` +
-        `<script>${submitScript({ submitUrl: options.submitUrl ?? `/api/page/${slug}/submit`, redirectUrl })}</script>`
-      : '';
+  let tail = '';
+  if (options.state === 'form') {
+    const script = submitScript({ submitUrl: options.submitUrl ?? `/api/page/${slug}/submit`, redirectUrl });
+    inlineScripts.push(script);
+    tail = `<template id="${THANK_YOU_TEMPLATE_ID}">${renderToString(createElement(ThankYouMessage, { page }))}</template><script>${script}</script>`;
+  }
 
-  return (
+  const html =
     '<!DOCTYPE html>\n<html lang="en">\n<head>\n' +
     head.join('\n') +
     '\n</head>\n<body>\n<div id="root">' +
     body +
     '</div>\n' +
     tail +
-    '\n</body>\n</html>\n'
-  );
+    '\n</body>\n</html>\n';
+  return { html, inlineScripts };
 }
 
 const NOT_FOUND_CSS =

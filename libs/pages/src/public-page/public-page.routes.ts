@@ -1,8 +1,8 @@
-import { Injectable, OnModuleInit, Optional } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit, Optional } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isReservedSlug } from '@plink/contracts';
-import { SpaShell, apiNotFound, getLogger, toApiError } from '@plink/platform';
+import { APP_CONFIG, SpaShell, apiNotFound, appSecurityHeaders, getLogger, toApiError, type AppConfig } from '@plink/platform';
 import { ViewCounter } from '../views/view-counter';
 import { RenderedPages, type PageState } from './rendered-pages';
 
@@ -31,12 +31,18 @@ export class PublicPageRoutes implements OnModuleInit {
   /** The SPA shell, encoded once. */
   private shell?: { html: string; bytes: Buffer };
 
+  /** The app's security headers (CSP, no framing…), for the SPA shell these routes answer on app paths. */
+  private readonly spaHeaders: Record<string, string>;
+
   constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
     private readonly adapterHost: HttpAdapterHost,
     private readonly pages: RenderedPages,
     private readonly views: ViewCounter,
     @Optional() private readonly spa?: SpaShell,
-  ) {}
+  ) {
+    this.spaHeaders = { ...appSecurityHeaders(config), 'cache-control': 'no-cache' };
+  }
 
   onModuleInit() {
     const fastify = this.adapterHost.httpAdapter?.getInstance?.() as FastifyInstance | undefined;
@@ -63,19 +69,20 @@ export class PublicPageRoutes implements OnModuleInit {
     const state: PageState = (request.query as Record<string, unknown> | undefined)?.submitted === '1' ? 'thank-you' : 'form';
     const page = SLUG.test(slug) && !isReservedSlug(slug) ? await this.pages.render(slug, state) : null;
     if (!page || (username !== undefined && page.ownerUsername.toLowerCase() !== username.toLowerCase())) {
-      return reply.status(404).header('cache-control', 'no-cache').type(HTML).send(this.pages.notFoundDocument());
+      return reply.status(404).headers(this.pages.notFoundHeaders).type(HTML).send(this.pages.notFoundDocument());
     }
     // One view per visitor load of the form (not the thank-you answer, not a HEAD probe, not a crawler).
     if (state === 'form' && request.method === 'GET') this.views.count(page.pageId, request.headers['user-agent']);
-    // no-cache: browsers and proxies revalidate, so an edit shows on the next load.
-    return reply.status(200).header('cache-control', 'no-cache').type(HTML).send(page.html);
+    // no-cache (in the page's headers): browsers and proxies revalidate, so an edit shows on the next load.
+    // The page's own policy (a sandbox when it carries its owner's code on the app's host) was built with it.
+    return reply.status(200).headers(page.headers).type(HTML).send(page.html);
   }
 
   private sendSpa(reply: FastifyReply): FastifyReply {
     const html = this.spa?.html();
     if (!html) return reply.status(503).type('text/plain; charset=utf-8').send(NOT_BUILT);
     if (html !== this.shell?.html) this.shell = { html, bytes: Buffer.from(html, 'utf8') };
-    return reply.header('cache-control', 'no-cache').type(HTML).send(this.shell.bytes);
+    return reply.headers(this.spaHeaders).type(HTML).send(this.shell.bytes);
   }
 
   /** Outside Nest's exception filters: an unexpected failure still answers like the API does. */

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { renderNotFoundDocument, renderPublicPageDocument } from '@plink/page-render';
-import { APP_CONFIG, type AppConfig } from '@plink/platform';
+import { NOT_FOUND_POLICY, renderNotFoundDocument, renderPublicPage, type CreatorCodeIsolation } from '@plink/page-render';
+import { APP_CONFIG, publicPageBaseHeaders, type AppConfig } from '@plink/platform';
 import { PageChanges } from '../cache/page-changes';
 import { TtlCache } from '../cache/ttl-cache';
 import { PagesDirectory } from '../directory/pages-directory';
@@ -13,6 +13,8 @@ export interface RenderedPage {
   ownerUsername: string;
   /** The document, UTF-8 encoded once: sending a cached page costs no string encoding per request. */
   html: Buffer;
+  /** The headers the page is sent with (its Content-Security-Policy, HSTS over https), built once with the page. */
+  headers: Record<string, string>;
 }
 
 /** Same bound as the directory's: page changes drop entries at once; this bounds owner changes. */
@@ -28,12 +30,20 @@ const STATES: PageState[] = ['form', 'thank-you'];
 export class RenderedPages {
   private readonly cache = new TtlCache<RenderedPage>(MAX_ENTRIES);
   private notFound?: Buffer;
+  /** How pages with their owner's code are kept from the app: a sandbox, unless they have a host of their own. */
+  private readonly isolation: CreatorCodeIsolation;
+  private readonly baseHeaders: Record<string, string>;
+  /** The "Page Not Found" document's headers. */
+  readonly notFoundHeaders: Record<string, string>;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly directory: PagesDirectory,
     private readonly changes: PageChanges,
   ) {
+    this.isolation = config.publicOrigin === config.appOrigin ? 'sandbox' : 'own-origin';
+    this.baseHeaders = { 'cache-control': 'no-cache', ...publicPageBaseHeaders(config) };
+    this.notFoundHeaders = { ...this.baseHeaders, 'content-security-policy': NOT_FOUND_POLICY };
     changes.onChange((slug) => {
       if (slug === null) this.cache.clear();
       else for (const state of STATES) this.cache.delete(`${slug}|${state}`);
@@ -49,17 +59,20 @@ export class RenderedPages {
     const live = this.changes.live();
     const page = await this.directory.findForVisitor(slug);
     if (!page) return null;
+    // Canonical and sharing URLs name the landing pages' own host.
+    const document = renderPublicPage(page.public, {
+      state,
+      canonicalUrl: `${this.config.publicOrigin}/${page.slug}`,
+      appOrigin: this.config.publicOrigin,
+      isolation: this.isolation,
+    });
     const rendered: RenderedPage = {
       pageId: page.id,
       ownerUsername: page.ownerUsername,
-      html: Buffer.from(
-        renderPublicPageDocument(page.public, {
-          state,
-          canonicalUrl: `${this.config.appOrigin}/${page.slug}`,
-          appOrigin: this.config.appOrigin,
-        }),
-        'utf8',
-      ),
+      html: Buffer.from(document.html, 'utf8'),
+      headers: document.contentSecurityPolicy
+        ? { ...this.baseHeaders, 'content-security-policy': document.contentSecurityPolicy }
+        : this.baseHeaders,
     };
     if (live) this.cache.setIfCurrent(generation, key, rendered, TTL_MS);
     return rendered;

@@ -41,7 +41,9 @@ export class UploadImageRoute implements OnModuleInit {
       });
       // Errors raised before the handler runs (a body Fastify cannot parse for this route).
       scope.setErrorHandler((err, request, reply) => this.fail(request, reply, err));
-      scope.post('/api/upload-image', (request, reply) => this.handle(request, reply));
+      // `bodyKind: 'multipart'`: the platform's CSRF guard checks where the call comes from and leaves
+      // the body to this route (anything but multipart answers 'Please choose an image to upload.').
+      scope.post('/api/upload-image', { config: { bodyKind: 'multipart' } }, (request, reply) => this.handle(request, reply));
     });
   }
 

@@ -6,6 +6,8 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { MikroORM } from '@mikro-orm/postgresql';
 import type { AppConfig } from '../config/config.schema';
 import { ApiExceptionFilter } from '../http/api-exception.filter';
+import { installBodyParsers } from '../http/body-parsers';
+import { installCsrfDefence } from '../http/csrf';
 import { installHttpEdge } from '../http/http-edge';
 import { PinoNestLogger } from '../logging/nest-logger';
 
@@ -14,16 +16,28 @@ export const JSON_BODY_LIMIT = 100 * 1024;
 
 /**
  * A Nest application on Fastify with Plink's HTTP edge: correlation ids, ORM request contexts,
- * cookies, the body limit and JSON errors. Not yet initialised: the caller may add to the
+ * cookies, the body limit, the body parsers, the CSRF guard (installCsrfDefence) and JSON errors. Not yet initialised: the caller may add to the
  * Fastify instance, then calls `init()` / `listen()`.
  */
 export async function createHttpApp(rootModule: Type<unknown> | DynamicModule, config: AppConfig): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({ bodyLimit: JSON_BODY_LIMIT, trustProxy: config.trustProxy, return503OnClosing: true });
+  const adapter = new FastifyAdapter({
+    bodyLimit: JSON_BODY_LIMIT,
+    trustProxy: config.trustProxy,
+    return503OnClosing: true,
+    // Prototype-pollution keys in a JSON body are refused (400), never stripped or kept.
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+  });
   const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, {
     logger: new PinoNestLogger(),
     abortOnError: false,
+    // Nest would add a urlencoded parser to every route: the body parsers are Plink's own (installBodyParsers).
+    bodyParser: false,
   });
-  installHttpEdge(app.getHttpAdapter().getInstance(), app.get(MikroORM));
+  const fastify = app.getHttpAdapter().getInstance();
+  installHttpEdge(fastify, app.get(MikroORM));
+  installCsrfDefence(fastify, config);
+  installBodyParsers(fastify);
   await app.register(fastifyCookie);
   app.useGlobalFilters(new ApiExceptionFilter());
   return app;

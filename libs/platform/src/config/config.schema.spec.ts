@@ -17,12 +17,25 @@ describe('configuration', () => {
       workers: 'none',
       logLevel: 'info',
       authRateLimitPerMinute: 200,
+      loginFailuresPerAddress: 50,
+      registrationsPerAddressPerHour: 10,
       leadRateLimitPerMinute: 20,
       uploadOrphanGraceHours: 24,
     });
     expect(config.smtpUrl).toBeUndefined();
     expect(config.s3).toBeUndefined();
     expect(config.stripe).toBeUndefined();
+  });
+
+  it('serves landing pages from APP_ORIGIN unless PUBLIC_ORIGIN names another host', () => {
+    expect(loadConfig({ ...base, APP_ORIGIN: 'https://app.example.com/' }).publicOrigin).toBe('https://app.example.com');
+    const split = loadConfig({ ...base, APP_ORIGIN: 'https://app.example.com', PUBLIC_ORIGIN: 'https://plink.page/' });
+    expect(split.publicOrigin).toBe('https://plink.page');
+    expect(split.appOrigin).toBe('https://app.example.com');
+    expect(() => loadConfig({ ...base, PUBLIC_ORIGIN: 'plink.page' })).toThrow(/PUBLIC_ORIGIN/);
+    expect(() => loadConfig({ ...base, PUBLIC_ORIGIN: 'https://plink.page/pages' })).toThrow(/PUBLIC_ORIGIN must be an http\(s\) origin/);
+    expect(() => loadConfig({ ...base, PUBLIC_ORIGIN: 'ftp://plink.page' })).toThrow(/PUBLIC_ORIGIN must be an http\(s\) origin/);
+    expect(loadConfig({ ...base, PUBLIC_ORIGIN: '' }).publicOrigin).toBe('http://localhost:3000');
   });
 
   it('treats empty variables as unset', () => {

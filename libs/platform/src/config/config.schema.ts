@@ -9,6 +9,13 @@ const optionalString = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
 
+/** `https://host[:port]` with nothing after it (a trailing slash is tolerated). */
+function isOrigin(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return (url.protocol === 'https:' || url.protocol === 'http:') && url.pathname === '/' && !url.search && !url.hash && !url.username;
+}
+
 const DEV_SESSION_SECRET = 'plink-development-session-secret-do-not-use-in-production';
 
 /**
@@ -21,6 +28,12 @@ export const envSchema = z
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     HOST: z.string().default('0.0.0.0'),
     APP_ORIGIN: z.url().default('http://localhost:3000').transform((v) => v.replace(/\/+$/, '')),
+    // Landing pages' own origin (e.g. https://plink.page); unset = APP_ORIGIN (one host, sandboxed creator code).
+    PUBLIC_ORIGIN: z
+      .url()
+      .refine((v) => isOrigin(v), { error: 'PUBLIC_ORIGIN must be an http(s) origin (scheme, host and port), without a path' })
+      .optional()
+      .transform((v) => (v === undefined ? undefined : new URL(v).origin)),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL'),
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
@@ -45,6 +58,8 @@ export const envSchema = z
     STRIPE_WEBHOOK_SECRET: optionalString,
     STRIPE_PRICE_ID: optionalString,
     AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(200),
+    LOGIN_FAILURES_PER_ADDRESS: z.coerce.number().int().min(0).default(50),
+    REGISTRATIONS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(0).default(10),
     LEAD_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(20),
     PLINK_WORKERS: z.string().default('none'),
     HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
@@ -71,6 +86,12 @@ export interface AppConfig {
   port: number;
   host: string;
   appOrigin: string;
+  /**
+   * The origin visitors' landing pages are served from. When it differs from {@link appOrigin}, creators'
+   * code runs on that host, never beside the app's session; when it is the same, pages with creator code
+   * are sandboxed (see the gateway's security headers).
+   */
+  publicOrigin: string;
   /** True when APP_ORIGIN is https: cookies get the Secure flag. */
   secureCookies: boolean;
   logLevel: Env['LOG_LEVEL'];
@@ -99,6 +120,10 @@ export interface AppConfig {
   stripe?: { secretKey: string; webhookSecret?: string; priceId?: string };
   /** Requests per minute one address may make to each auth call (0 = off). */
   authRateLimitPerMinute: number;
+  /** Wrong passwords one address may send in 15 minutes, over all accounts, before its logins get 429 (0 = off). */
+  loginFailuresPerAddress: number;
+  /** Registration attempts one address may make in an hour (0 = off): each answer says whether an e-mail has an account. */
+  registrationsPerAddressPerHour: number;
   /** Lead submissions per minute one address may make to one page (0 = off, e.g. for load tests). */
   leadRateLimitPerMinute: number;
   workers: string;
@@ -123,6 +148,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     port: e.PORT,
     host: e.HOST,
     appOrigin: e.APP_ORIGIN,
+    publicOrigin: e.PUBLIC_ORIGIN ?? e.APP_ORIGIN,
     secureCookies: e.APP_ORIGIN.startsWith('https:'),
     logLevel: e.LOG_LEVEL,
     databaseUrl: e.DATABASE_URL,
@@ -152,6 +178,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, priceId: e.STRIPE_PRICE_ID }
       : undefined,
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
+    loginFailuresPerAddress: e.LOGIN_FAILURES_PER_ADDRESS,
+    registrationsPerAddressPerHour: e.REGISTRATIONS_PER_ADDRESS_PER_HOUR,
     leadRateLimitPerMinute: e.LEAD_RATE_LIMIT_PER_MINUTE,
     workers: e.PLINK_WORKERS,
     healthPort: e.HEALTH_PORT,
@@ -166,6 +194,7 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     env: config.env,
     port: config.port,
     appOrigin: config.appOrigin,
+    publicOrigin: config.publicOrigin,
     database: maskUrl(config.databaseUrl),
     redis: maskUrl(config.redisUrl),
     redisPrefix: config.redisPrefix,

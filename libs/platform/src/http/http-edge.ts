@@ -14,7 +14,8 @@ declare module 'fastify' {
 
 /**
  * Per-request plumbing on the Fastify instance: a correlation id (x-request-id) and a pino child
- * logger, an ORM context, basic security headers, and one access-log line per request (route pattern, never the raw URL,
+ * logger, an ORM context, the two security headers every answer carries (the app's full set and the landing
+ * pages' policies: security-headers.ts), and one access-log line per request (route pattern, never the raw URL,
  * which may carry a token). Errors, including Fastify's own (bad JSON, too large), reach Nest's
  * exception filters, where {@link toApiError} shapes them.
  */

@@ -3,6 +3,7 @@ export {
   displayPageUrl,
   leadsExportUrl,
   publicPagePath,
+  publicOrigin,
 } from './api/pages.api';
 export { parsePageId } from './api/page-id';
 export { pagesKeys } from './api/pages.keys';

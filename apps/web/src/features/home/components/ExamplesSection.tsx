@@ -1,6 +1,7 @@
 import { Box, Button, Card, Image, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import type { ExamplePage } from '../data/examples';
 import { EXAMPLE_PAGES } from '../data/examples';
+import { displayPageUrl } from '../../pages';
 import { Section } from './Section';
 
 function ExampleCard({ example }: { example: ExamplePage }) {
@@ -23,7 +24,7 @@ function ExampleCard({ example }: { example: ExamplePage }) {
           </Button>
         </Box>
         <Text size="xs" c="dimmed" ff="monospace">
-          {window.location.host}/{slug}
+          {displayPageUrl(slug)}
         </Text>
       </Stack>
     </Card>

@@ -19,9 +19,24 @@ export const fetchPageStats = (id: number) => apiClient.get<PageStatsDto>(`/api/
 /** The CSV download: opened as a plain link (the server streams it as an attachment). */
 export const leadsExportUrl = (id: number) => `/api/pages/${id}/export`;
 
-/** Where visitors see the page: `/{slug}`, served by the server (never a client-side route). */
-export const publicPagePath = (slug: string) => `/${slug}`;
+/**
+ * The origin landing pages are served from: the server names it in the shell's
+ * `<meta name="plink-public-origin">` (PUBLIC_ORIGIN, which may be a host of its own), else this one.
+ */
+export function publicOrigin(): string {
+  const named = document.querySelector<HTMLMetaElement>('meta[name="plink-public-origin"]')?.content;
+  return named && /^https?:\/\/[^/\s]+$/.test(named) ? named : window.location.origin;
+}
+
+/**
+ * Where visitors see the page, served by the server (never a client-side route): `/{slug}` on one host,
+ * `{public origin}/{slug}` when landing pages have a host of their own.
+ */
+export function publicPagePath(slug: string): string {
+  const origin = publicOrigin();
+  return origin === window.location.origin ? `/${slug}` : `${origin}/${slug}`;
+}
 
 /** `{host}/{slug}` as the dashboard shows it, and the full link the copy button puts on the clipboard. */
-export const displayPageUrl = (slug: string) => `${window.location.host}/${slug}`;
-export const absolutePageUrl = (slug: string) => `${window.location.origin}/${slug}`;
+export const displayPageUrl = (slug: string) => `${new URL(publicOrigin()).host}/${slug}`;
+export const absolutePageUrl = (slug: string) => `${publicOrigin()}/${slug}`;

@@ -1,0 +1,54 @@
+import { parse as parseQueryString } from 'node:querystring';
+import { HttpStatus } from '@nestjs/common';
+import type { FastifyInstance } from 'fastify';
+import { CommonMessages } from '@plink/contracts';
+import { ApiError } from './api-exception.filter';
+
+/**
+ * The request bodies the API reads, and nothing else (Nest's own parsers are off, see createHttpApp):
+ *
+ * - JSON, with Fastify's parser, which refuses a `__proto__` key or a `constructor.prototype` (prototype
+ *   pollution) instead of keeping them: such a body answers 400 with a message saying so, a body that is
+ *   not JSON at all 400 'Malformed JSON in request body'.
+ * - urlencoded forms, only for the routes that take a browser form (`config.bodyKind: 'form'`, the no-JS
+ *   lead form); any other route answers 415 (the CSRF guard already refuses them before the body is read).
+ *   A form field named `__proto__`, `constructor` or `prototype` answers 400 as in JSON.
+ * - Fastify's plain-text parser is removed: no call takes text, so a text body answers 415.
+ * Multipart is parsed only inside the image upload's own plugin scope.
+ */
+export function installBodyParsers(fastify: FastifyInstance): void {
+  const parseJson = fastify.getDefaultJsonParser('error', 'error');
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    parseJson(request, body as string, (err, value) => {
+      // Only when refused: well-formed JSON that the safe parser refused holds a forbidden key.
+      if (err && isWellFormedJson(body as string)) done(forbiddenKey(), undefined);
+      else done(err, value);
+    });
+  });
+  fastify.removeContentTypeParser('text/plain');
+  fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (request, body, done) => {
+    if (request.routeOptions.config?.bodyKind !== 'form') {
+      done(new ApiError(HttpStatus.UNSUPPORTED_MEDIA_TYPE, CommonMessages.unsupportedMediaType), undefined);
+      return;
+    }
+    const fields = parseQueryString(body as string);
+    if (Object.hasOwn(fields, '__proto__') || Object.hasOwn(fields, 'constructor') || Object.hasOwn(fields, 'prototype')) {
+      done(forbiddenKey(), undefined);
+      return;
+    }
+    done(null, fields);
+  });
+}
+
+function isWellFormedJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function forbiddenKey(): ApiError {
+  return new ApiError(HttpStatus.BAD_REQUEST, CommonMessages.forbiddenKey);
+}
