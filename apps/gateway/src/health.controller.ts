@@ -1,12 +1,25 @@
 import { Controller, Get, Res } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyReply } from 'fastify';
-import { HealthService, type HealthReport } from '@plink/platform';
+import { HealthService, type HealthReport, type LivenessReport } from '@plink/platform';
 
+/**
+ * `/health/live`: 200 while the process answers (restart it when this fails); `/health/ready` and
+ * `/health`: 200 when PostgreSQL and Redis answer, else 503 with the failing check `down` (send no
+ * traffic here meanwhile). Probes are logged only when they fail or are slow.
+ */
 @Controller()
 export class HealthController {
   constructor(private readonly health: HealthService) {}
 
-  @Get(['health', 'api/health'])
+  @Get(['health/live', 'api/health/live'])
+  @RouteConfig({ quietAccessLog: true })
+  live(): LivenessReport {
+    return this.health.live('gateway');
+  }
+
+  @Get(['health', 'api/health', 'health/ready', 'api/health/ready'])
+  @RouteConfig({ quietAccessLog: true })
   async check(@Res({ passthrough: true }) reply: FastifyReply): Promise<HealthReport> {
     const report = await this.health.report('gateway');
     void reply.status(report.status === 'ok' ? 200 : 503);

@@ -3,8 +3,6 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { getQueueToken } from '@nestjs/bullmq';
-import type { Queue } from 'bullmq';
 import { Client } from 'pg';
 import { QueueName, conversionRate, type PageDto } from '@plink/contracts';
 import { JobQueue } from '@plink/platform';
@@ -102,7 +100,7 @@ describe('leads, end to end', () => {
       (count) => count === 0,
     );
 
-  const queue = (name: QueueName) => app.get<Queue>(getQueueToken(name), { strict: false });
+  const queue = (name: QueueName) => app.get(JobQueue).queue(name);
   const jobsOf = async (name: QueueName, jobName: string) =>
     (await queue(name).getJobs(['waiting', 'delayed', 'prioritized', 'active', 'completed', 'failed'])).filter(
       (j) => j?.name === jobName,

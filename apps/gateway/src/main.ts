@@ -1,4 +1,4 @@
-import { assertNodeVersion, describeConfig, getLogger, initLogger, loadConfig } from '@plink/platform';
+import { assertNodeVersion, describeConfig, getLogger, initLogger, loadConfig, stopOnSignals } from '@plink/platform';
 import { createGateway } from './bootstrap';
 
 async function main() {
@@ -10,18 +10,8 @@ async function main() {
   const app = await createGateway(config);
   await app.listen({ port: config.port, host: config.host });
   log.info(`Plink is running at ${config.appOrigin} (listening on ${config.host}:${config.port})`);
-
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'gateway stopping');
-    await app.close();
-    log.info('gateway stopped');
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  // Within a bounded time even while Redis is unreachable (see stopOnSignals).
+  stopOnSignals(log, 'gateway', () => app.close());
 }
 
 main().catch((err) => {

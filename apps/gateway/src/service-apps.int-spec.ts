@@ -70,6 +70,10 @@ describe('service apps run alone', () => {
         if (!health) await new Promise((r) => setTimeout(r, 100));
       }
       expect(health).toMatchObject({ status: 200, body: { status: 'ok', service, checks: { database: 'up', redis: 'up' } } });
+      const live = await fetch(`http://127.0.0.1:${port}/health/live`);
+      expect({ status: live.status, body: await live.json() }).toMatchObject({ status: 200, body: { status: 'ok', service } });
+      const ready = await fetch(`http://127.0.0.1:${port}/health/ready`);
+      expect({ status: ready.status, body: await ready.json() }).toMatchObject({ status: 200, body: { status: 'ok', checks: { redis: 'up' } } });
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
       const log = output.join('');

@@ -31,3 +31,5 @@ export * from './bootstrap/node-version';
 export * from './bootstrap/worker-app';
 export * from './bootstrap/http-app';
 export * from './http/spa-shell';
+export * from './bootstrap/graceful-stop';
+export * from './logging/throttled-log';

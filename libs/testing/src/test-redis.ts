@@ -18,9 +18,10 @@ export function uniqueRedisPrefix(): string {
 
 /** Deletes every key under `prefix` (a test's cleanup). */
 export async function deleteRedisPrefix(url: string, prefix: string): Promise<void> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  await redis.connect();
+  // No reconnecting: a client left retrying a stopped Redis would keep the test process alive.
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
   try {
+    await redis.connect();
     let cursor = '0';
     do {
       const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
@@ -43,19 +44,37 @@ export async function freePort(): Promise<number> {
   });
 }
 
+export interface ControlledRedisOptions {
+  /**
+   * Persist like the deployment's Redis (AOF, as in docker-compose, synced every second). Redis writes
+   * each change to its AOF before it answers, so a killed redis-server (SIGKILL) loses nothing it
+   * acknowledged; only a crash of the machine could lose the last second. Off: no persistence at all,
+   * so a restart starts empty.
+   */
+  appendOnly?: boolean;
+}
+
 /**
- * A redis-server of the test's own, on a port of its own, that the test can stop and start again
- * (to show what an outage does). Needs `redis-server` on PATH.
+ * A redis-server of the test's own, on a port of its own, that the test can stop (SIGKILL) and start
+ * again on the same port and data folder (to show what an outage does). Needs `redis-server` on PATH.
  */
 export class ControlledRedis {
   private child?: ChildProcess;
   private readonly dir = mkdtempSync(join(tmpdir(), 'plink-redis-'));
-  private constructor(public readonly port: number) {}
+  private constructor(
+    public readonly port: number,
+    private readonly options: ControlledRedisOptions,
+  ) {}
 
-  static async start(): Promise<ControlledRedis> {
-    const redis = new ControlledRedis(await freePort());
+  static async start(options: ControlledRedisOptions = {}): Promise<ControlledRedis> {
+    const redis = new ControlledRedis(await freePort(), options);
     await redis.start();
     return redis;
+  }
+
+  /** Whether the server is running now. */
+  get running(): boolean {
+    return !!this.child && this.child.exitCode === null && this.child.signalCode === null;
   }
 
   get url(): string {
@@ -63,7 +82,8 @@ export class ControlledRedis {
   }
 
   async start(): Promise<void> {
-    this.child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', this.dir], {
+    const persistence = this.options.appendOnly ? ['--appendonly', 'yes', '--appendfsync', 'everysec'] : ['--appendonly', 'no'];
+    this.child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', this.dir], {
       stdio: 'ignore',
     });
     const deadline = Date.now() + 10_000;

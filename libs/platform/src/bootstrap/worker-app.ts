@@ -8,6 +8,7 @@ import { HealthService } from '../health/health.service';
 import { getLogger, initLogger } from '../logging/logger';
 import { PinoNestLogger } from '../logging/nest-logger';
 import { PlatformModule } from '../platform.module';
+import { stopOnSignals } from './graceful-stop';
 import { assertNodeVersion } from './node-version';
 
 export interface WorkerAppOptions {
@@ -29,8 +30,9 @@ export async function createWorkerContext(options: WorkerAppOptions, config: App
 }
 
 /**
- * Runs one service alone (production shape): its processors, a /health endpoint, and a clean
- * stop on SIGTERM/SIGINT (workers finish their current jobs, connections close).
+ * Runs one service alone (production shape): its processors, health endpoints (`/health/live`, and
+ * `/health/ready` = `/health`), and a clean stop on SIGTERM/SIGINT within a bounded time (workers finish
+ * their current jobs, connections close; see stopOnSignals).
  */
 export async function runWorkerApp(options: WorkerAppOptions): Promise<void> {
   assertNodeVersion();
@@ -51,28 +53,26 @@ export async function runWorkerApp(options: WorkerAppOptions): Promise<void> {
   const health = app.get(HealthService);
   const port = config.healthPort ?? options.defaultHealthPort;
   const server: Server = createServer((req, res) => {
-    if (req.method === 'GET' && (req.url === '/health' || req.url === '/')) {
-      void health.report(options.service).then((report) => {
-        res.writeHead(report.status === 'ok' ? 200 : 503, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(report));
-      });
+    const send = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    const path = (req.url ?? '/').split('?')[0];
+    if (req.method === 'GET' && path === '/health/live') {
+      send(200, health.live(options.service));
       return;
     }
-    res.writeHead(404, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ message: 'Not found' }));
+    if (req.method === 'GET' && (path === '/health' || path === '/health/ready' || path === '/')) {
+      void health.report(options.service).then((report) => send(report.status === 'ok' ? 200 : 503, report));
+      return;
+    }
+    send(404, { message: 'Not found' });
   });
-  server.listen(port, () => log.info({ port }, `${options.service} ready; health on /health`));
+  server.listen(port, () => log.info({ port }, `${options.service} ready; health on /health, /health/live and /health/ready`));
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, `${options.service} stopping`);
+  stopOnSignals(log, options.service, async () => {
     server.close();
+    server.closeAllConnections();
     await app.close();
-    log.info(`${options.service} stopped`);
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  });
 }

@@ -10,7 +10,23 @@ export interface HealthReport {
   checks: { database: 'up' | 'down'; redis: 'up' | 'down' };
 }
 
-/** Liveness of what a Plink process depends on. */
+/** What `/health/live` answers: the process runs and its event loop turns (no dependency is asked). */
+export interface LivenessReport {
+  status: 'ok';
+  service: string;
+  uptimeSeconds: number;
+}
+
+/** How long a readiness check waits for PostgreSQL or Redis before calling it down. */
+export const HEALTH_CHECK_TIMEOUT_MS = 1_000;
+
+/**
+ * Health of a Plink process. Two questions, as orchestrators ask them:
+ * - live: should this process be restarted? Only when it no longer answers at all, so no dependency is
+ *   checked (an outage of Redis is not cured by restarting every gateway).
+ * - ready: should traffic be sent here? When PostgreSQL and Redis both answer within
+ *   {@link HEALTH_CHECK_TIMEOUT_MS}. `/health` answers the same report.
+ */
 @Injectable()
 export class HealthService {
   constructor(
@@ -18,16 +34,15 @@ export class HealthService {
     @Inject(REDIS) private readonly redis: Redis,
   ) {}
 
+  live(service: string): LivenessReport {
+    return { status: 'ok', service, uptimeSeconds: Math.round(process.uptime()) };
+  }
+
   async report(service: string): Promise<HealthReport> {
     const [database, redis] = await Promise.all([
-      this.orm.em
-        .fork()
-        .execute('select 1')
-        .then(() => 'up' as const)
-        .catch(() => 'down' as const),
-      withTimeout(this.redis.ping(), 1_000)
-        .then(() => 'up' as const)
-        .catch(() => 'down' as const),
+      upOrDown(this.orm.em.fork().execute('select 1')),
+      // The shared client fails fast while Redis is away, so this answers at once then.
+      upOrDown(this.redis.ping()),
     ]);
     return {
       status: database === 'up' && redis === 'up' ? 'ok' : 'degraded',
@@ -38,6 +53,14 @@ export class HealthService {
   }
 }
 
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  return Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms).unref())]);
+function upOrDown(check: Promise<unknown>): Promise<'up' | 'down'> {
+  let timer: NodeJS.Timeout;
+  return Promise.race([
+    check.then(() => 'up' as const),
+    new Promise<'down'>((resolve) => {
+      timer = setTimeout(() => resolve('down'), HEALTH_CHECK_TIMEOUT_MS);
+    }),
+  ])
+    .catch(() => 'down' as const)
+    .finally(() => clearTimeout(timer));
 }

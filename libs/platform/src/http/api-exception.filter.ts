@@ -2,6 +2,8 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from
 import type { FastifyReply } from 'fastify';
 import { CommonMessages } from '@plink/contracts';
 import { getLogger } from '../logging/logger';
+import { warnThrottled } from '../logging/throttled-log';
+import { SERVICE_UNAVAILABLE_MESSAGE, isRedisUnavailableError } from '../redis/redis-options';
 
 /** Fastify's and JSON.parse's words for a body that is not JSON. */
 const FASTIFY_JSON_ERROR = /not valid JSON|in JSON at position|Unexpected token|Unexpected end of JSON/;
@@ -20,6 +22,11 @@ export function toApiError(err: unknown): { status: number; message: string; hea
     const headers = (err as HttpException & { headers?: Record<string, string> }).headers;
     if (status === 400 && FASTIFY_JSON_ERROR.test(message)) message = CommonMessages.malformedJson;
     return { status, message, headers };
+  }
+  // A call that needs Redis while it is away: a quick 503 the client may retry (logged at a bounded rate).
+  if (isRedisUnavailableError(err)) {
+    warnThrottled('http', err, 'request answered 503: Redis unreachable');
+    return { status: HttpStatus.SERVICE_UNAVAILABLE, message: SERVICE_UNAVAILABLE_MESSAGE, headers: { 'retry-after': '5' } };
   }
   const fastifyCode = (err as { code?: string } | null)?.code;
   const statusCode = (err as { statusCode?: number } | null)?.statusCode;
@@ -46,7 +53,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost) {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     const { status, message, headers } = toApiError(exception);
-    if (status >= 500) getLogger().error({ err: exception }, 'request failed');
+    if (status >= 500 && status !== HttpStatus.SERVICE_UNAVAILABLE) getLogger().error({ err: exception }, 'request failed');
     if (headers) reply.headers(headers);
     void reply.status(status).send({ message });
   }

@@ -1,9 +1,13 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
-import { WorkerHost } from '@nestjs/bullmq';
+import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
+import { OnWorkerEvent, WorkerHost } from '@nestjs/bullmq';
 import { MikroORM, RequestContext } from '@mikro-orm/postgresql';
-import { UnrecoverableError, type Job } from 'bullmq';
+import { UnrecoverableError, type Job, type Worker } from 'bullmq';
 import { JOBS, isJobName, jobsOfQueue, type JobName, type JobPayload, type JobsOfQueue, QueueName } from '@plink/contracts';
 import { getLogger, runWithCorrelation } from '../logging/logger';
+import { warnThrottled } from '../logging/throttled-log';
+
+/** How long a stopping worker may spend finishing its current jobs while Redis answers. */
+export const WORKER_CLOSE_TIMEOUT_MS = 5_000;
 
 export type JobHandlers<Q extends QueueName> = {
   [N in JobsOfQueue<Q>]: (payload: JobPayload<N>, job: Job) => Promise<void>;
@@ -56,7 +60,7 @@ export class JobHandlerRegistry implements OnApplicationBootstrap {
  * thrown error reach BullMQ so the job is retried with backoff.
  * Subclasses are decorated with `@Processor(queue, { concurrency: QUEUE_SETTINGS[queue].concurrency })`.
  */
-export abstract class ContractWorker<Q extends QueueName> extends WorkerHost implements OnModuleInit {
+export abstract class ContractWorker<Q extends QueueName> extends WorkerHost implements OnModuleInit, BeforeApplicationShutdown {
   protected abstract readonly queueName: Q;
   protected abstract readonly handlers: JobHandlers<Q>;
 
@@ -65,6 +69,37 @@ export abstract class ContractWorker<Q extends QueueName> extends WorkerHost imp
 
   onModuleInit() {
     this.registry.register(this.queueName, this.constructor.name, Object.keys(this.handlers));
+  }
+
+  /**
+   * A worker's errors (its connections' errors among them), logged at a bounded rate: without a
+   * listener BullMQ prints each one to the console, which during an outage means thousands a second.
+   */
+  @OnWorkerEvent('error')
+  onWorkerError(err: Error) {
+    warnThrottled('worker', err, 'worker problem', { queue: this.queueName });
+  }
+
+  /**
+   * Stops the worker within a bounded time, before @nestjs/bullmq's own close (which waits without
+   * limit). With Redis up, current jobs get {@link WORKER_CLOSE_TIMEOUT_MS} to finish; with Redis away
+   * (commands waiting for a reconnect that may never come) the worker is closed by force at once. A
+   * close that still hangs is cut by disconnecting, which fails the waiting commands.
+   */
+  async beforeApplicationShutdown() {
+    let worker: Worker;
+    try {
+      worker = this.worker;
+    } catch {
+      return; // never started
+    }
+    const client = await settleWithin(worker.getBackend().client, 200).catch(() => undefined);
+    const away = !client || (client as { status?: string }).status !== 'ready';
+    const closing = worker.close(away).catch(() => undefined);
+    if (await settleWithin(closing.then(() => true), away ? 1_000 : WORKER_CLOSE_TIMEOUT_MS)) return;
+    getLogger().warn({ queue: this.queueName }, 'worker did not stop in time; disconnecting it');
+    await settleWithin(worker.disconnect().catch(() => undefined), 1_000);
+    await settleWithin(closing, 1_000);
   }
 
   async process(job: Job): Promise<void> {
@@ -96,4 +131,12 @@ export abstract class ContractWorker<Q extends QueueName> extends WorkerHost imp
       { job: name, jobId: job.id },
     );
   }
+}
+
+/** The promise's value, or undefined when it has not settled within `ms`. */
+function settleWithin<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout;
+  return Promise.race([promise, new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)))]).finally(() =>
+    clearTimeout(timer),
+  );
 }

@@ -1,29 +1,47 @@
-import { Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
-import { getQueueToken } from '@nestjs/bullmq';
-import type { Queue } from 'bullmq';
-import { getLogger } from '../logging/logger';
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { JOBS, QUEUE_SETTINGS, type JobEnvelope, type JobName, type JobPayload, QueueName } from '@plink/contracts';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/config.schema';
+import { warnThrottled } from '../logging/throttled-log';
+import { closeRedis, createRedis } from '../redis/redis.module';
 
-/** Adds typed jobs to BullMQ. Use {@link Outbox} instead when the job follows a database change. */
+/**
+ * Adds typed jobs to BullMQ. Use {@link Outbox} instead when the job follows a database change.
+ *
+ * The producers: one Queue per queue name, all on one fail-fast connection of their own (BullMQ lets
+ * Queues share a client; workers never use it). While Redis is away an add fails at once, so the outbox
+ * relay keeps its rows and nobody waits; {@link ready} and {@link onReady} tell the relay when adding can
+ * work again.
+ */
 @Injectable()
-export class JobQueue implements OnModuleInit, OnApplicationShutdown {
-  constructor(private readonly moduleRef: ModuleRef) {}
+export class JobQueue implements OnApplicationShutdown {
+  private readonly client: Redis;
+  private readonly queues = new Map<QueueName, Queue>();
 
-  onModuleInit() {
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.client = createRedis(config.redisUrl, 'plink-producer');
     for (const name of Object.values(QueueName)) {
-      let last = 0;
-      this.queue(name).on('error', (err) => {
-        // Redis away: say so at most every 10 s; the outbox keeps what could not be queued.
-        if (Date.now() - last < 10_000) return;
-        last = Date.now();
-        getLogger().warn({ queue: name, err: { message: err.message } }, 'queue connection problem');
-      });
+      const queue = new Queue(name, { connection: this.client, prefix: `${config.redisPrefix}bull` });
+      // The client's own listener already logs its connection errors (throttled); this catches the rest.
+      queue.on('error', (err) => warnThrottled('queue', err, 'queue problem', { queue: name }));
+      this.queues.set(name, queue);
     }
   }
 
   queue(name: QueueName): Queue {
-    return this.moduleRef.get<Queue>(getQueueToken(name), { strict: false });
+    return this.queues.get(name)!;
+  }
+
+  /** Whether the producers' connection is up (an add can succeed now). */
+  ready(): boolean {
+    return this.client.status === 'ready';
+  }
+
+  /** Calls `listener` each time the producers' connection (re)connects. */
+  onReady(listener: () => void): void {
+    this.client.on('ready', listener);
   }
 
   /** Adds a job; `jobId` makes the add idempotent (an existing id is not added twice). */
@@ -48,7 +66,9 @@ export class JobQueue implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onApplicationShutdown() {
-    await Promise.all(Object.values(QueueName).map((q) => this.queue(q).close().catch(() => undefined)));
+    // The queues share the client, so closing them leaves it open: close it after them.
+    await Promise.all([...this.queues.values()].map((q) => q.close().catch(() => undefined)));
+    await closeRedis(this.client);
   }
 }
 

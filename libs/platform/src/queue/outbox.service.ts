@@ -3,7 +3,8 @@ import { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { JOBS, type JobEnvelope, type JobName, type JobPayload } from '@plink/contracts';
 import type { NativePgPool } from '../database/database.module';
-import { currentCorrelationId, getLogger } from '../logging/logger';
+import { currentCorrelationId } from '../logging/logger';
+import { warnThrottled } from '../logging/throttled-log';
 import { JobQueue } from './job-queue';
 import { OutboxMessage } from './outbox.entity';
 
@@ -127,7 +128,7 @@ export class Outbox implements OnApplicationBootstrap, BeforeApplicationShutdown
     let full = false;
     this.running = this.relayOnce()
       .catch((err) => {
-        getLogger().warn({ err }, 'outbox relay pass failed');
+        warnThrottled('outbox', err, 'outbox relay pass failed');
         return 0;
       })
       .then((relayed) => {
@@ -153,6 +154,20 @@ export class Outbox implements OnApplicationBootstrap, BeforeApplicationShutdown
   onApplicationBootstrap() {
     this.timer = setInterval(() => this.kick(), POLL_MS);
     this.timer.unref();
+    // Redis is back: rows pushed back while it was away are due now, not after their back-off.
+    this.jobs.onReady(() => void this.resumeAfterOutage());
+    this.kick();
+  }
+
+  private async resumeAfterOutage(): Promise<void> {
+    if (this.stopped) return;
+    try {
+      await this.orm.em
+        .getConnection()
+        .execute('update platform.outbox set available_at = now() where relay_attempts > 0 and available_at > now()');
+    } catch (err) {
+      warnThrottled('outbox', err, 'outbox: could not reschedule postponed jobs');
+    }
     this.kick();
   }
 
@@ -177,6 +192,12 @@ export class Outbox implements OnApplicationBootstrap, BeforeApplicationShutdown
    * and then a delete. Arrays as parameters and prepared statements.
    */
   async relayOnce(): Promise<number> {
+    // While Redis is away nothing is taken (an add would fail at once): the rows wait untouched, and the
+    // producers' reconnect starts a pass (see onApplicationBootstrap). The 1 s poll keeps checking.
+    if (!this.jobs.ready()) {
+      warnThrottled('outbox', 'Redis unreachable', 'outbox: Redis unreachable; jobs wait in the outbox');
+      return 0;
+    }
     const pool = await this.orm.em.getConnection().getNativeClient();
     const client = await pool.connect();
     let broken: Error | undefined;
@@ -237,7 +258,7 @@ export class Outbox implements OnApplicationBootstrap, BeforeApplicationShutdown
          available_at = now() + make_interval(secs => $2) where id = any($3::uuid[])`,
       [String(err.message).slice(0, 500), delaySeconds, rows.map((r) => r.id)],
     );
-    getLogger().warn({ jobs: rows.length, attempts, err }, 'outbox: queue unreachable, will retry');
+    warnThrottled('outbox', err, 'outbox: queue unreachable, will retry', { jobs: rows.length, attempts });
   }
 }
 

@@ -1,8 +1,8 @@
 import { Global, Module } from '@nestjs/common';
 import { BullModule } from '@nestjs/bullmq';
-import { QueueName } from '@plink/contracts';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
+import { workerRedisOptions } from '../redis/redis-options';
 import { JobHandlerRegistry } from './contract-worker';
 import { JobQueue } from './job-queue';
 import { Outbox } from './outbox.service';
@@ -10,6 +10,12 @@ import { Outbox } from './outbox.service';
 /**
  * BullMQ for a Plink process: a producer for every queue, the outbox and its relay, and the
  * handler registry that the processors of the services running here register with.
+ *
+ * Workers and producers need opposite connection settings (see redis-options.ts): workers wait for
+ * Redis, producers fail fast. `@Processor()` options are static, and @nestjs/bullmq builds each worker
+ * with the connection of the queue registered under that name, or, when none is registered, with the
+ * root options below. So the root options are the workers' (blocking, reconnecting), no queue is
+ * registered with Nest, and the producers are {@link JobQueue}'s own fail-fast Queue instances.
  */
 @Global()
 @Module({
@@ -17,21 +23,12 @@ import { Outbox } from './outbox.service';
     BullModule.forRootAsync({
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => ({
-        connection: { url: config.redisUrl },
+        connection: { url: config.redisUrl, ...workerRedisOptions() },
         prefix: `${config.redisPrefix}bull`,
       }),
     }),
-    BullModule.registerQueueAsync(
-      ...Object.values(QueueName).map((name) => ({
-        name,
-        inject: [APP_CONFIG],
-        useFactory: (config: AppConfig) => ({
-          // Producers fail fast while Redis is away (the outbox retries them) instead of queueing offline.
-          connection: { url: config.redisUrl, enableOfflineQueue: false },
-          prefix: `${config.redisPrefix}bull`,
-        }),
-      })),
-    ),
+    // No queue: this only brings @nestjs/bullmq's explorer, which starts a worker for each @Processor.
+    BullModule.registerQueue(),
   ],
   providers: [JobQueue, Outbox, JobHandlerRegistry],
   exports: [JobQueue, Outbox, JobHandlerRegistry, BullModule],

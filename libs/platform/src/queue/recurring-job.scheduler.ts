@@ -1,7 +1,7 @@
 import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { JOBS, type JobEnvelope, type JobName, type JobPayload } from '@plink/contracts';
 import type { JobSchedulerTemplateOptions, RepeatOptions } from 'bullmq';
-import { getLogger } from '../logging/logger';
+import { warnThrottled } from '../logging/throttled-log';
 import { JobQueue } from './job-queue';
 
 const RETRY_MS = 5_000;
@@ -42,7 +42,7 @@ export abstract class RecurringJobScheduler<N extends JobName> implements OnAppl
       await queue.waitUntilReady();
       await queue.upsertJobScheduler(name, repeat, { name, data: envelope, opts });
     } catch (err) {
-      getLogger().warn({ err: { message: (err as Error).message } }, `could not schedule ${label} yet; retrying`);
+      warnThrottled(`scheduler:${name}`, err, `could not schedule ${label} yet; retrying`);
       this.retry = setTimeout(() => void this.schedule(), RETRY_MS);
       this.retry.unref();
     }

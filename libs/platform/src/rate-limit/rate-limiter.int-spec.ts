@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
-import { deleteRedisPrefix, testRedisUrl, uniqueRedisPrefix } from '@plink/testing';
-import { RedisKeys } from '../redis/redis.module';
+import { ControlledRedis, deleteRedisPrefix, testRedisUrl, uniqueRedisPrefix } from '@plink/testing';
+import { RedisKeys, RedisUnavailableError, createRedis, whenReady } from '../redis/redis.module';
 import { RateLimiter } from './rate-limiter';
 
 describe('rate limiter (real Redis)', () => {
@@ -37,5 +37,26 @@ describe('rate limiter (real Redis)', () => {
     const second = await limiter.takeCooldown('cd', 'u1', 30);
     expect(second.ok).toBe(false);
     expect(second.retryAfterSeconds).toBeGreaterThan(25);
+  });
+
+  it('while Redis is away: lets request-rate limits through at once, and refuses guessing-guard calls with RedisUnavailableError', async () => {
+    const own = await ControlledRedis.start();
+    const client = createRedis(own.url, 'rate-limit-test');
+    const away = new RateLimiter(client, new RedisKeys(uniqueRedisPrefix()));
+    expect(await whenReady(client, 5_000)).toBe(true);
+    try {
+      expect((await away.hit('t', 'addr', 1, 60)).allowed).toBe(true);
+      expect((await away.hit('t', 'addr', 1, 60)).allowed).toBe(false);
+      await own.stop();
+      const started = Date.now();
+      expect(await away.hit('t', 'addr', 1, 60)).toEqual({ allowed: true, retryAfterSeconds: 0, count: 0 });
+      await expect(away.check('fails', 'acct', 5, 900)).rejects.toBeInstanceOf(RedisUnavailableError);
+      await expect(away.record('fails', 'acct', 900)).rejects.toBeInstanceOf(RedisUnavailableError);
+      await expect(away.takeCooldown('cd', 'u1', 30)).rejects.toBeInstanceOf(RedisUnavailableError);
+      expect(Date.now() - started).toBeLessThan(2_000);
+    } finally {
+      client.disconnect();
+      await own.destroy();
+    }
   });
 });

@@ -1,7 +1,11 @@
-import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Global, Inject, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
+import { warnThrottled } from '../logging/throttled-log';
+import { failFastRedisOptions } from './redis-options';
+
+export * from './redis-options';
 
 /** Injection token of the shared ioredis client (commands; BullMQ opens its own connections). */
 export const REDIS = Symbol('REDIS');
@@ -14,20 +18,50 @@ export class RedisKeys {
   }
 }
 
+/**
+ * A fail-fast client (see {@link failFastRedisOptions}): while Redis is away its commands fail at once,
+ * and its connection errors are logged at a bounded rate; it reconnects by itself.
+ */
 export function createRedis(url: string, name: string): Redis {
-  return new Redis(url, {
-    connectionName: name,
-    // Commands wait (instead of failing) while Redis is briefly away, but not forever.
-    maxRetriesPerRequest: 3,
-    enableOfflineQueue: true,
-    retryStrategy: (times) => Math.min(times * 200, 2_000),
+  const redis = new Redis(url, failFastRedisOptions(name));
+  redis.on('error', (err) => warnThrottled(`redis:${name}`, err, 'Redis connection problem; reconnecting'));
+  return redis;
+}
+
+/** Resolves once the client is connected, or after `ms` (never rejects). */
+export function whenReady(redis: Redis, ms: number): Promise<boolean> {
+  if (redis.status === 'ready') return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      redis.off('ready', onReady);
+      resolve(ok);
+    };
+    const onReady = () => done(true);
+    const timer = setTimeout(() => done(false), ms);
+    redis.once('ready', onReady);
   });
 }
 
-class RedisCloser implements OnApplicationShutdown {
+/** Closes a client politely when it is connected, at once otherwise (a QUIT to a missing Redis waits). */
+export async function closeRedis(redis: Redis): Promise<void> {
+  if (redis.status === 'ready') {
+    const quit = redis.quit().catch(() => undefined);
+    if (await Promise.race([quit.then(() => true), new Promise((r) => setTimeout(() => r(false), 1_000).unref())])) return;
+  }
+  redis.disconnect();
+}
+
+class RedisLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   constructor(@Inject(REDIS) private readonly redis: Redis) {}
+
+  /** A process starting beside Redis answers its first requests normally: wait (a little) for the link. */
+  async onApplicationBootstrap() {
+    await whenReady(this.redis, 5_000);
+  }
+
   async onApplicationShutdown() {
-    await this.redis.quit().catch(() => this.redis.disconnect());
+    await closeRedis(this.redis);
   }
 }
 
@@ -40,7 +74,7 @@ class RedisCloser implements OnApplicationShutdown {
       useFactory: (config: AppConfig) => createRedis(config.redisUrl, 'plink'),
     },
     { provide: RedisKeys, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new RedisKeys(config.redisPrefix) },
-    RedisCloser,
+    RedisLifecycle,
   ],
   exports: [REDIS, RedisKeys],
 })
