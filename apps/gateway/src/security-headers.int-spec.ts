@@ -263,7 +263,7 @@ describe('two hosts: PUBLIC_ORIGIN for landing pages, APP_ORIGIN for the app (ht
 
     // Both hosts serve what pages and the editor's preview load, and the health probe.
     for (const host of [APP, PUBLIC]) {
-      expect((await on(host, 'GET', '/health')).statusCode).toBe(200);
+      for (const probe of ['/health', '/health/live', '/health/ready']) expect((await on(host, 'GET', probe)).statusCode).toBe(200);
       expect((await on(host, 'GET', '/uploads/u1/none.png')).statusCode).toBe(404);
     }
   });
