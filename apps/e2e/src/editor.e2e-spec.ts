@@ -1,7 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
-import { Client } from 'pg';
 import sharp from 'sharp';
-import { expect, newIdentity, registerAndVerify, snap, test, toast } from './fixtures';
+import { expect, grantPro, newIdentity, registerAndVerify, snap, test, toast } from './fixtures';
 
 /**
  * The page editor of issue 4 as a Pro creator uses it in a real browser: every tab (Content,
@@ -28,17 +27,6 @@ async function testImage(path: string, width: number, height: number): Promise<s
   }
   await sharp(pixels, { raw: { width, height, channels: 3 } }).png().toFile(path);
   return path;
-}
-
-async function grantPro(databaseUrl: string, email: string): Promise<void> {
-  const db = new Client({ connectionString: databaseUrl });
-  await db.connect();
-  try {
-    const res = await db.query('update identity.users set is_premium = true where email = $1', [email]);
-    expect(res.rowCount).toBe(1);
-  } finally {
-    await db.end();
-  }
 }
 
 const head = async (page: Page, selector: string, attribute: string) => page.locator(`head ${selector}`).first().getAttribute(attribute);

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
+import { Client } from 'pg';
 import {
   SmtpCatcher,
   createTestDatabase,
@@ -227,4 +228,30 @@ export async function registerAndVerify(page: Page, who: ReturnType<typeof newId
   await page.goto(link);
   await expect(page).toHaveURL(/\/dashboard/);
   await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
+}
+
+/**
+ * Collects the Content-Security-Policy violations Chromium reports on this page from now on (it logs each
+ * as a console error, "Refused to load/apply/execute … because it violates the following Content Security
+ * Policy directive"), so a journey can show that the app's and the landing pages' policies block nothing
+ * they need.
+ */
+export function cspViolations(page: Page): string[] {
+  const seen: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' && message.text().includes('Content Security Policy')) seen.push(message.text());
+  });
+  return seen;
+}
+
+/** Makes a user Pro straight in the database (the journeys that need a Pro creator). */
+export async function grantPro(databaseUrl: string, email: string): Promise<void> {
+  const db = new Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    const res = await db.query('update identity.users set is_premium = true where email = $1', [email]);
+    expect(res.rowCount).toBe(1);
+  } finally {
+    await db.end();
+  }
 }

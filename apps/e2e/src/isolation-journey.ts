@@ -1,7 +1,6 @@
 import type { APIRequestContext, Browser, BrowserContext, Page } from '@playwright/test';
-import { Client } from 'pg';
 import type { SmtpCatcher } from '@plink/testing';
-import { expect, newIdentity, registerAndVerify, test, type Gateway } from './fixtures';
+import { expect, grantPro, newIdentity, registerAndVerify, test, type Gateway } from './fixtures';
 
 /**
  * The journey of isolation-one-host.e2e-spec.ts and isolation-public-host.e2e-spec.ts (one gateway set-up per
@@ -46,17 +45,6 @@ function probeSnippet(appOrigin: string, victimPageId: number): string {
   });
 })();
 </script>`;
-}
-
-async function grantPro(databaseUrl: string, email: string): Promise<void> {
-  const db = new Client({ connectionString: databaseUrl });
-  await db.connect();
-  try {
-    const res = await db.query('update identity.users set is_premium = true where email = $1', [email]);
-    expect(res.rowCount).toBe(1);
-  } finally {
-    await db.end();
-  }
 }
 
 /** A page through the API, as the signed-in creator of `request` (the SPA's own call). */

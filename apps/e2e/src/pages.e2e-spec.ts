@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
 import { formatConversionRate } from '@plink/contracts';
-import { expect, newIdentity, registerAndVerify, snap, test, toast } from './fixtures';
+import { cspViolations, expect, newIdentity, registerAndVerify, snap, test, toast } from './fixtures';
 
 /**
  * The pages journey of issue 3 (§7) as its people see it in a real browser: a creator builds a landing
@@ -54,6 +54,8 @@ test('a creator builds a page, strangers sign up with and without JavaScript, th
   test.setTimeout(240_000);
   const origin = baseURL!;
   const host = new URL(origin).host;
+  // The creator's screens (dashboard, editor, stats) under the app's policy.
+  const appRefused = cspViolations(page);
   const creator = newIdentity('cre');
   const tag = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4).toString(36)}`;
   const slug = `e2e-guide-${tag}`;
@@ -124,6 +126,7 @@ test('a creator builds a page, strangers sign up with and without JavaScript, th
     const context = await strangerContext(browser, origin, true);
     try {
       const visitor = await context.newPage();
+      const refused = cspViolations(visitor);
       await visitor.goto(`/${slug}`);
       await expect(visitor.getByRole('heading', { name: title })).toBeVisible();
       await expect(visitor.getByText(subtext)).toBeVisible();
@@ -146,6 +149,8 @@ test('a creator builds a page, strangers sign up with and without JavaScript, th
       await expect(visitor.getByText(thankYouSubtext)).toBeVisible();
       await expect(visitor).toHaveURL(`${origin}/${slug}`);
       await snap(visitor, '06-thank-you-with-js');
+      // The landing page's own strict policy (its inline scripts by hash, its fonts, its form) blocked nothing.
+      expect(refused).toEqual([]);
     } finally {
       await context.close();
     }
@@ -241,4 +246,7 @@ test('a creator builds a page, strangers sign up with and without JavaScript, th
     await expect(row.getByText(formatConversionRate(viewsAfterVisits + 1, 2), { exact: true })).toBeVisible();
     await snap(page, '10-dashboard-after-crawler');
   });
+
+  // The app's policy (scripts from its own files only, no framing) blocked nothing the creator's screens use.
+  expect(appRefused).toEqual([]);
 });

@@ -5,7 +5,7 @@ import { Module, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { IDENTITY_SCHEMA } from '@plink/identity';
-import { ConfigError, Outbox, PlatformModule, getLogger, loadConfig, runWithCorrelation, withOrmContext, type AppConfig } from '@plink/platform';
+import { ConfigError, JobQueue, Outbox, PlatformModule, getLogger, loadConfig, runWithCorrelation, withOrmContext, type AppConfig } from '@plink/platform';
 import { BillingOperatorModule } from '../billing.module';
 import { BILLING_SCHEMA } from '../billing.schema';
 import { OperatorCommandError, OperatorPlansService, type OperatorResult } from '../use-cases/operator-plans.service';
@@ -92,7 +92,8 @@ export async function runPlinkCommand(argv: string[], io: PlinkCommandIo): Promi
       return result.changed ? `Revoked Pro from ${parsed.email} (user ${result.user.id}).` : `${parsed.email} (user ${result.user.id}) is not Pro; nothing changed.`;
     }));
     io.out(line);
-    if ((await relayOwnJobs(app, correlationId)) > 0) {
+    // Still waiting, or relayed by another process (the command itself cannot reach Redis): say so either way.
+    if ((await relayOwnJobs(app, correlationId)) > 0 || !app.get(JobQueue).ready()) {
       io.err('plink: Redis is not reachable now: the change is recorded and is applied as soon as a Plink process reaches Redis again.');
     }
     return 0;

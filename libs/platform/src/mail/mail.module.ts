@@ -1,4 +1,4 @@
-import { Global, Module } from '@nestjs/common';
+import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import { FolderMailer } from './folder.mailer';
@@ -9,9 +9,17 @@ export function createMailer(config: AppConfig): Mailer {
   return config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom) : new FolderMailer(config.mailOutboxDir, config.mailFrom);
 }
 
+/** Closes the mailer's kept-open SMTP connections when the application stops. */
+class MailerLifecycle implements OnApplicationShutdown {
+  constructor(@Inject(Mailer) private readonly mailer: Mailer) {}
+  onApplicationShutdown() {
+    this.mailer.close();
+  }
+}
+
 @Global()
 @Module({
-  providers: [{ provide: Mailer, inject: [APP_CONFIG], useFactory: createMailer }],
+  providers: [{ provide: Mailer, inject: [APP_CONFIG], useFactory: createMailer }, MailerLifecycle],
   exports: [Mailer],
 })
 export class MailModule {}

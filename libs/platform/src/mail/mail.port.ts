@@ -10,4 +10,7 @@ export interface MailMessage {
 export abstract class Mailer {
   /** Sends the message or throws (the calling job is then retried with backoff). */
   abstract send(message: MailMessage): Promise<void>;
+
+  /** Lets go of what the mailer holds open (SMTP connections); called when the process stops. */
+  close(): void {}
 }

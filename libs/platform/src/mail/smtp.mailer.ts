@@ -24,7 +24,7 @@ export class SmtpMailer extends Mailer {
     await this.transport.sendMail({ from: this.from, ...message });
   }
 
-  close(): void {
+  override close(): void {
     this.transport.close();
   }
 }
