@@ -22,6 +22,7 @@ export { THANK_YOU_TEMPLATE_ID } from './server/inline-script';
 export {
   SANDBOX_POLICY,
   NOT_FOUND_POLICY,
+  creatorCodeIsolation,
   hasCreatorCode,
   publicPagePolicy,
   type CreatorCodeIsolation,

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { Module, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { MikroORM } from '@mikro-orm/postgresql';
 import { IDENTITY_SCHEMA } from '@plink/identity';
 import { ConfigError, JobQueue, Outbox, PlatformModule, getLogger, loadConfig, runWithCorrelation, withOrmContext, type AppConfig } from '@plink/platform';
 import { BillingOperatorModule } from '../billing.module';
@@ -161,11 +161,9 @@ async function createOperatorContext(config: AppConfig): Promise<INestApplicatio
  */
 async function relayOwnJobs(app: INestApplicationContext, correlationId: string): Promise<number> {
   const outbox = app.get(Outbox);
-  const em = app.get(EntityManager).fork();
   const deadline = Date.now() + RELAY_WAIT_MS;
   for (;;) {
-    const rows: { n: string }[] = await em.execute('select count(*) as n from platform.outbox where correlation_id = ?', [correlationId]);
-    const waiting = Number(rows[0]?.n ?? 0);
+    const waiting = await outbox.countWaiting(correlationId);
     if (waiting === 0 || Date.now() > deadline) return waiting;
     await outbox.relayOnce().catch(() => 0);
     await new Promise((resolve) => setTimeout(resolve, 100));

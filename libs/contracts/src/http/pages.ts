@@ -44,6 +44,21 @@ export function isReservedSlug(slug: string): boolean {
   return RESERVED_SLUGS.includes(slug.toLowerCase());
 }
 
+/** What a page's slug can look like in a URL (any case: `/My-Page` finds `my-page`). */
+const SLUG_IN_PATH = /^[A-Za-z0-9-]{1,60}$/;
+/** A path segment that names a file (`robots.txt`). */
+const FILE_NAME = /\.[a-z0-9]{1,8}$/i;
+
+/** Whether a URL path segment may name a page: a slug's shape, any case, not reserved. Anything else is never looked up. */
+export function mayBePageSlug(segment: string): boolean {
+  return SLUG_IN_PATH.test(segment) && !isReservedSlug(segment);
+}
+
+/** Whether a URL path segment names a file (`/robots.txt`): never a page. */
+export function isFileName(segment: string): boolean {
+  return FILE_NAME.test(segment);
+}
+
 export const PAGE_LIMITS = {
   slugMax: 60,
   titleMax: 200,

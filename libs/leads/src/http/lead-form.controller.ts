@@ -1,7 +1,7 @@
 import { Body, Controller, HttpException, HttpStatus, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { NOT_FOUND_POLICY, renderNotFoundDocument, renderPublicPage } from '@plink/page-render';
+import { NOT_FOUND_POLICY, creatorCodeIsolation, renderNotFoundDocument, renderPublicPage } from '@plink/page-render';
 import { APP_CONFIG, apiNotFound, toApiError, type AppConfig } from '@plink/platform';
 import { CaptureLeadService, type SubmissionPage } from '../use-cases/capture-lead.service';
 
@@ -87,7 +87,7 @@ export class LeadFormController {
       state: 'form',
       canonicalUrl: `${this.config.publicOrigin}/${page.slug}`,
       appOrigin: this.config.publicOrigin,
-      isolation: this.config.publicOrigin === this.config.appOrigin ? 'sandbox' : 'own-origin',
+      isolation: creatorCodeIsolation(this.config),
       formAction: path,
       error,
       submittedEmail: typeof typed === 'string' ? typed.slice(0, 254) : undefined,

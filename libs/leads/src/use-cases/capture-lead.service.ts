@@ -1,5 +1,5 @@
 import { BadRequestException, Inject, Injectable, NotFoundException } from '@nestjs/common';
-import { LeadMessages, isReservedSlug, submitLeadSchema, type PublicPageDto, type SubmitLeadResponse } from '@plink/contracts';
+import { LeadMessages, mayBePageSlug, submitLeadSchema, type PublicPageDto, type SubmitLeadResponse } from '@plink/contracts';
 import { thankYouButton } from '@plink/page-render';
 import { PagesDirectory } from '@plink/pages';
 import { APP_CONFIG, Outbox, RateLimiter, ZodPipe, tooManyRequests, type AppConfig, type DeferredJob } from '@plink/platform';
@@ -9,8 +9,6 @@ import { LeadBatcher } from '../leads/lead-batcher';
 export type SubmissionPage = NonNullable<Awaited<ReturnType<PagesDirectory['findForVisitor']>>>;
 
 const validate = new ZodPipe(submitLeadSchema);
-/** What a slug can look like (any case); anything else is not looked up. */
-const SLUG = /^[A-Za-z0-9-]{1,60}$/;
 
 /**
  * What the page shows after a submission (SPEC §4, §9): the button follows the renderer's own rule
@@ -44,7 +42,7 @@ export class CaptureLeadService {
 
   /** The page of a public slug (any case), or null (reserved first segments are never pages). */
   async lookUpPage(slug: string): Promise<SubmissionPage | null> {
-    if (!SLUG.test(slug) || isReservedSlug(slug)) return null;
+    if (!mayBePageSlug(slug)) return null;
     return this.pages.findForVisitor(slug);
   }
 

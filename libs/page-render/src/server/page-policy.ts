@@ -13,6 +13,11 @@ import { trackingTags } from './tracking';
  */
 export type CreatorCodeIsolation = 'own-origin' | 'sandbox';
 
+/** The isolation a deployment gives creators' code: a host of their own when the landing pages have one. */
+export function creatorCodeIsolation(origins: { appOrigin: string; publicOrigin: string }): CreatorCodeIsolation {
+  return origins.publicOrigin === origins.appOrigin ? 'sandbox' : 'own-origin';
+}
+
 export const SANDBOX_POLICY =
   'sandbox allow-scripts allow-forms allow-popups allow-popups-to-escape-sandbox allow-top-navigation-by-user-activation';
 

@@ -1,15 +1,10 @@
 import { Inject, Injectable, OnModuleInit, Optional } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isReservedSlug } from '@plink/contracts';
+import { isFileName, mayBePageSlug } from '@plink/contracts';
 import { APP_CONFIG, SpaShell, apiNotFound, appSecurityHeaders, getLogger, toApiError, type AppConfig } from '@plink/platform';
 import { ViewCounter } from '../views/view-counter';
 import { RenderedPages, type PageState } from './rendered-pages';
-
-/** What a page's slug can look like (any case: `/My-Page` finds `my-page`). */
-const SLUG = /^[A-Za-z0-9-]{1,60}$/;
-/** A path that names a file (`/robots.txt`): never a page. */
-const FILE = /\.[a-z0-9]{1,8}$/i;
 
 const NOT_BUILT = 'The web app is not built yet: run `npm run build`.';
 const HTML = 'text/html; charset=utf-8';
@@ -60,14 +55,14 @@ export class PublicPageRoutes implements OnModuleInit {
 
   private bySlug(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): FastifyReply | Promise<FastifyReply> {
     const slug = request.params.slug ?? '';
-    if (slug.toLowerCase() === 'api' || FILE.test(slug)) return reply.status(404).send(apiNotFound());
-    if (!SLUG.test(slug) || isReservedSlug(slug)) return this.sendSpa(reply);
+    if (slug.toLowerCase() === 'api' || isFileName(slug)) return reply.status(404).send(apiNotFound());
+    if (!mayBePageSlug(slug)) return this.sendSpa(reply);
     return this.safely(reply, this.sendPage(request, reply, slug));
   }
 
   private async sendPage(request: FastifyRequest, reply: FastifyReply, slug: string, username?: string): Promise<FastifyReply> {
     const state: PageState = (request.query as Record<string, unknown> | undefined)?.submitted === '1' ? 'thank-you' : 'form';
-    const page = SLUG.test(slug) && !isReservedSlug(slug) ? await this.pages.render(slug, state) : null;
+    const page = mayBePageSlug(slug) ? await this.pages.render(slug, state) : null;
     if (!page || (username !== undefined && page.ownerUsername.toLowerCase() !== username.toLowerCase())) {
       return reply.status(404).headers(this.pages.notFoundHeaders).type(HTML).send(this.pages.notFoundDocument());
     }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { NOT_FOUND_POLICY, renderNotFoundDocument, renderPublicPage, type CreatorCodeIsolation } from '@plink/page-render';
+import { NOT_FOUND_POLICY, creatorCodeIsolation, renderNotFoundDocument, renderPublicPage, type CreatorCodeIsolation } from '@plink/page-render';
 import { APP_CONFIG, publicPageBaseHeaders, type AppConfig } from '@plink/platform';
 import { PageChanges } from '../cache/page-changes';
 import { TtlCache } from '../cache/ttl-cache';
@@ -41,7 +41,7 @@ export class RenderedPages {
     private readonly directory: PagesDirectory,
     private readonly changes: PageChanges,
   ) {
-    this.isolation = config.publicOrigin === config.appOrigin ? 'sandbox' : 'own-origin';
+    this.isolation = creatorCodeIsolation(config);
     this.baseHeaders = { 'cache-control': 'no-cache', ...publicPageBaseHeaders(config) };
     this.notFoundHeaders = { ...this.baseHeaders, 'content-security-policy': NOT_FOUND_POLICY };
     changes.onChange((slug) => {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
-import { CommonMessages, isReservedSlug } from '@plink/contracts';
+import { CommonMessages, mayBePageSlug } from '@plink/contracts';
 import type { AppConfig } from '../config/config.schema';
 
 declare module 'fastify' {
@@ -20,10 +20,6 @@ const VISITOR_ROUTES = new Set(['/', '/:slug', '/p/:slug', '/p/:username/:slug',
 
 /** The visitor's JSON submit call (`POST /api/page/{slug}/submit`). */
 const SUBMIT_PATH = /^\/api\/page\/[^/?]+\/submit(?:\?|$)/;
-/** A first path segment that can be a page slug (any case). */
-const SLUG = /^[A-Za-z0-9-]{1,60}$/;
-/** A path that names a file (`/robots.txt`). */
-const FILE = /\.[a-z0-9]{1,8}$/i;
 
 /**
  * The app's policy (SPA and API), as helmet options. Scripts: the built SPA's own files only (Vite emits no
@@ -99,7 +95,7 @@ export function classifyPath(path: string): PathKind {
   const slash = path.indexOf('/', 1);
   if (slash === -1 || slash === path.length - 1) {
     const slug = path.slice(1, slash === -1 ? undefined : slash);
-    if (slug && slug.toLowerCase() !== 'api' && SLUG.test(slug) && !FILE.test(slug) && !isReservedSlug(slug)) return 'page';
+    if (slug && mayBePageSlug(slug)) return 'page';
   }
   return 'app';
 }

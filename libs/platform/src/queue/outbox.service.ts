@@ -179,6 +179,12 @@ export class Outbox implements OnApplicationBootstrap, BeforeApplicationShutdown
     await this.running;
   }
 
+  /** How many jobs recorded under this correlation id still wait to be relayed. */
+  async countWaiting(correlationId: string): Promise<number> {
+    const rows: { n: string }[] = await this.orm.em.fork().execute('select count(*) as n from platform.outbox where correlation_id = ?', [correlationId]);
+    return Number(rows[0]?.n ?? 0);
+  }
+
   /**
    * Relays what is due; returns how many jobs reached BullMQ. One transaction on the ORM's own `pg` pool:
    * take up to {@link BATCH} due rows, oldest due first, and delete them in the same statement (SKIP LOCKED:

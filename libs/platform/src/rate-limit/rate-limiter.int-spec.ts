@@ -21,17 +21,6 @@ describe('rate limiter (real Redis)', () => {
     expect((await limiter.hit('t', 'other-addr', 3, 60)).allowed).toBe(true);
   });
 
-  it('blocks after `limit` recorded events within the sliding window', async () => {
-    for (let i = 0; i < 4; i += 1) await limiter.record('fails', 'acct', 900);
-    expect((await limiter.check('fails', 'acct', 5, 900)).allowed).toBe(true);
-    await limiter.record('fails', 'acct', 900);
-    const blocked = await limiter.check('fails', 'acct', 5, 900);
-    expect(blocked.allowed).toBe(false);
-    expect(blocked.retryAfterSeconds).toBeGreaterThan(890);
-    await limiter.clear('fails', 'acct');
-    expect((await limiter.check('fails', 'acct', 5, 900)).allowed).toBe(true);
-  });
-
   it('hands out a cooldown once until it expires', async () => {
     expect((await limiter.takeCooldown('cd', 'u1', 30)).ok).toBe(true);
     const second = await limiter.takeCooldown('cd', 'u1', 30);
@@ -39,7 +28,7 @@ describe('rate limiter (real Redis)', () => {
     expect(second.retryAfterSeconds).toBeGreaterThan(25);
   });
 
-  it('while Redis is away: lets request-rate limits through at once, and refuses guessing-guard calls with RedisUnavailableError', async () => {
+  it('while Redis is away: lets request-rate limits through at once, and refuses cooldowns with RedisUnavailableError', async () => {
     const own = await ControlledRedis.start();
     const client = createRedis(own.url, 'rate-limit-test');
     const away = new RateLimiter(client, new RedisKeys(uniqueRedisPrefix()));
@@ -50,8 +39,6 @@ describe('rate limiter (real Redis)', () => {
       await own.stop();
       const started = Date.now();
       expect(await away.hit('t', 'addr', 1, 60)).toEqual({ allowed: true, retryAfterSeconds: 0, count: 0 });
-      await expect(away.check('fails', 'acct', 5, 900)).rejects.toBeInstanceOf(RedisUnavailableError);
-      await expect(away.record('fails', 'acct', 900)).rejects.toBeInstanceOf(RedisUnavailableError);
       await expect(away.takeCooldown('cd', 'u1', 30)).rejects.toBeInstanceOf(RedisUnavailableError);
       expect(Date.now() - started).toBeLessThan(2_000);
     } finally {
