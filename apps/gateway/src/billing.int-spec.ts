@@ -109,6 +109,17 @@ describe('plans and billing, end to end', () => {
     expect(html).toContain('G-PRO12345');
 
     expect((await user.browser.post('/api/check-subscription-status')).body).toEqual({ hasActiveSubscription: true, updated: false, isPremium: true });
+    expect((await user.browser.get('/api/subscription')).body).toMatchObject({
+      isPremium: true,
+      status: 'active',
+      source: 'operator',
+      cancelAtPeriodEnd: false,
+      trialAvailable: true,
+      paymentsConfigured: false,
+      canManageBilling: false,
+      downgradedAt: null,
+      leadRemovalAt: null,
+    });
     const cancel = await user.browser.post('/api/cancel-subscription');
     expect(cancel.status).toBe(400);
     expect(cancel.body.message).toBe(BillingMessages.grantedByOperator);
@@ -128,6 +139,11 @@ describe('plans and billing, end to end', () => {
     expect((await user.browser.post('/api/pages', { slug: `${slug}-3`, title: 'Third' })).status).toBe(403);
     expect((await mailTo(user.email, /^Your Plink Pro plan has ended$/)).text).toContain('back on the Free plan');
     expect((await user.browser.post('/api/check-subscription-status')).body).toEqual({ hasActiveSubscription: false, updated: false, isPremium: false });
+    const downgraded = (await user.browser.get('/api/subscription')).body;
+    expect(downgraded).toMatchObject({ isPremium: false, status: 'canceled', source: 'operator' });
+    // The leads of paused pages go 30 days after the downgrade.
+    expect(Date.parse(downgraded.leadRemovalAt) - Date.parse(downgraded.downgradedAt)).toBe(30 * 24 * 60 * 60 * 1000);
+    expect(Math.abs(Date.parse(downgraded.downgradedAt) - Date.now())).toBeLessThan(60_000);
 
     const again = await plink(['revoke-pro', user.email]);
     expect(again.code).toBe(0);

@@ -30,6 +30,8 @@ export const BillingAccountSchema = defineEntity({
     isPremium: p.boolean().default(false),
     /** Time of the last Stripe event applied (events older than it are stale). */
     lastEventAt: p.datetime().nullable(),
+    /** When Pro last ended (set when a change ends Pro, cleared when Pro starts again). */
+    downgradedAt: p.datetime().nullable(),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },
 });

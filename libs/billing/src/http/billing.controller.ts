@@ -1,13 +1,15 @@
-import { BadRequestException, Body, Controller, HttpCode, Post, ServiceUnavailableException, UseGuards } from '@nestjs/common';
+import { BadRequestException, Body, Controller, Get, HttpCode, Post, ServiceUnavailableException, UseGuards } from '@nestjs/common';
 import {
   BillingMessages,
   verifyCheckoutSchema,
+  type SubscriptionDto,
   type SubscriptionStatusResponse,
   type VerifyCheckoutRequest,
 } from '@plink/contracts';
 import { CurrentUser, SignedInGuard, type User } from '@plink/identity';
 import { ZodPipe } from '@plink/platform';
 import { PaymentsGateway, type CheckoutVerification } from '../payments/payments.gateway';
+import { leadRemovalAtOf, periodEndOf } from '../plans/plan-rules';
 import { ReadPlanService } from '../use-cases/read-plan.service';
 import { SubscriptionStatusService } from '../use-cases/subscription-status.service';
 
@@ -20,6 +22,27 @@ export class BillingController {
     private readonly plans: ReadPlanService,
     private readonly status: SubscriptionStatusService,
   ) {}
+
+  /** The caller's plan, as Settings → Subscription shows it. */
+  @Get('subscription')
+  async subscription(@CurrentUser() user: User): Promise<SubscriptionDto> {
+    const account = await this.plans.find(user.id);
+    const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+    const isPremium = account ? account.isPremium : user.isPremium;
+    return {
+      isPremium,
+      status: account?.status ?? (user.isPremium ? 'active' : 'none'),
+      source: account?.source ?? null,
+      trialEnd: account?.status === 'trialing' ? iso(account.trialEnd) : null,
+      currentPeriodEnd: account ? iso(periodEndOf(account)) : null,
+      cancelAtPeriodEnd: account?.cancelAtPeriodEnd ?? false,
+      trialAvailable: !account?.trialUsed,
+      paymentsConfigured: this.payments.configured,
+      canManageBilling: this.payments.configured && Boolean(account?.stripeCustomerId),
+      downgradedAt: account && !account.isPremium ? iso(account.downgradedAt) : null,
+      leadRemovalAt: account ? iso(leadRemovalAtOf(account)) : null,
+    };
+  }
 
   @Post('create-subscription')
   @HttpCode(200)

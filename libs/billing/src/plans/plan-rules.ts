@@ -25,3 +25,12 @@ export function periodEndOf(state: PlanState & { trialEnd?: Date | null; current
   if (state.status === 'trialing') return state.trialEnd ?? state.currentPeriodEnd ?? null;
   return state.currentPeriodEnd ?? null;
 }
+
+/** Days after Pro ends before the leads of the pages it paused are removed (contact data is not kept longer). */
+export const LEAD_REMOVAL_DAYS = 30;
+
+/** When the leads of a downgraded user's paused pages go: LEAD_REMOVAL_DAYS after the downgrade; null while Pro. */
+export function leadRemovalAtOf(state: { isPremium: boolean; downgradedAt?: Date | null }): Date | null {
+  if (state.isPremium || !state.downgradedAt) return null;
+  return new Date(state.downgradedAt.getTime() + LEAD_REMOVAL_DAYS * 24 * 60 * 60 * 1000);
+}

@@ -77,6 +77,8 @@ export class ApplyPlanService {
       if (change.trialUsed) account.trialUsed = true;
       if (options.eventAt) account.lastEventAt = options.eventAt;
       account.isPremium = decidePremium(account, now);
+      if (wasPremium && !account.isPremium) account.downgradedAt = now;
+      else if (account.isPremium) account.downgradedAt = null;
       account.updatedAt = now;
       this.record(tx, account, wasPremium, now);
       return { userId, isPremium: account.isPremium, wasPremium, applied: true, account };
