@@ -1,16 +1,28 @@
 import { runPlinkCommand } from '@plink/billing';
 import { assertNodeVersion, initLogger } from '@plink/platform';
+import { runMigrate } from './migrate-command';
 
 /**
  * `npm run plink -- <command>`: the operator's commands (see `npm run plink -- help`). The result line goes
  * to stdout, problems to stderr, logs (JSON, no e-mail addresses) to stderr; the exit code says how it went.
  */
 assertNodeVersion();
-void runPlinkCommand(process.argv.slice(2), {
-  out: (line) => process.stdout.write(`${line}\n`),
-  err: (line) => process.stderr.write(`${line}\n`),
-  onConfig: (config) => initLogger({ level: config.logLevel, pretty: false, name: 'plink', destination: process.stderr }),
-}).then(
+const argv = process.argv.slice(2);
+const io = {
+  out: (line: string) => process.stdout.write(`${line}\n`),
+  err: (line: string) => process.stderr.write(`${line}\n`),
+  onConfig: (config: { logLevel: string }) => initLogger({ level: config.logLevel, pretty: false, name: 'plink', destination: process.stderr }),
+};
+
+function migrate(): Promise<number> {
+  if (argv.length > 1) {
+    io.err('plink: migrate takes no arguments.');
+    return Promise.resolve(2);
+  }
+  return runMigrate(io);
+}
+
+void (argv[0] === 'migrate' ? migrate() : runPlinkCommand(argv, io)).then(
   (code) => {
     process.exitCode = code;
   },

@@ -13,6 +13,8 @@ import { OperatorCommandError, OperatorPlansService, type OperatorResult } from 
 export const PLINK_USAGE = `Usage: npm run plink -- <command>
 
 Commands:
+  migrate                       Apply every pending database migration (a cluster runs it before a rollout;
+                                apps started with MIGRATE_ON_START=false refuse to start until it has run).
   grant-pro <email> [--days N]  Make the user with this e-mail address Pro, for N days (1-3650) or without end.
                                 A running grant is replaced. The user gets a "Welcome to Pro" e-mail.
   revoke-pro <email>            End the user's operator grant now. The user gets a "Your Pro plan has ended" e-mail.

@@ -37,6 +37,8 @@ export const envSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL'),
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+    // false in a cluster, where a one-off job runs `plink migrate` before a rollout.
+    MIGRATE_ON_START: bool.default(true),
     REDIS_URL: z.string().regex(/^rediss?:\/\//, 'REDIS_URL must be a redis:// URL').default('redis://127.0.0.1:6379'),
     REDIS_PREFIX: z.string().default('plink:'),
     SMTP_URL: optionalString,
@@ -103,6 +105,11 @@ export interface AppConfig {
   logLevel: Env['LOG_LEVEL'];
   databaseUrl: string;
   databasePoolMax: number;
+  /**
+   * Apply pending migrations when the process starts (the default, under an advisory lock). When false the
+   * process refuses to start while migrations are pending: a one-off `plink migrate` applies them first.
+   */
+  migrateOnStart: boolean;
   redisUrl: string;
   redisPrefix: string;
   smtpUrl?: string;
@@ -160,6 +167,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: e.LOG_LEVEL,
     databaseUrl: e.DATABASE_URL,
     databasePoolMax: e.DATABASE_POOL_MAX,
+    migrateOnStart: e.MIGRATE_ON_START,
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
     smtpUrl: e.SMTP_URL,

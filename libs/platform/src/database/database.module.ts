@@ -4,7 +4,7 @@ import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import { getLogger } from '../logging/logger';
 import { OUTBOX_SCHEMA } from '../queue/outbox.entity';
-import { migrateServices } from './migrate';
+import { assertMigrated, migrateServices } from './migrate';
 import type { ServiceSchema } from './service-schema';
 
 export const SERVICE_SCHEMAS = Symbol('SERVICE_SCHEMAS');
@@ -12,10 +12,14 @@ export const SERVICE_SCHEMAS = Symbol('SERVICE_SCHEMAS');
 /** The ORM's own `pg` pool (`em.getConnection().getNativeClient()`), for hot paths that send raw SQL. */
 export type NativePgPool = Awaited<ReturnType<PostgreSqlConnection['getNativeClient']>>;
 
-/** Opens the ORM over every entity of the given services (plus the platform's outbox). */
+/**
+ * Opens the ORM over every entity of the given services (plus the platform's outbox), migrating them first
+ * or, with MIGRATE_ON_START=false, checking that nothing is pending.
+ */
 export async function openOrm(config: AppConfig, schemas: ServiceSchema[]): Promise<MikroORM> {
   const all = [OUTBOX_SCHEMA, ...schemas];
-  await migrateServices(config.databaseUrl, all);
+  if (config.migrateOnStart) await migrateServices(config.databaseUrl, all);
+  else await assertMigrated(config.databaseUrl, all);
   return MikroORM.init({
     clientUrl: config.databaseUrl,
     entities: all.flatMap((s) => s.entities),

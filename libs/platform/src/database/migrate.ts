@@ -50,3 +50,40 @@ export async function migrateServices(databaseUrl: string, schemas: ServiceSchem
     await lock.end();
   }
 }
+
+/** Thrown at start when migrations are pending and the process may not apply them (MIGRATE_ON_START=false). */
+export class PendingMigrationsError extends Error {}
+
+/**
+ * The migrations of the given services not yet applied to the database, as `service/name` (the
+ * migrations tables MikroORM keeps per service schema; a missing table means none is applied).
+ */
+export async function pendingMigrations(databaseUrl: string, schemas: ServiceSchema[]): Promise<string[]> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const pending: string[] = [];
+    for (const schema of schemas) {
+      if (schema.migrations.length === 0) continue;
+      const table = await client.query<{ exists: boolean }>('select to_regclass($1) is not null as exists', [`"${schema.service}".migrations`]);
+      const applied = table.rows[0]?.exists
+        ? new Set((await client.query<{ name: string }>(`select name from "${schema.service}".migrations`)).rows.map((r) => r.name))
+        : new Set<string>();
+      for (const m of schema.migrations) if (!applied.has(m.name)) pending.push(`${schema.service}/${m.name}`);
+    }
+    return pending;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Refuses to go on while migrations are pending (a process that may not migrate, e.g. in a cluster). */
+export async function assertMigrated(databaseUrl: string, schemas: ServiceSchema[]): Promise<void> {
+  const pending = await pendingMigrations(databaseUrl, schemas);
+  if (pending.length > 0) {
+    throw new PendingMigrationsError(
+      `The database is not migrated (${pending.length} pending: ${pending.join(', ')}). ` +
+        'Run "plink migrate" (npm run plink -- migrate) first, or start with MIGRATE_ON_START=true.',
+    );
+  }
+}

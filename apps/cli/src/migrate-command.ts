@@ -1,0 +1,43 @@
+import { BILLING_SCHEMA } from '@plink/billing';
+import { IDENTITY_SCHEMA } from '@plink/identity';
+import { LEADS_SCHEMA } from '@plink/leads';
+import { PAGES_SCHEMA } from '@plink/pages';
+import { ConfigError, OUTBOX_SCHEMA, loadConfig, migrateServices, pendingMigrations, type AppConfig, type ServiceSchema } from '@plink/platform';
+
+/** Every schema of a Plink database, in the order they are migrated (the outbox first, as every process does). */
+export const ALL_SCHEMAS: ServiceSchema[] = [OUTBOX_SCHEMA, IDENTITY_SCHEMA, PAGES_SCHEMA, LEADS_SCHEMA, BILLING_SCHEMA];
+
+export interface MigrateIo {
+  out(line: string): void;
+  err(line: string): void;
+  env?: NodeJS.ProcessEnv;
+  /** Called once the configuration is read (the CLI sets its logger up here). */
+  onConfig?(config: AppConfig): void;
+}
+
+/**
+ * `plink migrate`: applies every pending migration of every service (under the same advisory lock as a
+ * starting process), then says how many it applied. A cluster runs it as a one-off job before a rollout, with
+ * the apps started with MIGRATE_ON_START=false. Exit code 0 done, 1 could not be done.
+ */
+export async function runMigrate(io: MigrateIo): Promise<number> {
+  let config: AppConfig;
+  try {
+    config = loadConfig(io.env ?? process.env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    io.err(`plink: ${err.message}`);
+    return 1;
+  }
+  io.onConfig?.(config);
+  const databaseUrl = config.databaseUrl;
+  try {
+    const pending = await pendingMigrations(databaseUrl, ALL_SCHEMAS);
+    await migrateServices(databaseUrl, ALL_SCHEMAS);
+    io.out(pending.length === 0 ? 'The database is up to date; nothing to migrate.' : `Applied ${pending.length} migration(s): ${pending.join(', ')}.`);
+    return 0;
+  } catch (err) {
+    io.err(`plink: migrating failed: ${(err as Error).message}`);
+    return 1;
+  }
+}
