@@ -41,6 +41,7 @@ export default defineConfig(
             { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts', 'type:service', 'type:testing', 'type:ui'] },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:service', 'type:platform', 'type:contracts', 'type:testing', 'type:ui'] },
             { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:testing', 'type:contracts'] },
+            { sourceTag: 'type:deploy', onlyDependOnLibsWithTags: ['type:contracts'] },
           ],
         },
       ],

@@ -55,12 +55,12 @@ export const QUEUE_SETTINGS: Record<QueueName, QueueSettings> = {
   [QueueName.Billing]: { concurrency: 2, attempts: 8, backoffDelayMs: 5_000, keepCompleted: 100, keepFailed: 1_000 },
 };
 
-/** Which service's worker serves each queue. */
+/** Which service's worker serves each queue (the Kubernetes manifests scale each worker on its own queues). */
 export const QUEUE_OWNER: Record<QueueName, 'identity' | 'pages' | 'leads' | 'billing' | 'notifications'> = {
   [QueueName.Email]: 'notifications',
   [QueueName.Pages]: 'pages',
   [QueueName.Leads]: 'leads',
-  [QueueName.Webhooks]: 'leads',
+  [QueueName.Webhooks]: 'notifications',
   [QueueName.Uploads]: 'pages',
   [QueueName.Identity]: 'identity',
   [QueueName.Billing]: 'billing',
