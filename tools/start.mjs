@@ -18,6 +18,7 @@
 //   PLINK_STOP_TIMEOUT_MS (20000)       how long the app gets to exit after Ctrl-C before it is killed
 
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { accessSync, constants as fsConstants, existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import net from 'node:net';
@@ -378,6 +379,9 @@ async function main() {
   // from .env.example says `none`, the gateway's own default when it runs alone).
   env.PLINK_WORKERS = process.env.PLINK_WORKERS || 'all';
   env.APP_ORIGIN = env.APP_ORIGIN || `http://localhost:${port}`;
+  // One Redis key prefix per checkout (stable across restarts, even when the embedded PostgreSQL had to take
+  // another port): two checkouts on one machine's Redis never take each other's jobs.
+  env.REDIS_PREFIX = env.REDIS_PREFIX || checkoutRedisPrefix();
   const mail = env.SMTP_URL
     ? `${maskUrl(env.SMTP_URL)} (SMTP_URL)`
     : `written to ${env.MAIL_OUTBOX_DIR || '.data/mail'} (no SMTP_URL); links are printed in the log`;
@@ -386,7 +390,7 @@ async function main() {
       '',
       `  Plink         ${env.APP_ORIGIN}`,
       `  database      ${maskUrl(env.DATABASE_URL)} (${dbNote})`,
-      `  redis         ${maskUrl(env.REDIS_URL)} (${redisNote})`,
+      `  redis         ${maskUrl(env.REDIS_URL)} (${redisNote}), keys under ${env.REDIS_PREFIX}`,
       `  mail          ${mail}`,
       `  workers       ${env.PLINK_WORKERS} · NODE_ENV=${env.NODE_ENV} · ${entry.startsWith(ROOT + path.sep) ? path.relative(ROOT, entry) : entry}`,
       '  Ctrl-C stops everything.',
@@ -423,3 +427,9 @@ main().catch((err) => {
   say(err && err.stack ? err.stack : String(err));
   finish(1);
 });
+
+/** `plink:<folder>-<6 hex of this checkout's path>:` */
+function checkoutRedisPrefix() {
+  const folder = path.basename(ROOT).replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 40) || 'plink';
+  return `plink:${folder}-${createHash('sha256').update(ROOT).digest('hex').slice(0, 6)}:`;
+}

@@ -1,4 +1,5 @@
-import { describeConfig, loadConfig } from './config.schema';
+import { randomBytes } from 'node:crypto';
+import { defaultRedisPrefix, describeConfig, estimateSecretBits, loadConfig } from './config.schema';
 
 const base = { DATABASE_URL: 'postgres://plink:secret@db:5432/plink' };
 
@@ -10,7 +11,7 @@ describe('configuration', () => {
       appOrigin: 'http://localhost:3000',
       secureCookies: false,
       redisUrl: 'redis://127.0.0.1:6379',
-      redisPrefix: 'plink:',
+      redisPrefix: defaultRedisPrefix(base.DATABASE_URL),
       mailFrom: 'Plink <no-reply@plink.local>',
       mailOutboxDir: '.data/mail',
       uploadsDir: '.data/uploads',
@@ -46,6 +47,38 @@ describe('configuration', () => {
     expect(() => loadConfig({ ...base, STRIPE_API_URL: 'http://127.0.0.1:12111/v1' })).toThrow(/STRIPE_API_URL must be an http\(s\) origin/);
   });
 
+  it('keys each install in Redis by its database unless REDIS_PREFIX is set', () => {
+    const prefix = loadConfig(base).redisPrefix;
+    expect(prefix).toMatch(/^plink:plink-[0-9a-f]{6}:$/);
+    // Another database (name, host or port) → another prefix; the same database with other credentials → the same.
+    expect(loadConfig({ DATABASE_URL: 'postgres://plink:secret@db:5432/plink_b' }).redisPrefix).toMatch(/^plink:plink_b-[0-9a-f]{6}:$/);
+    expect(loadConfig({ DATABASE_URL: 'postgres://plink:secret@db2:5432/plink' }).redisPrefix).not.toBe(prefix);
+    expect(loadConfig({ DATABASE_URL: 'postgres://plink:secret@db:5433/plink' }).redisPrefix).not.toBe(prefix);
+    expect(loadConfig({ DATABASE_URL: 'postgres://other:rotated@db:5432/plink' }).redisPrefix).toBe(prefix);
+    expect(loadConfig({ DATABASE_URL: 'postgresql://db/plink' }).redisPrefix).toBe(prefix);
+    expect(loadConfig({ ...base, REDIS_PREFIX: 'shop1:' }).redisPrefix).toBe('shop1:');
+    expect(() => loadConfig({ ...base, REDIS_PREFIX: 'a b' })).toThrow(/REDIS_PREFIX may hold/);
+  });
+
+  it('refuses to start in production with a missing, example or weak SESSION_SECRET, saying what to set', () => {
+    const prod = { ...base, NODE_ENV: 'production' };
+    expect(() => loadConfig(prod)).toThrow(/SESSION_SECRET: SESSION_SECRET must be set in production/);
+    for (const example of ['plink-development-session-secret-do-not-use-in-production', 'dev-only-insecure-session-secret-change-me', 'please-change-me-0123456789abcdefghijklmnopqrstuvwxyz']) {
+      expect(() => loadConfig({ ...prod, SESSION_SECRET: example })).toThrow(/example value from the documentation/);
+    }
+    for (const weak of ['a'.repeat(64), 'correct horse battery staple correct horse', randomBytes(16).toString('hex')]) {
+      expect(() => loadConfig({ ...prod, SESSION_SECRET: weak })).toThrow(/too weak for production: it needs 32 random bytes/);
+    }
+    for (let i = 0; i < 50; i++) {
+      for (const strong of [randomBytes(32).toString('base64'), randomBytes(32).toString('hex'), randomBytes(48).toString('base64url')]) {
+        expect(loadConfig({ ...prod, SESSION_SECRET: strong }).sessionSecret).toBe(strong);
+      }
+    }
+    expect(estimateSecretBits(randomBytes(32).toString('hex'))).toBe(256);
+    // Development keeps working without one.
+    expect(loadConfig(base).sessionSecret.length).toBeGreaterThanOrEqual(32);
+  });
+
   it('treats empty variables as unset', () => {
     const config = loadConfig({ ...base, S3_PORT: '', HEALTH_PORT: ' ', PORT: '', SMTP_URL: '' });
     expect(config.port).toBe(3000);
@@ -72,7 +105,7 @@ describe('configuration', () => {
 
   it('requires a real session secret in production and sets Secure cookies for https', () => {
     expect(() => loadConfig({ ...base, NODE_ENV: 'production' })).toThrow(/SESSION_SECRET/);
-    const config = loadConfig({ ...base, NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40), APP_ORIGIN: 'https://plink.example/' });
+    const config = loadConfig({ ...base, NODE_ENV: 'production', SESSION_SECRET: randomBytes(32).toString('base64'), APP_ORIGIN: 'https://plink.example/' });
     expect(config.secureCookies).toBe(true);
     expect(config.appOrigin).toBe('https://plink.example');
   });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 
 const bool = z
@@ -17,6 +18,44 @@ function isOrigin(value: string): boolean {
 }
 
 const DEV_SESSION_SECRET = 'plink-development-session-secret-do-not-use-in-production';
+
+/** Session secrets that appear in Plink's files and documentation: never accepted in production. */
+const KNOWN_EXAMPLE_SECRETS = new Set([DEV_SESSION_SECRET, 'dev-only-insecure-session-secret-change-me', 'change-me', 'changeme']);
+
+/** Bits of entropy a production SESSION_SECRET must have at least (32 random bytes). */
+const MIN_SECRET_BITS = 256;
+
+/**
+ * A generous estimate of a secret's entropy in bits: its length times log2 of the alphabet its character
+ * classes span (hex only, lower case, upper case, digits, other printable); a secret made of fewer than 10
+ * different characters counts only those (a long run of one character is not random). `openssl rand -base64 32`
+ * and `openssl rand -hex 32` reach 256; a short sentence of words does not.
+ */
+export function estimateSecretBits(secret: string): number {
+  if (secret.length === 0) return 0;
+  let alphabet = 0;
+  if (/^[0-9a-f]+$/i.test(secret)) alphabet = 16;
+  else {
+    if (/[a-z]/.test(secret)) alphabet += 26;
+    if (/[A-Z]/.test(secret)) alphabet += 26;
+    if (/[0-9]/.test(secret)) alphabet += 10;
+    if (/[^A-Za-z0-9]/.test(secret)) alphabet += 33;
+  }
+  const distinct = new Set(secret).size;
+  return secret.length * Math.log2(distinct < 10 ? Math.max(distinct, 1) : alphabet);
+}
+
+/** Why a SESSION_SECRET may not protect a production install, or null when it may. */
+export function weakSecretReason(secret: string | undefined): string | null {
+  if (!secret) return 'SESSION_SECRET must be set in production (e.g. `openssl rand -base64 48`)';
+  if (KNOWN_EXAMPLE_SECRETS.has(secret) || /change[-_ ]?me|example|do[-_ ]?not[-_ ]?use/i.test(secret)) {
+    return 'SESSION_SECRET is an example value from the documentation; set a random one (e.g. `openssl rand -base64 48`)';
+  }
+  if (estimateSecretBits(secret) < MIN_SECRET_BITS) {
+    return 'SESSION_SECRET is too weak for production: it needs 32 random bytes (e.g. `openssl rand -base64 48`)';
+  }
+  return null;
+}
 
 /**
  * The whole environment of every Plink app, validated once at boot (ARCHITECTURE convention 7).
@@ -40,7 +79,11 @@ export const envSchema = z
     // false in a cluster, where a one-off job runs `plink migrate` before a rollout.
     MIGRATE_ON_START: bool.default(true),
     REDIS_URL: z.string().regex(/^rediss?:\/\//, 'REDIS_URL must be a redis:// URL').default('redis://127.0.0.1:6379'),
-    REDIS_PREFIX: z.string().default('plink:'),
+    // Unset: one derived from the database (see defaultRedisPrefix), so installs sharing a Redis never mix.
+    REDIS_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'REDIS_PREFIX may hold letters, digits and : _ . - (at most 64)')
+      .optional(),
     SMTP_URL: optionalString,
     MAIL_FROM: z.string().default('Plink <no-reply@plink.local>'),
     MAIL_OUTBOX_DIR: z.string().default('.data/mail'),
@@ -74,10 +117,9 @@ export const envSchema = z
     WEB_DIST_DIR: optionalString,
   })
   .superRefine((env, ctx) => {
-    if (env.NODE_ENV === 'production' && (!env.SESSION_SECRET || env.SESSION_SECRET.length < 32)) {
-      ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'SESSION_SECRET must be set (32+ characters) in production' });
-    }
-    if (env.SESSION_SECRET && env.SESSION_SECRET.length < 32) {
+    const weak = env.NODE_ENV === 'production' ? weakSecretReason(env.SESSION_SECRET) : null;
+    if (weak) ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: weak });
+    else if (env.SESSION_SECRET && env.SESSION_SECRET.length < 32) {
       ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'SESSION_SECRET must be at least 32 characters' });
     }
     if (env.S3_ENDPOINT) {
@@ -147,6 +189,21 @@ export interface AppConfig {
 
 export class ConfigError extends Error {}
 
+/**
+ * The Redis key prefix of an install that sets none: `plink:<database name>-<6 hex>:`, the hex from the
+ * database's host, port and name. Two installs on one Redis with different databases (two checkouts, a test
+ * run beside `npm start`) then never take each other's jobs, sessions or rate limits, while every process of one
+ * install agrees. Credentials are left out, so rotating the database password keeps the prefix (and the jobs
+ * waiting under it).
+ */
+export function defaultRedisPrefix(databaseUrl: string): string {
+  const url = new URL(databaseUrl);
+  const name = decodeURIComponent(url.pathname.replace(/^\//, '')) || 'postgres';
+  const where = `${url.hostname.toLowerCase()}:${url.port || '5432'}/${name}`;
+  const hash = createHash('sha256').update(where).digest('hex').slice(0, 6);
+  return `plink:${name.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 40)}-${hash}:`;
+}
+
 /** Validates the environment into a typed config, or throws one readable error listing every problem. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   // An empty variable (e.g. `S3_PORT=` copied from .env.example) means "not set".
@@ -169,7 +226,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     databasePoolMax: e.DATABASE_POOL_MAX,
     migrateOnStart: e.MIGRATE_ON_START,
     redisUrl: e.REDIS_URL,
-    redisPrefix: e.REDIS_PREFIX,
+    redisPrefix: e.REDIS_PREFIX ?? defaultRedisPrefix(e.DATABASE_URL),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     mailOutboxDir: e.MAIL_OUTBOX_DIR,
