@@ -135,10 +135,20 @@ describe.each(overlays)('%s', (dir) => {
     expect([...scaled.keys()].sort()).toEqual(Object.values(QueueName).sort());
   });
 
-  it('lets only the gateway take traffic, from the ingress controller', () => {
+  it('lets only the gateway take traffic, from the ingress controller, and Prometheus scrape the metrics ports', () => {
     const policies = ofKind('NetworkPolicy');
+    const from = (p: K8sObject) => p.spec.ingress.flatMap((rule: Loose) => rule.from.map((f: Loose) => f.namespaceSelector.matchLabels['kubernetes.io/metadata.name']));
     const allowing = policies.filter((p) => (p.spec.ingress ?? []).length > 0);
-    expect(allowing.map((p) => p.spec.podSelector.matchLabels['app.kubernetes.io/name'])).toEqual(['plink-gateway']);
+    const fromIngress = allowing.filter((p) => from(p).includes('ingress-nginx'));
+    expect(fromIngress.map((p) => p.spec.podSelector.matchLabels['app.kubernetes.io/name'])).toEqual(['plink-gateway']);
+    for (const p of allowing.filter((x) => !fromIngress.includes(x))) {
+      expect(from(p)).toEqual(['monitoring']);
+      expect(p.spec.ingress[0].ports.map((port: { port: number }) => port.port).sort()).toEqual([3000, 3100]);
+    }
+    for (const d of deployments) {
+      const annotations = d.spec.template.metadata.annotations;
+      expect({ d: d.metadata.name, port: annotations['prometheus.io/port'] }).toEqual({ d: d.metadata.name, port: String(d.spec.template.spec.containers[0].ports[0].containerPort) });
+    }
     const denyAll = policies.find((p) => p.spec.podSelector.matchLabels['app.kubernetes.io/part-of'] === 'plink');
     expect(denyAll?.spec.ingress).toEqual([]);
     for (const d of deployments) expect(d.spec.template.metadata.labels['app.kubernetes.io/part-of']).toBe('plink');

@@ -40,13 +40,30 @@ describe('service apps run alone', () => {
   it('delivers the gateway\'s jobs from a separate notifications process (the production shape)', async () => {
     const smtp = await SmtpCatcher.start();
     const gateway: NestFastifyApplication = await createGateway(loadConfig({ ...env.vars, PLINK_WORKERS: 'none' }));
-    const notifications = startService('notifications', await freePort(), { SMTP_URL: smtp.url });
+    const notificationsPort = await freePort();
+    const notifications = startService('notifications', notificationsPort, { SMTP_URL: smtp.url });
     try {
       await gateway.listen({ port: 0, host: '127.0.0.1' });
-      const b = new TestBrowser((await gateway.getUrl()).replace('[::1]', '127.0.0.1'));
+      const origin = (await gateway.getUrl()).replace('[::1]', '127.0.0.1');
+      const b = new TestBrowser(origin);
       expect((await b.post('/api/register', { username: 'split_mode', email: 'split@example.com', password: 'secret12' })).status).toBe(201);
       const mail = await smtp.waitFor((m) => m.to.includes('split@example.com'), 20_000);
       expect(mail.text).toContain('http://plink.test/verify-email?token=');
+
+      // What an operator's Prometheus reads from each process (here from 127.0.0.1, a private address).
+      const gatewayMetrics = await fetch(`${origin}/metrics`);
+      expect(gatewayMetrics.status).toBe(200);
+      expect(gatewayMetrics.headers.get('content-type')).toContain('text/plain');
+      const text = await gatewayMetrics.text();
+      expect(text).toMatch(/^plink_http_request_duration_seconds_count\{method="POST",route="\/api\/register",status="201"\} 1$/m);
+      expect(text).toMatch(/^plink_queue_jobs\{queue="email",state="completed"\} 1$/m);
+      expect(text).toMatch(/^plink_outbox_rows 0$/m);
+      expect(text).toMatch(/^plink_outbox_oldest_seconds 0$/m);
+      expect(text).toMatch(/^plink_process_resident_memory_bytes \d+/m);
+      const worker = await (await fetch(`http://127.0.0.1:${notificationsPort}/metrics`)).text();
+      expect(worker).toMatch(/^plink_jobs_finished_total\{queue="email",job="email.verification",result="completed"\} 1$/m);
+      expect(worker).toMatch(/^plink_job_wait_seconds_count\{queue="email",job="email.verification"\} 1$/m);
+      expect(worker).toMatch(/^plink_job_run_seconds_count\{queue="email",job="email.verification",result="completed"\} 1$/m);
     } catch (err) {
       throw new Error(`${(err as Error).message}\n--- notifications output ---\n${notifications.output.join('').slice(-4000)}`, { cause: err });
     } finally {

@@ -26,6 +26,7 @@ export * from './http/security-headers';
 export * from './http/csrf';
 export * from './http/uploads-route';
 export * from './health/health.service';
+export * from './metrics/metrics';
 export * from './platform.module';
 export * from './bootstrap/node-version';
 export * from './bootstrap/worker-app';

@@ -5,6 +5,7 @@ import { DatabaseModule } from './database/database.module';
 import type { ServiceSchema } from './database/service-schema';
 import { HealthService } from './health/health.service';
 import { MailModule } from './mail/mail.module';
+import { MetricsSources } from './metrics/metrics-sources';
 import { QueueModule } from './queue/queue.module';
 import { RateLimiter } from './rate-limit/rate-limiter';
 import { RedisModule } from './redis/redis.module';
@@ -13,7 +14,7 @@ import { StorageModule } from './storage/storage.module';
 /**
  * Everything a Plink process stands on: validated config, the database (with the migrations of
  * the services it runs), Redis, BullMQ and the outbox, rate limits, the mail and storage ports,
- * and health checks.
+ * health checks and the sources of /metrics.
  */
 @Global()
 @Module({})
@@ -30,7 +31,7 @@ export class PlatformModule {
         MailModule,
         StorageModule,
       ],
-      providers: [RateLimiter, HealthService],
+      providers: [RateLimiter, HealthService, MetricsSources],
       exports: [ConfigModule, DatabaseModule, RedisModule, QueueModule, MailModule, StorageModule, RateLimiter, HealthService],
     };
   }

@@ -38,6 +38,7 @@ export const RESERVED_SLUGS: readonly string[] = [
   'sitemap.xml', 'health', 'login', 'logout', 'register', 'signup', 'admin', 'pages', 'page', 'static', 'public',
   'examples', 'pricing', 'features', 'help', 'support', 'about', 'blog', 'docs', 'index', 'index.html', 'www',
   'mail', 'webhooks', 'stripe', 'billing', 'account', 'new', 'null', 'undefined', 'manifest.json', 'sw.js', 'fonts',
+  'metrics',
 ];
 
 export function isReservedSlug(slug: string): boolean {

@@ -1,5 +1,5 @@
 import type { BeforeApplicationShutdown } from '@nestjs/common';
-import { getLogger } from '@plink/platform';
+import { getLogger, leadBatchSize } from '@plink/platform';
 import type { BatchLead, InsertedLead } from './leads.repository';
 
 interface Pending {
@@ -130,6 +130,7 @@ export class LeadBatcher implements BeforeApplicationShutdown {
   /** Writes one row per group; settles every submission of those groups (the first gets the id). */
   private async writeGroups(groups: Pending[][]): Promise<void> {
     const inserted = await this.write(groups.map((g) => g[0].lead));
+    leadBatchSize.observe(groups.length);
     const ids = new Map(inserted.map((row) => [keyOf(row.pageId, row.emailLower), row.id]));
     for (const group of groups) {
       const id = ids.get(group[0].key) ?? null;

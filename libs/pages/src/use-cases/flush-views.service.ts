@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { getLogger } from '@plink/platform';
+import { getLogger, recordViewFlush } from '@plink/platform';
 import { PagesRepository } from '../pages/pages.repository';
 import { PendingViewsStore } from '../views/pending-views.store';
 
@@ -32,6 +32,7 @@ export class FlushViewsService {
         getLogger().debug({ pages: batch.views.length, views }, 'views flushed');
       }
     }
+    recordViewFlush();
     return total;
   }
 }

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import fastifyCookie from '@fastify/cookie';
 import type { DynamicModule, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { MikroORM } from '@mikro-orm/postgresql';
 import type { AppConfig } from '../config/config.schema';
@@ -10,6 +11,7 @@ import { installBodyParsers } from '../http/body-parsers';
 import { installCsrfDefence } from '../http/csrf';
 import { installHttpEdge } from '../http/http-edge';
 import { PinoNestLogger } from '../logging/nest-logger';
+import { httpRequestSeconds, mayReadMetrics, renderMetrics } from '../metrics/metrics';
 
 /** On close, how long requests under way may take before the connections still open are cut. */
 export const CLOSE_GRACE_MS = 3_000;
@@ -45,10 +47,38 @@ export async function createHttpApp(rootModule: Type<unknown> | DynamicModule, c
     setTimeout(() => fastify.server.closeAllConnections(), CLOSE_GRACE_MS).unref();
     done();
   });
+  installMetrics(fastify, config);
   installHttpEdge(fastify, app.get(MikroORM));
   installCsrfDefence(fastify, config);
   installBodyParsers(fastify);
   await app.register(fastifyCookie);
   app.useGlobalFilters(new ApiExceptionFilter());
   return app;
+}
+
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+/**
+ * Request durations by route pattern (never the raw URL: a bounded set of series) and `GET /metrics` for
+ * scrapers inside the network or holding METRICS_TOKEN (others get 404, as if it did not exist).
+ */
+function installMetrics(fastify: FastifyInstance, config: AppConfig): void {
+  fastify.addHook('onResponse', (request, reply, done) => {
+    httpRequestSeconds.observe(
+      {
+        method: KNOWN_METHODS.has(request.method) ? request.method : 'other',
+        route: request.routeOptions.url ?? 'unmatched',
+        status: String(reply.statusCode),
+      },
+      reply.elapsedTime / 1000,
+    );
+    done();
+  });
+  fastify.get('/metrics', async (request, reply) => {
+    if (!mayReadMetrics(request.ip, request.headers.authorization, config.metricsToken)) {
+      return reply.code(404).send({ message: 'Not found' });
+    }
+    const { contentType, body } = await renderMetrics();
+    return reply.header('content-type', contentType).header('cache-control', 'no-store').send(body);
+  });
 }

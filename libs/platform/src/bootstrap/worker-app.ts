@@ -7,6 +7,7 @@ import type { ServiceSchema } from '../database/service-schema';
 import { HealthService } from '../health/health.service';
 import { getLogger, initLogger } from '../logging/logger';
 import { PinoNestLogger } from '../logging/nest-logger';
+import { mayReadMetrics, renderMetrics } from '../metrics/metrics';
 import { PlatformModule } from '../platform.module';
 import { stopOnSignals } from './graceful-stop';
 import { assertNodeVersion } from './node-version';
@@ -31,7 +32,7 @@ export async function createWorkerContext(options: WorkerAppOptions, config: App
 
 /**
  * Runs one service alone (production shape): its processors, health endpoints (`/health/live`, and
- * `/health/ready` = `/health`), and a clean stop on SIGTERM/SIGINT within a bounded time (workers finish
+ * `/health/ready` = `/health`), Prometheus metrics (`/metrics`), and a clean stop on SIGTERM/SIGINT within a bounded time (workers finish
  * their current jobs, connections close; see stopOnSignals).
  */
 export async function runWorkerApp(options: WorkerAppOptions): Promise<void> {
@@ -64,6 +65,13 @@ export async function runWorkerApp(options: WorkerAppOptions): Promise<void> {
     }
     if (req.method === 'GET' && (path === '/health' || path === '/health/ready' || path === '/')) {
       void health.report(options.service).then((report) => send(report.status === 'ok' ? 200 : 503, report));
+      return;
+    }
+    if (req.method === 'GET' && path === '/metrics' && mayReadMetrics(req.socket.remoteAddress, req.headers.authorization, config.metricsToken)) {
+      void renderMetrics().then(({ contentType, body }) => {
+        res.writeHead(200, { 'content-type': contentType });
+        res.end(body);
+      });
       return;
     }
     send(404, { message: 'Not found' });

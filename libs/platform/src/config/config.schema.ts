@@ -112,6 +112,8 @@ export const envSchema = z
     LOGIN_FAILURES_PER_ADDRESS: z.coerce.number().int().min(0).default(50),
     REGISTRATIONS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(0).default(10),
     LEAD_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(20),
+    // Lets a scraper outside the private network read /metrics (Authorization: Bearer <token>).
+    METRICS_TOKEN: optionalString,
     PLINK_WORKERS: z.string().default('none'),
     HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     WEB_DIST_DIR: optionalString,
@@ -182,6 +184,8 @@ export interface AppConfig {
   registrationsPerAddressPerHour: number;
   /** Lead submissions per minute one address may make to one page (0 = off, e.g. for load tests). */
   leadRateLimitPerMinute: number;
+  /** /metrics answers requests from private addresses, and any request bearing this token. */
+  metricsToken?: string;
   workers: string;
   healthPort?: number;
   webDistDir?: string;
@@ -253,6 +257,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     loginFailuresPerAddress: e.LOGIN_FAILURES_PER_ADDRESS,
     registrationsPerAddressPerHour: e.REGISTRATIONS_PER_ADDRESS_PER_HOUR,
     leadRateLimitPerMinute: e.LEAD_RATE_LIMIT_PER_MINUTE,
+    metricsToken: e.METRICS_TOKEN,
     workers: e.PLINK_WORKERS,
     healthPort: e.HEALTH_PORT,
     webDistDir: e.WEB_DIST_DIR,

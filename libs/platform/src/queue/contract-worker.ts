@@ -5,6 +5,7 @@ import { UnrecoverableError, type Job, type Worker } from 'bullmq';
 import { JOBS, isJobName, jobsOfQueue, type JobName, type JobPayload, type JobsOfQueue, QueueName } from '@plink/contracts';
 import { getLogger, runWithCorrelation } from '../logging/logger';
 import { warnThrottled } from '../logging/throttled-log';
+import { jobRunSeconds, jobWaitSeconds, jobsFinished } from '../metrics/metrics';
 
 /** How long a stopping worker may spend finishing its current jobs while Redis answers. */
 export const WORKER_CLOSE_TIMEOUT_MS = 5_000;
@@ -102,6 +103,12 @@ export abstract class ContractWorker<Q extends QueueName> extends WorkerHost imp
     await settleWithin(closing, 1_000);
   }
 
+  private measure(job: string, result: 'completed' | 'failed', started: number): void {
+    const labels = { queue: this.queueName, job, result };
+    jobRunSeconds.observe(labels, (Date.now() - started) / 1000);
+    jobsFinished.inc(labels);
+  }
+
   async process(job: Job): Promise<void> {
     const name = job.name;
     const meta = (job.data as { meta?: { correlationId?: string } } | undefined)?.meta;
@@ -119,12 +126,18 @@ export abstract class ContractWorker<Q extends QueueName> extends WorkerHost imp
         }
         const handler = (this.handlers as Record<string, (p: unknown, j: Job) => Promise<void>>)[name];
         const started = Date.now();
+        // Waiting time from when the job was due (its delay or backoff ended), on first attempts only.
+        if (job.attemptsMade === 0) {
+          jobWaitSeconds.observe({ queue: this.queueName, job: name }, Math.max(0, started - job.timestamp - (job.opts.delay ?? 0)) / 1000);
+        }
         try {
           await RequestContext.create(this.orm.em, () => handler.call(this, parsed.data, job));
           // Debug: a repeatable job (the view flush) would otherwise log every few seconds.
           log.debug({ job: name, jobId: job.id, attempt: job.attemptsMade + 1, ms: Date.now() - started }, 'job done');
+          this.measure(name, 'completed', started);
         } catch (err) {
           log.warn({ job: name, jobId: job.id, attempt: job.attemptsMade + 1, err }, 'job failed');
+          this.measure(name, 'failed', started);
           throw err;
         }
       },
