@@ -1,4 +1,6 @@
-import { mayReadMetrics } from './metrics';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { mayReadMetrics, metricsRegistry } from './metrics';
 
 describe('who may read /metrics', () => {
   it('lets scrapers inside the network in: loopback and private IPv4/IPv6 addresses', () => {
@@ -19,13 +21,10 @@ describe('who may read /metrics', () => {
 
 describe('the Grafana dashboard (deploy/grafana/plink-dashboard.json)', () => {
   it('charts only metrics a Plink process exports', async () => {
-    const { readFileSync } = await import('node:fs');
-    const { join } = await import('node:path');
-    const { metricsRegistry } = await import('./metrics');
     const dashboard = JSON.parse(readFileSync(join(__dirname, '../../../../deploy/grafana/plink-dashboard.json'), 'utf8')) as {
       panels: { title: string; targets: { expr: string }[] }[];
     };
-    const exported = new Set((await metricsRegistry.getMetricsAsJSON()).map((m) => m.name));
+    const exported = new Set((await metricsRegistry.getMetricsAsJSON()).map((m: { name: string }) => m.name));
     const used = dashboard.panels.flatMap((p) => p.targets.flatMap((t) => t.expr.match(/plink_[a-z0-9_]+/g) ?? []));
     expect(used.length).toBeGreaterThan(10);
     for (const name of used) {
