@@ -35,6 +35,8 @@
  *   await stripe.deliver(eventId); await stripe.deliverHeld(); await stripe.redeliver(eventId) (a duplicate);
  *   await stripe.redeliverFailed(); stripe.signedRequest(eventId) (body + headers to post an event yourself)
  *   stripe.failRequests(n, status = 500); await stripe.goDown(); await stripe.comeBack(); await stripe.close()
+ * With `controlApi: true` (the standalone server) most of these are also HTTP calls under `/_control/`
+ * (see handleControl), for a test in another process.
  * Webhooks are signed with the wall clock (as Stripe signs), while objects and events carry the server's
  * clock. In `auto` mode the control methods return once the events they caused were delivered; events that
  * API calls cause are delivered in the background (`await stripe.settled()` waits for them).
@@ -86,6 +88,11 @@ export interface FakeStripeOptions {
   priceId?: string;
   /** How long a webhook endpoint may take to answer (default 10 s). */
   deliveryTimeoutMs?: number;
+  /**
+   * Also answer the test-control calls over HTTP under `/_control/` (for a test in another process, e.g. the
+   * browser journey against the standalone server); they need the secret key like the API. Off by default.
+   */
+  controlApi?: boolean;
 }
 
 export interface RecordedRequest {
@@ -166,8 +173,10 @@ export class FakeStripe {
   private server: Server;
   private failures: { count: number; status: number } = { count: 0, status: 500 };
   private down = false;
+  private readonly controlApi: boolean;
 
   private constructor(options: FakeStripeOptions) {
+    this.controlApi = options.controlApi ?? false;
     this.secretKey = options.secretKey ?? newId('sk_test_', 32);
     this.webhookSecret = options.webhookSecret ?? newId('whsec_', 32);
     this.sender = new WebhookSender(options.webhookUrl ?? null, options.deliver ?? 'auto', this.webhookSecret, options.deliveryTimeoutMs ?? 10_000, (eventId) => {
@@ -437,7 +446,69 @@ export class FakeStripe {
     const method = (req.method ?? 'GET').toUpperCase();
     const raw = await readBody(req);
     if (url.pathname.startsWith('/v1/')) return this.handleApi(req, res, method, url, raw);
+    if (this.controlApi && url.pathname.startsWith('/_control/')) return this.handleControl(req, res, method, url);
     return this.handlePage(res, method, url.pathname, raw);
+  }
+
+  /**
+   * The test-control calls over HTTP (option `controlApi`), parameters in the query string:
+   * POST advance-time?ms=, complete-checkout?session=&with_card=&promotion_code=, fail-next-payment?subscription=,
+   * pay-invoice?id=, cancel-now?subscription=, set-status?subscription=&status=, redeliver-failed, deliver-held;
+   * GET events, deliveries. Answers JSON; 400 with `{ error }` when the call cannot be done.
+   */
+  private async handleControl(req: IncomingMessage, res: ServerResponse, method: string, url: URL): Promise<void> {
+    const auth = this.checkAuth(req.headers.authorization);
+    if (auth) return this.sendJson(res, 401, auth.body);
+    const q = Object.fromEntries(url.searchParams);
+    const need = (name: string) => {
+      if (!q[name]) throw new Error(`missing ${name}`);
+      return q[name];
+    };
+    const action = `${method} ${url.pathname.slice('/_control/'.length)}`;
+    try {
+      let body: unknown = { ok: true };
+      switch (action) {
+        case 'POST advance-time':
+          await this.advanceTime(Number(need('ms')));
+          break;
+        case 'POST complete-checkout':
+          body = await this.completeCheckout(need('session'), {
+            withCard: q.with_card === undefined ? undefined : q.with_card === 'true',
+            promotionCode: q.promotion_code,
+            email: q.email,
+          });
+          break;
+        case 'POST fail-next-payment':
+          await this.failNextPayment(need('subscription'));
+          break;
+        case 'POST pay-invoice':
+          await this.payInvoice(need('id'));
+          break;
+        case 'POST cancel-now':
+          await this.cancelNow(need('subscription'));
+          break;
+        case 'POST set-status':
+          await this.setStatus(need('subscription'), need('status') as SubscriptionStatus);
+          break;
+        case 'POST redeliver-failed':
+          body = await this.redeliverFailed();
+          break;
+        case 'POST deliver-held':
+          body = await this.deliverHeld();
+          break;
+        case 'GET events':
+          body = this.events;
+          break;
+        case 'GET deliveries':
+          body = this.deliveries;
+          break;
+        default:
+          return this.sendJson(res, 404, { error: { message: `no control call ${action}` } });
+      }
+      this.sendJson(res, 200, body as StripeObject);
+    } catch (err) {
+      this.sendJson(res, 400, { error: { message: (err as Error).message } });
+    }
   }
 
   private handleApi(req: IncomingMessage, res: ServerResponse, method: string, url: URL, raw: string): void {
