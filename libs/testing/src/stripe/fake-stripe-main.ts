@@ -3,7 +3,7 @@
  * application by hand without Stripe:
  *
  *   node libs/testing/dist/stripe/fake-stripe-main.js --port 12111 \
- *     [--webhook-url http://127.0.0.1:3000/api/billing/webhook] [--secret-key sk_test_x] \
+ *     [--webhook-url <the app's webhook URL>] [--secret-key sk_test_x] \
  *     [--webhook-secret whsec_x] [--price-id price_x] [--hold]
  *
  * Prints one JSON line: {"url","secretKey","webhookSecret","priceId","promotionCode"}; stops on SIGINT/SIGTERM.

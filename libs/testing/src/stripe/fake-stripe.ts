@@ -37,12 +37,17 @@
  *   stripe.failRequests(n, status = 500); await stripe.goDown(); await stripe.comeBack(); await stripe.close()
  * With `controlApi: true` (the standalone server) most of these are also HTTP calls under `/_control/`
  * (see handleControl), for a test in another process.
+ * Simplifications: one hosted page instead of Stripe's payment flow (a card number is all it asks), percent-off
+ * promotion codes only, and a past_due subscription stays past_due (no further invoices or retries) until
+ * payInvoice or setStatus. Events are the ones billing code listens to, not all Stripe sends: customer.created/
+ * updated/deleted, checkout.session.completed/expired, customer.subscription.created/updated (with
+ * previous_attributes)/deleted/trial_will_end/paused/resumed, invoice.paid, invoice.payment_failed.
  * Webhooks are signed with the wall clock (as Stripe signs), while objects and events carry the server's
  * clock. In `auto` mode the control methods return once the events they caused were delivered; events that
  * API calls cause are delivered in the background (`await stripe.settled()` waits for them).
  *
  * Standalone (the browser journey): `node libs/testing/dist/stripe/fake-stripe-main.js --port 12111
- * --webhook-url http://127.0.0.1:3000/api/billing/webhook` prints one JSON line with the url and keys.
+ * --webhook-url <the app's webhook URL>` prints one JSON line with the url and keys.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
