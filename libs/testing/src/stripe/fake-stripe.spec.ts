@@ -399,6 +399,8 @@ describe('FakeStripe through the stripe SDK', () => {
     expect(canceled).toMatchObject({ status: 'canceled', ended_at: expect.any(Number) });
     await fake.settled();
     expect(receiver.types().at(-1)).toBe('customer.subscription.deleted');
+    const again = await caught(stripe.subscriptions.cancel(subId));
+    expect(again).toMatchObject({ statusCode: 404, code: 'resource_missing', message: `No such subscription: '${subId}'` });
     const refused = await caught(stripe.subscriptions.update(subId, { cancel_at_period_end: true }));
     expect(refused).toMatchObject({ statusCode: 400, message: 'A canceled subscription can only update its cancellation_details and metadata.' });
 
