@@ -16,7 +16,7 @@ describe('plan e-mails', () => {
     const mail = proEndedEmail('https://app.plink.example', to);
     expect(mail.subject).toBe('Your Plink Pro plan has ended');
     expect(mail.text).toContain('back on the Free plan');
-    expect(mail.text).toContain('your other pages are paused');
+    expect(mail.text).toContain('your oldest page stays online and keeps collecting leads, and any other pages are paused');
     expect(mail.text).toContain('removed 30 days after the downgrade');
     expect(mail.html).toContain('Hi ann,');
   });

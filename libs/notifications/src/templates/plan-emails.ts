@@ -37,7 +37,8 @@ export function proEndedEmail(appOrigin: string, to: Recipient): MailMessage {
     greeting: `Hi ${to.username},`,
     lines: [
       'Your account is back on the Free plan.',
-      `Your oldest page stays online and keeps collecting leads, now with the ${PRODUCT_NAME} branding; your other pages are paused (you can choose which page stays live on your dashboard). Webhooks, custom code and tracking are no longer run.`,
+      `Your pages now show the ${PRODUCT_NAME} branding; webhooks, custom code and tracking are no longer run.`,
+      'The Free plan keeps one page live: your oldest page stays online and keeps collecting leads, and any other pages are paused (you can choose which page stays live on your dashboard).',
       `The e-mail addresses collected by paused pages are removed ${LEAD_REMOVAL_DAYS} days after the downgrade; export them from your dashboard before then, or upgrade to Pro again to keep them.`,
     ],
     action: { label: 'Open your dashboard', url: `${appOrigin}/dashboard` },
