@@ -4,11 +4,13 @@ import { BillingController } from './http/billing.controller';
 import { PaymentsGateway, PaymentsNotConfigured } from './payments/payments.gateway';
 import { ApplyPlanService } from './use-cases/apply-plan.service';
 import { ExpireGrantsService } from './use-cases/expire-grants.service';
+import { LeadRemovalService } from './use-cases/lead-removal.service';
 import { OperatorPlansService } from './use-cases/operator-plans.service';
 import { ReadPlanService } from './use-cases/read-plan.service';
 import { SubscriptionStatusService } from './use-cases/subscription-status.service';
 import { BillingProcessor } from './workers/billing.processor';
 import { ExpireGrantsScheduler } from './workers/expire-grants.scheduler';
+import { LeadRemovalScheduler } from './workers/lead-removal.scheduler';
 
 /** Billing's plan store and the one way plans change (shared by its HTTP calls, workers and operator command). */
 @Module({
@@ -28,11 +30,14 @@ export class BillingCoreModule {}
 })
 export class BillingHttpModule {}
 
-/** The billing service's workers: the billing queue (ending operator grants on time, every 10 minutes). */
+/**
+ * The billing service's workers: the billing queue (ending operator grants on time, every 10 minutes; the
+ * warning and removal of paused pages' leads after a downgrade, every hour).
+ */
 @Module({
   imports: [BillingCoreModule],
-  providers: [ExpireGrantsService, BillingProcessor, ExpireGrantsScheduler],
-  exports: [ExpireGrantsService],
+  providers: [ExpireGrantsService, LeadRemovalService, BillingProcessor, ExpireGrantsScheduler, LeadRemovalScheduler],
+  exports: [ExpireGrantsService, LeadRemovalService],
 })
 export class BillingWorkerModule {}
 

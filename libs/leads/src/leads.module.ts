@@ -10,6 +10,7 @@ import { LeadBatcher } from './leads/lead-batcher';
 import { LeadsRepository } from './leads/leads.repository';
 import { LeadsProcessor } from './processors/leads.processor';
 import { CaptureLeadService } from './use-cases/capture-lead.service';
+import { DeletePageContactsService } from './use-cases/delete-page-contacts.service';
 import { DeletePageLeadsService } from './use-cases/delete-page-leads.service';
 import { ExportLeadsService } from './use-cases/export-leads.service';
 import { OwnedPages } from './use-cases/owned-pages';
@@ -53,9 +54,9 @@ export class LeadsReadModule {}
 })
 export class LeadsHttpModule {}
 
-/** The leads service's workers: its own queue (removing the leads of deleted pages). */
+/** The leads service's workers: its own queue (removing the leads of deleted pages, and of paused pages when their date comes). */
 @Module({
   imports: [LeadsDataModule],
-  providers: [DeletePageLeadsService, LeadsProcessor],
+  providers: [DeletePageLeadsService, DeletePageContactsService, LeadsProcessor],
 })
 export class LeadsWorkerModule {}

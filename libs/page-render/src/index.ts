@@ -12,6 +12,7 @@ export {
   renderPublicPage,
   type RenderedPublicPage,
   renderNotFoundDocument,
+  renderPausedDocument,
   absoluteUrl,
   pageDescription,
   type PublicPageDocumentOptions,

@@ -3,3 +3,4 @@ export { PagesHttpModule, PagesReadModule, PagesWorkerModule } from './pages.mod
 export { PagesDirectory, type VisitorPage, type OwnedPage, type PageSummary } from './directory/pages-directory';
 export { ConversionsReader } from './pages/conversions-reader';
 export { ViewCounter } from './views/view-counter';
+export { OwnerPlanChangedService } from './use-cases/owner-plan-changed.service';

@@ -12,6 +12,8 @@ import { DeletePageService } from './use-cases/delete-page.service';
 import { FlushViewsService } from './use-cases/flush-views.service';
 import { OwnerPlanChangedService } from './use-cases/owner-plan-changed.service';
 import { GetPageService } from './use-cases/get-page.service';
+import { KeepPageLiveService } from './use-cases/keep-page-live.service';
+import { RemovePausedLeadsService } from './use-cases/remove-paused-leads.service';
 import { ListPagesService } from './use-cases/list-pages.service';
 import { UpdatePageService } from './use-cases/update-page.service';
 import { DeleteUploadsService } from './uploads/delete-uploads.service';
@@ -53,6 +55,7 @@ export class PagesReadModule {}
     CreatePageService,
     UpdatePageService,
     DeletePageService,
+    KeepPageLiveService,
     UploadUrls,
     ProcessImageService,
     UploadImageService,
@@ -62,17 +65,20 @@ export class PagesReadModule {}
 export class PagesHttpModule {}
 
 /**
- * The pages service's workers: the pages queue (moving buffered views into the database, dropping the
- * visitor pages of an owner whose plan changed from every replica's cache) and the uploads
+ * The pages service's workers: the pages queue (moving buffered views into the database; when an owner's
+ * plan changes, pausing or un-pausing their pages and dropping them from every replica's cache; removing
+ * the leads of paused pages when their date comes) and the uploads
  * queue (removing images no page shows any more, and every 6 hours the uploads never saved to a page).
  */
 @Module({
+  imports: [IdentityReadModule],
   providers: [
     PagesRepository,
     PendingViewsStore,
     FlushViewsService,
     PageChanges,
     OwnerPlanChangedService,
+    RemovePausedLeadsService,
     PagesProcessor,
     FlushViewsScheduler,
     UploadUrls,

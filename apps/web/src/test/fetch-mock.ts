@@ -102,6 +102,7 @@ export function makePage(overrides: Partial<PageDto> = {}): PageDto {
     googleAnalyticsId: null,
     views: 0,
     conversions: 0,
+    paused: false,
     createdAt: '2025-02-01T10:00:00.000Z',
     updatedAt: '2025-02-01T10:00:00.000Z',
     ...overrides,

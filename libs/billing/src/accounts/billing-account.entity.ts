@@ -32,6 +32,10 @@ export const BillingAccountSchema = defineEntity({
     lastEventAt: p.datetime().nullable(),
     /** When Pro last ended (set when a change ends Pro, cleared when Pro starts again). */
     downgradedAt: p.datetime().nullable(),
+    /** When the warning that paused pages' leads will be removed was recorded (once per downgrade). */
+    leadRemovalWarnedAt: p.datetime().nullable(),
+    /** When the removal of paused pages' leads was recorded (once per downgrade). */
+    leadsRemovedAt: p.datetime().nullable(),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },
 });

@@ -77,8 +77,12 @@ export class ApplyPlanService {
       if (change.trialUsed) account.trialUsed = true;
       if (options.eventAt) account.lastEventAt = options.eventAt;
       account.isPremium = decidePremium(account, now);
-      if (wasPremium && !account.isPremium) account.downgradedAt = now;
-      else if (account.isPremium) account.downgradedAt = null;
+      if (wasPremium !== account.isPremium) {
+        // A new downgrade starts the 30 days of the lead removal afresh; Pro again cancels it.
+        account.downgradedAt = account.isPremium ? null : now;
+        account.leadRemovalWarnedAt = null;
+        account.leadsRemovedAt = null;
+      }
       account.updatedAt = now;
       this.record(tx, account, wasPremium, now);
       return { userId, isPremium: account.isPremium, wasPremium, applied: true, account };

@@ -2,8 +2,9 @@ import { Processor } from '@nestjs/bullmq';
 import { QUEUE_SETTINGS, QueueName } from '@plink/contracts';
 import { ContractWorker, type JobHandlers } from '@plink/platform';
 import { ExpireGrantsService } from '../use-cases/expire-grants.service';
+import { LeadRemovalService } from '../use-cases/lead-removal.service';
 
-/** The billing queue: ending operator grants whose time is up (Stripe's webhook events join it next). */
+/** The billing queue: ending operator grants whose time is up, and the lead removal after downgrades (Stripe's webhook events join it next). */
 @Processor(QueueName.Billing, { concurrency: QUEUE_SETTINGS[QueueName.Billing].concurrency })
 export class BillingProcessor extends ContractWorker<QueueName.Billing> {
   protected readonly queueName = QueueName.Billing;
@@ -11,9 +12,15 @@ export class BillingProcessor extends ContractWorker<QueueName.Billing> {
     'billing.expire-grants': async () => {
       await this.expireGrants.execute();
     },
+    'billing.lead-removal': async () => {
+      await this.leadRemoval.execute();
+    },
   };
 
-  constructor(private readonly expireGrants: ExpireGrantsService) {
+  constructor(
+    private readonly expireGrants: ExpireGrantsService,
+    private readonly leadRemoval: LeadRemovalService,
+  ) {
     super();
   }
 }

@@ -6,6 +6,8 @@ export const LeadMessages = {
   consentRequired: 'Please agree to the privacy policy to continue.',
   tooManySubmissions: 'Too many submissions from your address. Please try again in a minute.',
   pageNotFound: 'Page not found',
+  /** A submission to a page paused after its owner's downgrade (404; nothing is stored). */
+  pagePaused: 'This page is paused and is not taking sign-ups right now.',
   submitted: 'Thanks! You are on the list.',
 } as const;
 

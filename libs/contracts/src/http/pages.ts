@@ -17,6 +17,25 @@ export const PageMessages = {
   proFeature: 'This feature requires a Pro subscription.',
   pageNotFound: 'Page not found',
   verifyFirst: 'Please verify your email before creating a page.',
+  /** GET /api/page/{slug} of a page paused after its owner's downgrade (404, like a missing page). */
+  pagePaused: 'This page is paused',
+  /** POST /api/pages/{id}/keep-live */
+  keptLive: 'This page is live again. Your other pages are paused.',
+} as const;
+
+/**
+ * What happens to pages when Pro ends (SPEC §4): a Free owner keeps ONE page live (the oldest, until they
+ * choose another with POST /api/pages/{id}/keep-live); the others are paused — their public URL answers
+ * 404 'This page is paused', they take no sign-ups, and their leads are removed 30 days after the
+ * downgrade. Pro again un-pauses every page.
+ */
+export const PausedPageTexts = {
+  /** The public page's heading and <title>. */
+  title: 'This page is paused',
+  /** Under it: nothing about the page itself (no title, no creator). */
+  explanation: "The creator's plan changed, so this page is not available right now.",
+  /** The dashboard's badge tooltip. */
+  badgeTooltip: 'Free plans keep one page live. Visitors see "This page is paused" and no sign-ups are taken. Choose "Keep this page live" or upgrade to Pro.',
 } as const;
 
 /** SPEC §2 font choices. */
@@ -239,6 +258,11 @@ export interface PageDto {
   googleAnalyticsId: string | null;
   views: number;
   conversions: number;
+  /**
+   * Paused after the owner's downgrade ({@link PausedPageTexts}): visitors get 404 'This page is paused',
+   * no sign-ups; the owner still edits it and sees its stats and leads until they are removed.
+   */
+  paused: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -290,4 +314,13 @@ export function conversionRate(views: number, conversions: number): number {
 /** The badge text: '12.5%', or '0%' without views. */
 export function formatConversionRate(views: number, conversions: number): string {
   return views ? `${conversionRate(views, conversions).toFixed(1)}%` : '0%';
+}
+
+/**
+ * POST /api/pages/{id}/keep-live (no body): a Free owner with paused pages chooses the ONE page that stays
+ * live; the page live before is paused. Answers the owner's pages as GET /api/pages does.
+ */
+export interface KeepPageLiveResponse {
+  message: string;
+  pages: PageDto[];
 }

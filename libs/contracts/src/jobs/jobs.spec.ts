@@ -11,6 +11,7 @@ describe('job contracts', () => {
   it('lists the e-mail jobs on the e-mail queue', () => {
     expect(jobsOfQueue(QueueName.Email).sort()).toEqual([
       'email.file-delivery',
+      'email.lead-removal-warning',
       'email.password-reset',
       'email.pro-ended',
       'email.pro-started',
@@ -21,7 +22,7 @@ describe('job contracts', () => {
   it('sends plan changes to identity, then to pages, and the grant expiry to billing', () => {
     expect(jobsOfQueue(QueueName.Identity)).toEqual(['identity.plan-changed']);
     expect(JOBS['pages.owner-plan-changed'].queue).toBe(QueueName.Pages);
-    expect(jobsOfQueue(QueueName.Billing)).toEqual(['billing.expire-grants']);
+    expect(jobsOfQueue(QueueName.Billing)).toEqual(['billing.expire-grants', 'billing.lead-removal']);
     const schema = JOBS['identity.plan-changed'].schema;
     const change = {
       v: 1,
@@ -37,6 +38,17 @@ describe('job contracts', () => {
     expect(schema.safeParse({ ...change, planStatus: 'gold' }).success).toBe(false);
     expect(schema.safeParse({ ...change, periodEnd: 'next week' }).success).toBe(false);
     expect(schema.safeParse({ ...change, changedAt: undefined }).success).toBe(false);
+  });
+
+  it('routes the 30-day lead removal: billing decides, pages knows the paused pages, leads removes the contacts', () => {
+    expect(JOBS['pages.remove-paused-leads'].queue).toBe(QueueName.Pages);
+    expect(JOBS['leads.delete-contacts-for-page'].queue).toBe(QueueName.Leads);
+    const warning = JOBS['email.lead-removal-warning'].schema;
+    expect(warning.safeParse({ v: 1, userId: 4, removalAt: '2026-12-24T10:00:00.000Z' }).success).toBe(true);
+    expect(warning.safeParse({ v: 1, userId: 4, removalAt: 'in a week' }).success).toBe(false);
+    expect(warning.safeParse({ v: 1, userId: 4 }).success).toBe(false);
+    // The plan-change job keeps its first shape: jobs queued before this release are still handled.
+    expect(JOBS['pages.owner-plan-changed'].schema.safeParse({ v: 1, userId: 4 }).success).toBe(true);
   });
 
   it('puts the upload sweep on the uploads queue, with only a version as payload', () => {

@@ -51,6 +51,14 @@ export const JOBS = {
     schema: z.object({ v: z.literal(1), userId: z.number().int().positive() }),
   },
   /**
+   * Warn a downgraded user, once, that the leads of their paused pages will be removed on `removalAt`
+   * (recorded by billing's lead-removal job about a week before; skipped when the user has no paused page).
+   */
+  'email.lead-removal-warning': {
+    queue: QueueName.Email,
+    schema: z.object({ v: z.literal(1), userId: z.number().int().positive(), removalAt: isoDate }),
+  },
+  /**
    * A user's plan changed (decided by billing, which owns the plan): identity stores it on the user.
    * `changedAt` orders the changes of one user: identity ignores a change older than the one it applied last.
    */
@@ -68,13 +76,35 @@ export const JOBS = {
       changedAt: isoDate,
     }),
   },
-  /** A page owner's plan changed (identity has stored it): visitor pages drop them from every cache. */
+  /**
+   * A page owner's plan changed (identity has stored it): the pages service pauses every page but one of a
+   * Free owner (un-pauses all of a Pro owner), judged from the owner's plan as identity has it when the job
+   * runs (never from the job itself, so duplicates and late jobs cannot undo a newer change), and drops the
+   * owner's pages from every visitor cache.
+   */
   'pages.owner-plan-changed': {
+    queue: QueueName.Pages,
+    schema: z.object({ v: z.literal(1), userId: z.number().int().positive() }),
+  },
+  /**
+   * The lead-removal date of a downgraded user has come (recorded once by billing): the pages service has
+   * the leads of that user's paused pages removed (one 'leads.delete-contacts-for-page' per paused page).
+   * Nothing happens when the user is Pro again.
+   */
+  'pages.remove-paused-leads': {
     queue: QueueName.Pages,
     schema: z.object({ v: z.literal(1), userId: z.number().int().positive() }),
   },
   /** End the operator grants whose time is up (a repeatable job of the billing service). */
   'billing.expire-grants': {
+    queue: QueueName.Billing,
+    schema: z.object({ v: z.literal(1) }),
+  },
+  /**
+   * Walk downgraded accounts: warn a week before the leads of paused pages are removed, and have them
+   * removed when their date comes (a repeatable job of the billing service).
+   */
+  'billing.lead-removal': {
     queue: QueueName.Billing,
     schema: z.object({ v: z.literal(1) }),
   },
@@ -108,6 +138,14 @@ export const JOBS = {
   },
   /** Remove every lead (and counter) of a deleted page. */
   'leads.delete-for-page': {
+    queue: QueueName.Leads,
+    schema: z.object({ v: z.literal(1), pageId: z.number().int().positive() }),
+  },
+  /**
+   * Remove the contact data (the leads: e-mail addresses) of a page paused after its owner's downgrade,
+   * keeping its view and conversion counts (statistics stay). Safe to repeat.
+   */
+  'leads.delete-contacts-for-page': {
     queue: QueueName.Leads,
     schema: z.object({ v: z.literal(1), pageId: z.number().int().positive() }),
   },

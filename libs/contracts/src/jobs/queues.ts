@@ -5,9 +5,12 @@
 export enum QueueName {
   /** Outgoing e-mail, handled by the notifications service. */
   Email = 'email',
-  /** The pages service's own work: flushing buffered view counts. */
+  /**
+   * The pages service's own work: flushing buffered view counts, pausing or un-pausing an owner's pages
+   * when their plan changes, handing the leads of paused pages to the leads service for removal.
+   */
   Pages = 'pages',
-  /** The leads service's own work: removing the leads of a deleted page. */
+  /** The leads service's own work: removing the leads of a deleted page, or of a paused page 30 days after a downgrade. */
   Leads = 'leads',
   /** Webhook deliveries to Pro users' automation tools (delivered from a later release on). */
   Webhooks = 'webhooks',
@@ -19,7 +22,7 @@ export enum QueueName {
   Uploads = 'uploads',
   /** The identity service's own work: applying plan changes (published by billing) to the user. */
   Identity = 'identity',
-  /** The billing service's own work: ending operator grants whose time is up. */
+  /** The billing service's own work: ending operator grants whose time is up, the lead removal after a downgrade. */
   Billing = 'billing',
 }
 

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpException, HttpStatus, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { NOT_FOUND_POLICY, creatorCodeIsolation, renderNotFoundDocument, renderPublicPage } from '@plink/page-render';
+import { NOT_FOUND_POLICY, creatorCodeIsolation, renderNotFoundDocument, renderPausedDocument, renderPublicPage } from '@plink/page-render';
 import { APP_CONFIG, apiNotFound, toApiError, type AppConfig } from '@plink/platform';
 import { CaptureLeadService, type SubmissionPage } from '../use-cases/capture-lead.service';
 
@@ -63,6 +63,16 @@ export class LeadFormController {
         .header('content-security-policy', NOT_FOUND_POLICY)
         .type('text/html; charset=utf-8')
         .send(renderNotFoundDocument());
+      return;
+    }
+    if (page.paused) {
+      // Paused after its owner's downgrade: the notice the page's URL shows, and nothing is stored.
+      void reply
+        .status(404)
+        .header('cache-control', 'no-store')
+        .header('content-security-policy', NOT_FOUND_POLICY)
+        .type('text/html; charset=utf-8')
+        .send(renderPausedDocument(this.config.appOrigin));
       return;
     }
     try {

@@ -1,17 +1,24 @@
 import { Processor } from '@nestjs/bullmq';
 import { QUEUE_SETTINGS, QueueName } from '@plink/contracts';
 import { ContractWorker, type JobHandlers } from '@plink/platform';
+import { DeletePageContactsService } from '../use-cases/delete-page-contacts.service';
 import { DeletePageLeadsService } from '../use-cases/delete-page-leads.service';
 
-/** The leads service's own queue. */
+/** The leads service's own queue: removing the leads of deleted pages, and the contacts of paused pages 30 days after a downgrade. */
 @Processor(QueueName.Leads, { concurrency: QUEUE_SETTINGS[QueueName.Leads].concurrency })
 export class LeadsProcessor extends ContractWorker<QueueName.Leads> {
   protected readonly queueName = QueueName.Leads;
   protected readonly handlers: JobHandlers<QueueName.Leads> = {
     'leads.delete-for-page': (payload) => this.deleteForPage.execute(payload.pageId),
+    'leads.delete-contacts-for-page': async (payload) => {
+      await this.deleteContacts.execute(payload.pageId);
+    },
   };
 
-  constructor(private readonly deleteForPage: DeletePageLeadsService) {
+  constructor(
+    private readonly deleteForPage: DeletePageLeadsService,
+    private readonly deleteContacts: DeletePageContactsService,
+  ) {
     super();
   }
 }

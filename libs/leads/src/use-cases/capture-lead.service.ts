@@ -53,8 +53,12 @@ export class CaptureLeadService {
     return page;
   }
 
-  /** Validates and stores one submission from `address`; throws 400/429 with the visitor-facing text. */
+  /**
+   * Validates and stores one submission from `address`; throws 400/429 with the visitor-facing text, and
+   * 404 'This page is paused…' for a page paused after its owner's downgrade (nothing is stored).
+   */
   async execute(page: SubmissionPage, input: unknown, address: string): Promise<SubmitLeadResponse> {
+    if (page.paused) throw new NotFoundException({ message: LeadMessages.pagePaused });
     await this.limit(page.id, address);
     const body = validate.transform(input);
     if (!body.consent && !page.public.hidePrivacyPolicyCheckbox) {

@@ -7,7 +7,7 @@ import { PagesDirectory } from '@plink/pages';
 import { APP_CONFIG, ContractWorker, Mailer, getLogger, hashToken, unseal, type AppConfig, type JobHandlers, type MailMessage } from '@plink/platform';
 import { fileDeliveryEmail } from '../templates/file-delivery-email';
 import { passwordResetEmail, verificationEmail } from '../templates/identity-emails';
-import { proEndedEmail, proStartedEmail } from '../templates/plan-emails';
+import { leadRemovalWarningEmail, proEndedEmail, proStartedEmail } from '../templates/plan-emails';
 
 /** Sends the e-mails of the e-mail queue. A failed send throws, and BullMQ retries with backoff. */
 @Processor(QueueName.Email, { concurrency: QUEUE_SETTINGS[QueueName.Email].concurrency })
@@ -19,6 +19,7 @@ export class EmailProcessor extends ContractWorker<QueueName.Email> {
     'email.file-delivery': (payload) => this.sendFileDelivery(payload),
     'email.pro-started': (payload) => this.sendPlanEmail(payload.userId, (user) => proStartedEmail(this.config.appOrigin, user, payload.until ? new Date(payload.until) : null)),
     'email.pro-ended': (payload) => this.sendPlanEmail(payload.userId, (user) => proEndedEmail(this.config.appOrigin, user)),
+    'email.lead-removal-warning': (payload) => this.sendLeadRemovalWarning(payload),
   };
 
   constructor(
@@ -63,6 +64,16 @@ export class EmailProcessor extends ContractWorker<QueueName.Email> {
       return;
     }
     await this.mailer.send(render(user));
+  }
+
+  /** The warning before the leads of paused pages go: only to a user who still has paused pages and is not Pro again. */
+  private async sendLeadRemovalWarning(payload: JobPayload<'email.lead-removal-warning'>): Promise<void> {
+    const user = await this.directory.findContact(payload.userId);
+    if (!user || user.isPremium || (await this.pages.countPaused(user.id)) === 0) {
+      getLogger().info({ userId: payload.userId }, 'lead-removal warning skipped: no paused pages, Pro again, or the account is gone');
+      return;
+    }
+    await this.mailer.send(leadRemovalWarningEmail(this.config.appOrigin, user, new Date(payload.removalAt)));
   }
 
   /** The file link of the page a visitor signed up on; nothing the visitor typed besides the address. */

@@ -1,6 +1,9 @@
 import type { MailMessage } from '@plink/platform';
 import { PRODUCT_NAME, renderActionEmail } from './layout';
 
+/** Days after the downgrade before the leads of paused pages go (billing's LEAD_REMOVAL_DAYS, said in the e-mail). */
+const LEAD_REMOVAL_DAYS = 30;
+
 interface Recipient {
   email: string;
   username: string;
@@ -34,9 +37,30 @@ export function proEndedEmail(appOrigin: string, to: Recipient): MailMessage {
     greeting: `Hi ${to.username},`,
     lines: [
       'Your account is back on the Free plan.',
-      `Your pages stay online and keep collecting leads, now with the ${PRODUCT_NAME} branding; webhooks, custom code and tracking are no longer run.`,
+      `Your pages now show the ${PRODUCT_NAME} branding; webhooks, custom code and tracking are no longer run.`,
+      'The Free plan keeps one page live: your oldest page stays online and keeps collecting leads, and any other pages are paused (you can choose which page stays live on your dashboard).',
+      `The e-mail addresses collected by paused pages are removed ${LEAD_REMOVAL_DAYS} days after the downgrade; export them from your dashboard before then, or upgrade to Pro again to keep them.`,
     ],
     action: { label: 'Open your dashboard', url: `${appOrigin}/dashboard` },
     footer: `You receive this email because the plan of your ${PRODUCT_NAME} account changed.`,
+  });
+}
+
+/**
+ * About a week before the leads of a downgraded user's paused pages are removed (SPEC §4: contact data goes
+ * 30 days after the downgrade): when, where to export them, and that Pro keeps them.
+ */
+export function leadRemovalWarningEmail(appOrigin: string, to: Recipient, removalAt: Date): MailMessage {
+  return renderActionEmail({
+    to: to.email,
+    subject: `Leads of your paused ${PRODUCT_NAME} pages will be removed on ${day(removalAt)}`,
+    greeting: `Hi ${to.username},`,
+    lines: [
+      `The e-mail addresses collected by your paused pages will be removed on ${day(removalAt)}.`,
+      `Export them from your dashboard: ${appOrigin}/dashboard (Download Leads on each page).`,
+      'Upgrading to Pro keeps them, and brings your paused pages back online.',
+    ],
+    action: { label: 'Export your leads', url: `${appOrigin}/dashboard` },
+    footer: `You receive this email because your ${PRODUCT_NAME} Pro plan ended and some of your pages are paused.`,
   });
 }

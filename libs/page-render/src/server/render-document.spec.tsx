@@ -1,5 +1,5 @@
 import { makePage } from '../__fixtures__/page';
-import { renderNotFoundDocument, renderPublicPageDocument, type PublicPageDocumentOptions } from './render-document';
+import { renderNotFoundDocument, renderPausedDocument, renderPublicPageDocument, type PublicPageDocumentOptions } from './render-document';
 import { escapeHtml, htmlToText, scriptJson, truncate } from './escape';
 import type { PublicPageDto } from '@plink/contracts';
 
@@ -255,5 +255,17 @@ describe('renderNotFoundDocument', () => {
     expect(html).toContain('<a href="/">');
     expect(renderNotFoundDocument('https://plink.test/')).toContain('<a href="https://plink.test/">');
     expect(renderNotFoundDocument('https://x.test/"><script>')).not.toContain('<script>');
+  });
+});
+
+describe('renderPausedDocument', () => {
+  it("says the page is paused because the creator's plan changed, is never indexed, and links home", () => {
+    const html = renderPausedDocument('https://plink.test');
+    expect(html).toContain('<title>This page is paused</title>');
+    expect(html).toContain('<h1>This page is paused</h1>');
+    expect(html).toContain("The creator's plan changed, so this page is not available right now.");
+    expect(html).toContain('<meta name="robots" content="noindex">');
+    expect(html).toContain('<a href="https://plink.test/">');
+    expect(html).not.toContain('<script');
   });
 });

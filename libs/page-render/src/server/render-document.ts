@@ -1,6 +1,6 @@
 import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
-import { SUBMIT_REDIRECT_DELAY_MS, type PublicPageDto } from '@plink/contracts';
+import { PausedPageTexts, SUBMIT_REDIRECT_DELAY_MS, type PublicPageDto } from '@plink/contracts';
 import { LandingPage, ThankYouMessage, type LandingPageState } from '../components/LandingPage';
 import { LANDING_PAGE_CSS } from '../components/styles';
 import { fontFaceCss, preloadFontUrls } from '../components/fonts';
@@ -158,14 +158,27 @@ const NOT_FOUND_CSS =
   'h1{margin:0 0 8px;font-size:28px}p{margin:0 0 24px;color:#4b5563}a{display:inline-block;padding:10px 18px;border-radius:8px;' +
   'background:#111827;color:#fff;text-decoration:none;font-weight:600}';
 
-/** The answer for an unknown slug (the caller sends it with status 404). */
-export function renderNotFoundDocument(appOrigin?: string): string {
+/** A short notice in the not-found page's look: no creator content, never indexed (`title` and `text` are Plink's own HTML-safe texts). */
+function renderNoticeDocument(title: string, text: string, appOrigin?: string): string {
   const home = appOrigin ? `${appOrigin.replace(/\/+$/, '')}/` : '/';
   return (
     '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n' +
     '<meta name="viewport" content="width=device-width,initial-scale=1">\n<meta name="robots" content="noindex">\n' +
-    `<title>Page Not Found</title>\n<link rel="icon" href="/favicon.ico">\n<style>${NOT_FOUND_CSS}</style>\n</head>\n<body>\n<main>\n` +
-    "<h1>Page Not Found</h1>\n<p>This Plink page doesn't exist or may have been removed.</p>\n" +
+    `<title>${title}</title>\n<link rel="icon" href="/favicon.ico">\n<style>${NOT_FOUND_CSS}</style>\n</head>\n<body>\n<main>\n` +
+    `<h1>${title}</h1>\n<p>${text}</p>\n` +
     `<a href="${escapeHtml(home)}">Go to the home page</a>\n</main>\n</body>\n</html>\n`
   );
+}
+
+/** The answer for an unknown slug (the caller sends it with status 404). */
+export function renderNotFoundDocument(appOrigin?: string): string {
+  return renderNoticeDocument('Page Not Found', "This Plink page doesn't exist or may have been removed.", appOrigin);
+}
+
+/**
+ * The answer for a page paused after its owner's downgrade (sent with status 404 and NOT_FOUND_POLICY):
+ * it says so, and nothing of the page (not even its title) nor of its creator.
+ */
+export function renderPausedDocument(appOrigin?: string): string {
+  return renderNoticeDocument(PausedPageTexts.title, PausedPageTexts.explanation, appOrigin);
 }

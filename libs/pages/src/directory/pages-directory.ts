@@ -12,6 +12,11 @@ export interface VisitorPage {
   ownerId: number;
   ownerUsername: string;
   ownerIsPremium: boolean;
+  /**
+   * Paused after the owner's downgrade: visitors get 'This page is paused' (404), no view is counted and
+   * no submission is taken. `public` is still filled, but must not be shown.
+   */
+  paused: boolean;
   /** What the visitor sees (GET /api/page/{slug}, the server render). */
   public: PublicPageDto;
   title: string;
@@ -94,6 +99,11 @@ export class PagesDirectory {
     return page ? { id: page.id, slug: page.slug, title: page.title, views: Number(page.views ?? 0) } : null;
   }
 
+  /** How many of the user's pages are paused (the lead-removal warning goes only to users who have some). */
+  async countPaused(userId: number): Promise<number> {
+    return (await this.pages.pausedIdsOf(userId)).length;
+  }
+
   /** A page by id (e.g. for the file-delivery e-mail), or null. */
   async findById(pageId: number): Promise<PageSummary | null> {
     const page = await this.pages.findById(pageId);
@@ -110,6 +120,7 @@ export class PagesDirectory {
       ownerId: owner.id,
       ownerUsername: owner.username,
       ownerIsPremium: owner.isPremium,
+      paused: !!page.pausedAt,
       public: toPublicPage(page, owner),
       title: page.title,
       slug: page.slug,

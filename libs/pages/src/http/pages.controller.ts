@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import {
   PageMessages,
   createPageSchema,
+  type KeepPageLiveResponse,
   updatePageSchema,
   type MessageResponse,
   type PageDto,
@@ -17,6 +18,7 @@ import { toPageDto } from '../pages/page.dto';
 import { CreatePageService } from '../use-cases/create-page.service';
 import { DeletePageService } from '../use-cases/delete-page.service';
 import { GetPageService } from '../use-cases/get-page.service';
+import { KeepPageLiveService } from '../use-cases/keep-page-live.service';
 import { ListPagesService } from '../use-cases/list-pages.service';
 import { UpdatePageService } from '../use-cases/update-page.service';
 import { ViewCounter } from '../views/view-counter';
@@ -33,6 +35,7 @@ export class PagesController {
     private readonly createPage: CreatePageService,
     private readonly updatePage: UpdatePageService,
     private readonly deletePage: DeletePageService,
+    private readonly keepPageLive: KeepPageLiveService,
     private readonly directory: PagesDirectory,
     private readonly views: ViewCounter,
   ) {}
@@ -78,11 +81,23 @@ export class PagesController {
     return { message: 'Page deleted' };
   }
 
-  /** A page's public data (the SPA's public page route): counts one view (not for a HEAD probe or a crawler). */
+  /** A Free owner with paused pages chooses the one page that stays live (the one live before is paused). */
+  @Post('pages/:id/keep-live')
+  @HttpCode(200)
+  @UseGuards(SignedInGuard)
+  keepLive(@CurrentUser() user: User, @Param('id', PageIdPipe) id: number): Promise<KeepPageLiveResponse> {
+    return this.keepPageLive.execute(user, id);
+  }
+
+  /**
+   * A page's public data (the SPA's public page route): counts one view (not for a HEAD probe or a
+   * crawler). A paused page is a 404 that says so, and counts nothing.
+   */
   @Get('page/:slug')
   async publicPage(@Req() request: FastifyRequest, @Param('slug') slug: string): Promise<PublicPageDto> {
     const page = /^[A-Za-z0-9-]{1,60}$/.test(slug) ? await this.directory.findForVisitor(slug) : null;
     if (!page) throw new NotFoundException({ message: PageMessages.pageNotFound });
+    if (page.paused) throw new NotFoundException({ message: PageMessages.pagePaused });
     if (request.method === 'GET') this.views.count(page.id, request.headers['user-agent']);
     return page.public;
   }

@@ -69,6 +69,7 @@ describe('pages API', () => {
         googleAnalyticsId: null,
         views: 0,
         conversions: 0,
+        paused: false,
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
       });

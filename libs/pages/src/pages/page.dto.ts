@@ -7,7 +7,7 @@ export interface PageOwner {
   isPremium: boolean;
 }
 
-type PageFieldValues = Omit<PageDto, 'id' | 'userId' | 'views' | 'conversions' | 'createdAt' | 'updatedAt'>;
+type PageFieldValues = Omit<PageDto, 'id' | 'userId' | 'views' | 'conversions' | 'paused' | 'createdAt' | 'updatedAt'>;
 
 /** The shared schema's defaults (SPEC §3), for columns a row has no value in. */
 const DEFAULTS: Record<string, unknown> = pageFieldsSchema.parse({ slug: 'defaults' });
@@ -27,6 +27,7 @@ export function toPageDto(page: Page, conversions: number): PageDto {
     ...fieldsOf(page),
     views: Number(page.views ?? 0),
     conversions,
+    paused: !!page.pausedAt,
     createdAt: new Date(page.createdAt).toISOString(),
     updatedAt: new Date(page.updatedAt ?? page.createdAt).toISOString(),
   };

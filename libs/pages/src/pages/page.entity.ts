@@ -52,6 +52,11 @@ export const PageSchema = defineEntity({
     facebookPixelId: p.string().length(PAGE_LIMITS.trackingId).nullable(),
     googleAnalyticsId: p.string().length(PAGE_LIMITS.trackingId).nullable(),
     views: p.bigint('number').default(0),
+    /**
+     * Set while the page is paused: its owner's Pro plan ended and this is not the one page a Free plan keeps
+     * live (see pages/pause-rules.ts). Only the pages worker's plan rule and keep-live write it.
+     */
+    pausedAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },

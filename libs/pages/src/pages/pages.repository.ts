@@ -37,6 +37,23 @@ export class PagesRepository {
     return !!rows[0]?.taken;
   }
 
+  /** A user's pages as the pausing rules see them (see pause-rules.ts), oldest first. */
+  listForPausing(userId: number, em: EntityManager): Promise<Page[]> {
+    return em.find(Page, { userId }, { orderBy: { createdAt: 'asc', id: 'asc' }, refresh: true });
+  }
+
+  /** Pauses (at `at`) or un-pauses (null) these pages of the user. */
+  async setPaused(em: EntityManager, userId: number, ids: number[], at: Date | null): Promise<void> {
+    if (ids.length === 0) return;
+    await em.nativeUpdate(Page, { userId, id: { $in: ids } }, { pausedAt: at });
+  }
+
+  /** The ids of a user's paused pages. */
+  async pausedIdsOf(userId: number, em: EntityManager = this.em): Promise<number[]> {
+    const rows: { id: number }[] = await em.execute('select id from pages.pages where user_id = ? and paused_at is not null order by id', [userId]);
+    return rows.map((r) => Number(r.id));
+  }
+
   countByOwner(userId: number, em: EntityManager = this.em): Promise<number> {
     return em.count(Page, { userId });
   }

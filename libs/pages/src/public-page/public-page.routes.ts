@@ -66,6 +66,8 @@ export class PublicPageRoutes implements OnModuleInit {
     if (!page || (username !== undefined && page.ownerUsername.toLowerCase() !== username.toLowerCase())) {
       return reply.status(404).headers(this.pages.notFoundHeaders).type(HTML).send(this.pages.notFoundDocument());
     }
+    // Paused after its owner's downgrade: 'This page is paused', as a 404 (no view counted).
+    if (page.paused) return reply.status(404).headers(page.headers).type(HTML).send(page.html);
     // One view per visitor load of the form (not the thank-you answer, not a HEAD probe, not a crawler).
     if (state === 'form' && request.method === 'GET') this.views.count(page.pageId, request.headers['user-agent']);
     // no-cache (in the page's headers): browsers and proxies revalidate, so an edit shows on the next load.

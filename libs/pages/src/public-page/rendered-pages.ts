@@ -1,5 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { NOT_FOUND_POLICY, creatorCodeIsolation, renderNotFoundDocument, renderPublicPage, type CreatorCodeIsolation } from '@plink/page-render';
+import {
+  NOT_FOUND_POLICY,
+  creatorCodeIsolation,
+  renderNotFoundDocument,
+  renderPausedDocument,
+  renderPublicPage,
+  type CreatorCodeIsolation,
+} from '@plink/page-render';
 import { APP_CONFIG, publicPageBaseHeaders, type AppConfig } from '@plink/platform';
 import { PageChanges } from '../cache/page-changes';
 import { TtlCache } from '../cache/ttl-cache';
@@ -11,6 +18,11 @@ export type PageState = 'form' | 'thank-you';
 export interface RenderedPage {
   pageId: number;
   ownerUsername: string;
+  /**
+   * The page is paused (its owner's downgrade): `html` is the 'This page is paused' notice, to send with
+   * status 404 and no view counted.
+   */
+  paused: boolean;
   /** The document, UTF-8 encoded once: sending a cached page costs no string encoding per request. */
   html: Buffer;
   /** The headers the page is sent with (its Content-Security-Policy, HSTS over https), built once with the page. */
@@ -30,6 +42,7 @@ const STATES: PageState[] = ['form', 'thank-you'];
 export class RenderedPages {
   private readonly cache = new TtlCache<RenderedPage>(MAX_ENTRIES);
   private notFound?: Buffer;
+  private pausedNotice?: Buffer;
   /** How pages with their owner's code are kept from the app: a sandbox, unless they have a host of their own. */
   private readonly isolation: CreatorCodeIsolation;
   private readonly baseHeaders: Record<string, string>;
@@ -59,6 +72,13 @@ export class RenderedPages {
     const live = this.changes.live();
     const page = await this.directory.findForVisitor(slug);
     if (!page) return null;
+    if (page.paused) {
+      // Nothing of the page itself: not its title, not its creator.
+      this.pausedNotice ??= Buffer.from(renderPausedDocument(this.config.appOrigin), 'utf8');
+      const notice: RenderedPage = { pageId: page.id, ownerUsername: page.ownerUsername, paused: true, html: this.pausedNotice, headers: this.notFoundHeaders };
+      if (live) this.cache.setIfCurrent(generation, key, notice, TTL_MS);
+      return notice;
+    }
     // Canonical and sharing URLs name the landing pages' own host.
     const document = renderPublicPage(page.public, {
       state,
@@ -69,6 +89,7 @@ export class RenderedPages {
     const rendered: RenderedPage = {
       pageId: page.id,
       ownerUsername: page.ownerUsername,
+      paused: false,
       html: Buffer.from(document.html, 'utf8'),
       headers: document.contentSecurityPolicy
         ? { ...this.baseHeaders, 'content-security-policy': document.contentSecurityPolicy }

@@ -3,8 +3,13 @@ import { QUEUE_SETTINGS, QueueName } from '@plink/contracts';
 import { ContractWorker, type JobHandlers } from '@plink/platform';
 import { FlushViewsService } from '../use-cases/flush-views.service';
 import { OwnerPlanChangedService } from '../use-cases/owner-plan-changed.service';
+import { RemovePausedLeadsService } from '../use-cases/remove-paused-leads.service';
 
-/** The pages queue: moving buffered views into the database, and dropping a page owner's pages from the caches when their plan changes. */
+/**
+ * The pages queue: moving buffered views into the database; when a page owner's plan changes, pausing or
+ * un-pausing their pages and dropping them from the caches; removing the leads of paused pages when their
+ * date comes.
+ */
 @Processor(QueueName.Pages, { concurrency: QUEUE_SETTINGS[QueueName.Pages].concurrency })
 export class PagesProcessor extends ContractWorker<QueueName.Pages> {
   protected readonly queueName = QueueName.Pages;
@@ -12,12 +17,18 @@ export class PagesProcessor extends ContractWorker<QueueName.Pages> {
     'pages.flush-views': async () => {
       await this.flushViews.execute();
     },
-    'pages.owner-plan-changed': (payload) => this.ownerPlanChanged.execute(payload.userId),
+    'pages.owner-plan-changed': async (payload) => {
+      await this.ownerPlanChanged.execute(payload.userId);
+    },
+    'pages.remove-paused-leads': async (payload) => {
+      await this.removePausedLeads.execute(payload.userId);
+    },
   };
 
   constructor(
     private readonly flushViews: FlushViewsService,
     private readonly ownerPlanChanged: OwnerPlanChangedService,
+    private readonly removePausedLeads: RemovePausedLeadsService,
   ) {
     super();
   }

@@ -11,6 +11,7 @@ export { PageLimitDialog } from './components/PageLimitDialog';
 export { PageLoadError } from './components/PageLoadError';
 export { useCreatePage } from './hooks/useCreatePage';
 export { useDeletePage } from './hooks/useDeletePage';
+export { useKeepPageLive } from './hooks/useKeepPageLive';
 export { usePage } from './hooks/usePage';
 export { usePageLimit } from './hooks/usePageLimit';
 export { usePages } from './hooks/usePages';

@@ -4,9 +4,11 @@ import { useState, type MouseEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { PRODUCT_NAME } from '../../../lib/constants';
 import { useSignedInUser } from '../../auth';
-import { PageLimitDialog, useDeletePage, usePageLimit, usePages } from '../../pages';
+import { PageLimitDialog, useDeletePage, useKeepPageLive, usePageLimit, usePages } from '../../pages';
 import { useEmailVerifiedToast } from '../hooks/useEmailVerifiedToast';
+import { useLeadRemovalDate } from '../hooks/useLeadRemovalDate';
 import { DeletePageDialog } from './DeletePageDialog';
+import { LeadRemovalBanner } from './LeadRemovalBanner';
 import { PagesTable } from './PagesTable';
 import { SummaryCards } from './SummaryCards';
 import { UpgradePanel } from './UpgradePanel';
@@ -40,6 +42,9 @@ export function DashboardPage() {
   useEmailVerifiedToast();
   const pages = usePages();
   const deletion = useDeletePage();
+  const keepLive = useKeepPageLive();
+  const hasPausedPages = !user.isPremium && !!pages.data?.some((page) => page.paused);
+  const leadRemovalAt = useLeadRemovalDate(user.id, hasPausedPages);
   const [pageToDelete, setPageToDelete] = useState<PageDto | null>(null);
   const [limitDialogOpen, setLimitDialogOpen] = useState(false);
   const openLimitDialog = () => setLimitDialogOpen(true);
@@ -61,6 +66,7 @@ export function DashboardPage() {
           </div>
           <CreatePageButton onLimit={openLimitDialog}>Create New</CreatePageButton>
         </Group>
+        {leadRemovalAt && <LeadRemovalBanner removalAt={leadRemovalAt} />}
         {!user.isPremium && <UpgradePanel />}
         {pages.data && <SummaryCards pages={pages.data} />}
         <Card withBorder radius="md" padding="lg">
@@ -75,7 +81,12 @@ export function DashboardPage() {
           ) : pages.data.length === 0 ? (
             <EmptyState onLimit={openLimitDialog} />
           ) : (
-            <PagesTable pages={pages.data} onDelete={setPageToDelete} />
+            <PagesTable
+              pages={pages.data}
+              onDelete={setPageToDelete}
+              onKeepLive={user.isPremium ? undefined : (page) => keepLive.mutate(page.id)}
+              keepingLiveId={keepLive.isPending ? (keepLive.variables ?? null) : null}
+            />
           )}
         </Card>
       </Stack>

@@ -1,5 +1,5 @@
 import { ActionIcon, Anchor, Badge, Button, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
-import { formatConversionRate, type PageDto } from '@plink/contracts';
+import { PausedPageTexts, formatConversionRate, type PageDto } from '@plink/contracts';
 import { Link } from 'react-router-dom';
 import { IconCopy } from '../../../components/icons';
 import { displayPageUrl, leadsExportUrl, publicPagePath } from '../../pages';
@@ -13,15 +13,40 @@ const newTab = { target: '_blank', rel: 'noopener noreferrer' } as const;
 interface PagesTableProps {
   pages: PageDto[];
   onDelete: (page: PageDto) => void;
+  /** 'Keep this page live' on paused pages (a Free owner); absent for Pro owners, whose pages are all live. */
+  onKeepLive?: (page: PageDto) => void;
+  /** The page whose keep-live call is under way. */
+  keepingLiveId?: number | null;
 }
 
-function PageRow({ page, onDelete }: { page: PageDto; onDelete: (page: PageDto) => void }) {
+interface PageRowProps {
+  page: PageDto;
+  onDelete: (page: PageDto) => void;
+  onKeepLive?: (page: PageDto) => void;
+  keepingLive: boolean;
+}
+
+/** A page paused after the owner's downgrade: the badge, and why on hover or focus. */
+function PausedBadge() {
+  return (
+    <Tooltip label={PausedPageTexts.badgeTooltip} multiline w={280} events={{ hover: true, focus: true, touch: true }}>
+      <Badge color="orange" variant="light" tabIndex={0} aria-label={`Paused: ${PausedPageTexts.badgeTooltip}`}>
+        Paused
+      </Badge>
+    </Tooltip>
+  );
+}
+
+function PageRow({ page, onDelete, onKeepLive, keepingLive }: PageRowProps) {
   const copy = useCopyPageUrl();
   const url = displayPageUrl(page.slug);
   return (
     <Table.Tr>
       <Table.Td>
-        <Text fw={600}>{page.title || 'Untitled'}</Text>
+        <Group gap="xs" wrap="nowrap">
+          <Text fw={600}>{page.title || 'Untitled'}</Text>
+          {page.paused && <PausedBadge />}
+        </Group>
       </Table.Td>
       <Table.Td>
         <Group gap={4} wrap="nowrap">
@@ -60,6 +85,11 @@ function PageRow({ page, onDelete }: { page: PageDto; onDelete: (page: PageDto) 
           <Button component="a" href={publicPagePath(page.slug)} {...newTab} size="compact-sm" variant="subtle">
             View
           </Button>
+          {page.paused && onKeepLive && (
+            <Button size="compact-sm" variant="light" color="orange" loading={keepingLive} onClick={() => onKeepLive(page)}>
+              Keep this page live
+            </Button>
+          )}
           <Button size="compact-sm" variant="subtle" color="red" onClick={() => onDelete(page)}>
             Delete
           </Button>
@@ -69,7 +99,7 @@ function PageRow({ page, onDelete }: { page: PageDto; onDelete: (page: PageDto) 
   );
 }
 
-export function PagesTable({ pages, onDelete }: PagesTableProps) {
+export function PagesTable({ pages, onDelete, onKeepLive, keepingLiveId = null }: PagesTableProps) {
   return (
     <Table.ScrollContainer minWidth={860}>
       <Table verticalSpacing="sm" highlightOnHover>
@@ -83,7 +113,7 @@ export function PagesTable({ pages, onDelete }: PagesTableProps) {
         </Table.Thead>
         <Table.Tbody>
           {pages.map((page) => (
-            <PageRow key={page.id} page={page} onDelete={onDelete} />
+            <PageRow key={page.id} page={page} onDelete={onDelete} onKeepLive={onKeepLive} keepingLive={keepingLiveId === page.id} />
           ))}
         </Table.Tbody>
       </Table>

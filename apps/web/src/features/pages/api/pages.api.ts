@@ -1,4 +1,4 @@
-import type { CreatePageRequest, PageDto, PageStatsDto, UpdatePageRequest } from '@plink/contracts';
+import type { CreatePageRequest, KeepPageLiveResponse, PageDto, PageStatsDto, UpdatePageRequest } from '@plink/contracts';
 import { apiClient } from '../../../lib/api-client';
 
 /** One function per endpoint of SPEC §7 (pages and their stats). */
@@ -13,6 +13,9 @@ export const updatePage = (id: number, changes: UpdatePageRequest) =>
   apiClient.put<PageDto>(`/api/pages/${id}`, changes);
 
 export const deletePage = (id: number) => apiClient.delete<unknown>(`/api/pages/${id}`);
+
+/** A Free owner with paused pages chooses the one page that stays live (the page live before is paused). */
+export const keepPageLive = (id: number) => apiClient.post<KeepPageLiveResponse>(`/api/pages/${id}/keep-live`);
 
 export const fetchPageStats = (id: number) => apiClient.get<PageStatsDto>(`/api/pages/${id}/stats`);
 

@@ -1,0 +1,111 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { PausedPageTexts, type PageDto, type SubscriptionDto } from '@plink/contracts';
+import { makePage, mockFetch, sentPayloads, signedInAs, type MockRoutes } from '../../../test/fetch-mock';
+import { findToast, renderApp } from '../../../test/render-app';
+
+const live = makePage({ id: 1, title: 'Free Guide', slug: 'free-guide', conversions: 4 });
+const paused = makePage({ id: 2, title: 'Waitlist', slug: 'waitlist', paused: true, conversions: 7 });
+
+const subscription = (overrides: Partial<SubscriptionDto> = {}): SubscriptionDto => ({
+  isPremium: false,
+  status: 'canceled',
+  source: 'operator',
+  trialEnd: null,
+  currentPeriodEnd: null,
+  cancelAtPeriodEnd: false,
+  trialAvailable: true,
+  paymentsConfigured: false,
+  canManageBilling: false,
+  downgradedAt: '2026-11-24T10:00:00.000Z',
+  leadRemovalAt: '2026-12-24T10:00:00.000Z',
+  ...overrides,
+});
+
+async function openDashboard(pages: PageDto[], { isPremium = false, routes = {} as MockRoutes } = {}) {
+  const fetchMock = mockFetch({
+    ...signedInAs({ isPremium }),
+    'GET /api/pages': { body: pages },
+    'GET /api/subscription': { body: subscription() },
+    ...routes,
+  });
+  const rendered = renderApp('/dashboard');
+  await screen.findByRole('table');
+  return { fetchMock, ...rendered };
+}
+
+const row = (title: string) => within(screen.getByRole('row', { name: new RegExp(title) }));
+
+describe('/dashboard after a downgrade: paused pages', () => {
+  it('marks paused pages with a badge that explains itself, and offers "Keep this page live" on them only', async () => {
+    const { user } = await openDashboard([live, paused]);
+
+    const badge = row('Waitlist').getByText('Paused');
+    expect(row('Free Guide').queryByText('Paused')).not.toBeInTheDocument();
+    expect(row('Waitlist').getByRole('button', { name: 'Keep this page live' })).toBeInTheDocument();
+    expect(row('Free Guide').queryByRole('button', { name: 'Keep this page live' })).not.toBeInTheDocument();
+    // Stats and the lead export stay available on a paused page.
+    expect(row('Waitlist').getByRole('link', { name: 'Download Leads' })).toHaveAttribute('href', '/api/pages/2/export');
+    expect(row('Waitlist').getByRole('link', { name: 'Stats' })).toHaveAttribute('href', '/stats/2');
+
+    await user.hover(badge);
+    expect(await screen.findByRole('tooltip')).toHaveTextContent(PausedPageTexts.badgeTooltip);
+  });
+
+  it('keeps the chosen page live: sends the call, says so and shows the new state', async () => {
+    let pages = [live, paused];
+    const { user, fetchMock } = await openDashboard([], {
+      routes: {
+        'GET /api/pages': () => ({ body: pages }),
+        'POST /api/pages/2/keep-live': () => {
+          pages = [{ ...live, paused: true }, { ...paused, paused: false }];
+          return { body: { message: 'This page is live again. Your other pages are paused.', pages } };
+        },
+      },
+    });
+
+    await user.click(row('Waitlist').getByRole('button', { name: 'Keep this page live' }));
+
+    expect(await findToast('Page is live')).toHaveTextContent('This page is live again. Your other pages are paused.');
+    await waitFor(() => expect(row('Free Guide').getByText('Paused')).toBeInTheDocument());
+    expect(row('Waitlist').queryByText('Paused')).not.toBeInTheDocument();
+    expect(row('Free Guide').getByRole('button', { name: 'Keep this page live' })).toBeInTheDocument();
+    expect(sentPayloads(fetchMock, 'POST', '/api/pages/2/keep-live')).toHaveLength(1);
+  });
+
+  it('says why when the choice fails, and changes nothing', async () => {
+    const { user } = await openDashboard([live, paused], {
+      routes: { 'POST /api/pages/2/keep-live': { status: 404, body: { message: 'Page not found' } } },
+    });
+
+    await user.click(row('Waitlist').getByRole('button', { name: 'Keep this page live' }));
+
+    expect(await findToast('Error')).toHaveTextContent('Could not keep this page live: Page not found');
+    expect(row('Waitlist').getByText('Paused')).toBeInTheDocument();
+  });
+
+  it('warns when the paused pages’ leads will be removed, with the export hint and an upgrade button', async () => {
+    await openDashboard([live, paused]);
+
+    const banner = await screen.findByRole('alert', { name: /Leads of your paused pages will be removed/ });
+    expect(banner).toHaveTextContent('The e-mail addresses collected by your paused pages will be removed on 24 December 2026.');
+    expect(banner).toHaveTextContent("Export them first with 'Download Leads' on each paused page");
+    expect(within(banner).getByRole('link', { name: 'Upgrade to Pro' })).toHaveAttribute('href', '/checkout?plan=pro');
+  });
+
+  it('has no banner when nothing is due (leads already removed, or no paused page) and never asks for a Pro user', async () => {
+    const removed = await openDashboard([live, paused], { routes: { 'GET /api/subscription': { body: subscription({ leadRemovalAt: null }) } } });
+    await waitFor(() => expect(sentPayloads(removed.fetchMock, 'GET', '/api/subscription')).toHaveLength(1));
+    expect(screen.queryByRole('alert', { name: /will be removed/ })).not.toBeInTheDocument();
+    removed.unmount();
+
+    const none = await openDashboard([live]);
+    expect(screen.queryByRole('alert', { name: /will be removed/ })).not.toBeInTheDocument();
+    expect(sentPayloads(none.fetchMock, 'GET', '/api/subscription')).toHaveLength(0);
+    none.unmount();
+
+    const pro = await openDashboard([live, { ...paused }], { isPremium: true });
+    expect(screen.queryByRole('alert', { name: /will be removed/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Keep this page live' })).not.toBeInTheDocument();
+    expect(sentPayloads(pro.fetchMock, 'GET', '/api/subscription')).toHaveLength(0);
+  });
+});

@@ -1,0 +1,67 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager, LockMode } from '@mikro-orm/postgresql';
+import { Outbox, getLogger } from '@plink/platform';
+import { BillingAccount } from '../accounts/billing-account.entity';
+import { LEAD_REMOVAL_DAYS, LEAD_REMOVAL_WARNING_DAYS, leadRemovalAtOf, leadRemovalStep } from '../plans/plan-rules';
+
+/** Accounts looked at per pass; a longer backlog is taken by the next passes. */
+const BATCH = 200;
+
+export interface LeadRemovalPass {
+  /** Users the warning e-mail was recorded for. */
+  warned: number[];
+  /** Users whose paused pages' leads were handed to the pages service for removal. */
+  removed: number[];
+}
+
+/**
+ * SPEC §4: contact e-mail data is removed 30 days after a downgrade. The repeatable 'billing.lead-removal'
+ * job walks the downgraded accounts ({@link leadRemovalStep}): a week before the date it records the
+ * warning e-mail ('email.lead-removal-warning', once), and on the date it records 'pages.remove-paused-leads'
+ * (once): billing does not know the pages, the pages service does and has the leads service remove the
+ * leads of the paused ones. Each step is decided again under the account's row lock, the lock every plan
+ * change takes, so an upgrade (which clears `downgraded_at`) either comes first and cancels it, or after.
+ */
+@Injectable()
+export class LeadRemovalService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly outbox: Outbox,
+  ) {}
+
+  /** `now` is the clock (a test passes its own). */
+  async execute(now = new Date()): Promise<LeadRemovalPass> {
+    // Only accounts whose warning can be due: downgraded at least (30 − 7) days ago.
+    const earliest = new Date(now.getTime() - (LEAD_REMOVAL_DAYS - LEAD_REMOVAL_WARNING_DAYS) * 86_400_000);
+    const rows: { user_id: number }[] = await this.em.fork().execute(
+      `select user_id from billing.accounts
+        where downgraded_at is not null and downgraded_at <= ? and not is_premium and leads_removed_at is null
+        order by downgraded_at limit ?`,
+      [earliest, BATCH],
+    );
+    const pass: LeadRemovalPass = { warned: [], removed: [] };
+    for (const { user_id: userId } of rows) {
+      const step = await this.em.fork().transactional(async (tx) => {
+        const account = await tx.findOne(BillingAccount, { userId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+        const decided = account ? leadRemovalStep(account, now) : null;
+        if (!account || !decided) return null;
+        if (decided === 'warn') {
+          account.leadRemovalWarnedAt = now;
+          const removalAt = leadRemovalAtOf(account)!;
+          this.outbox.record(tx, 'email.lead-removal-warning', { v: 1, userId, removalAt: removalAt.toISOString() });
+        } else {
+          account.leadsRemovedAt = now;
+          this.outbox.record(tx, 'pages.remove-paused-leads', { v: 1, userId });
+        }
+        return decided;
+      });
+      if (step === 'warn') pass.warned.push(userId);
+      if (step === 'remove') pass.removed.push(userId);
+    }
+    if (pass.warned.length + pass.removed.length > 0) {
+      this.outbox.kick();
+      getLogger().info({ warned: pass.warned.length, removed: pass.removed.length }, 'lead removal after downgrades');
+    }
+    return pass;
+  }
+}
