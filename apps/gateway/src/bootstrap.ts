@@ -1,7 +1,8 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { SpaShell, Storage, createHttpApp, installSecurityHeaders, serveUploads, type AppConfig } from '@plink/platform';
+import { JobQueue, SpaShell, Storage, createHttpApp, installSecurityHeaders, serveUploads, type AppConfig } from '@plink/platform';
 import { GatewayModule } from './gateway.module';
 import { serveFonts } from './fonts';
+import { installQueueDashboard } from './queue-dashboard';
 import { findWebDist, serveSpa } from './spa';
 
 /** Builds and initialises the gateway application (not yet listening). */
@@ -11,6 +12,7 @@ export async function createGateway(config: AppConfig): Promise<NestFastifyAppli
   await installSecurityHeaders(app.getHttpAdapter().getInstance(), config);
   serveFonts(app.getHttpAdapter().getInstance());
   serveUploads(app.getHttpAdapter().getInstance(), app.get(Storage));
+  await installQueueDashboard(app.getHttpAdapter().getInstance(), config, app.get(JobQueue));
   await serveSpa(app.getHttpAdapter().getInstance(), findWebDist(config.webDistDir), app.get(SpaShell));
   await app.init();
   return app;

@@ -112,6 +112,8 @@ export const envSchema = z
     LOGIN_FAILURES_PER_ADDRESS: z.coerce.number().int().min(0).default(50),
     REGISTRATIONS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(0).default(10),
     LEAD_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(20),
+    // Turns the queue dashboard (/admin/queues) on, behind HTTP basic auth with this password.
+    OPERATOR_PASSWORD: optionalString,
     // Lets a scraper outside the private network read /metrics (Authorization: Bearer <token>).
     METRICS_TOKEN: optionalString,
     PLINK_WORKERS: z.string().default('none'),
@@ -123,6 +125,9 @@ export const envSchema = z
     if (weak) ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: weak });
     else if (env.SESSION_SECRET && env.SESSION_SECRET.length < 32) {
       ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'SESSION_SECRET must be at least 32 characters' });
+    }
+    if (env.OPERATOR_PASSWORD && env.OPERATOR_PASSWORD.length < 12) {
+      ctx.addIssue({ code: 'custom', path: ['OPERATOR_PASSWORD'], message: 'OPERATOR_PASSWORD must be at least 12 characters' });
     }
     if (env.S3_ENDPOINT) {
       for (const key of ['S3_ACCESS_KEY', 'S3_SECRET_KEY', 'S3_BUCKET'] as const) {
@@ -184,6 +189,8 @@ export interface AppConfig {
   registrationsPerAddressPerHour: number;
   /** Lead submissions per minute one address may make to one page (0 = off, e.g. for load tests). */
   leadRateLimitPerMinute: number;
+  /** The queue dashboard's password (/admin/queues); unset: no dashboard. */
+  operatorPassword?: string;
   /** /metrics answers requests from private addresses, and any request bearing this token. */
   metricsToken?: string;
   workers: string;
@@ -257,6 +264,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     loginFailuresPerAddress: e.LOGIN_FAILURES_PER_ADDRESS,
     registrationsPerAddressPerHour: e.REGISTRATIONS_PER_ADDRESS_PER_HOUR,
     leadRateLimitPerMinute: e.LEAD_RATE_LIMIT_PER_MINUTE,
+    operatorPassword: e.OPERATOR_PASSWORD,
     metricsToken: e.METRICS_TOKEN,
     workers: e.PLINK_WORKERS,
     healthPort: e.HEALTH_PORT,
