@@ -11,7 +11,7 @@ async function main() {
   await app.listen({ port: config.port, host: config.host });
   log.info(`Plink is running at ${config.appOrigin} (listening on ${config.host}:${config.port})`);
   // Within a bounded time even while Redis is unreachable (see stopOnSignals).
-  stopOnSignals(log, 'gateway', () => app.close());
+  stopOnSignals(log, 'gateway', () => app.close(), config.shutdownGraceMs);
 }
 
 main().catch((err) => {

@@ -14,11 +14,14 @@ export interface CaughtMail {
 
 /**
  * A real SMTP server inside the test: nodemailer talks SMTP to it, the test reads what arrived.
- * `failNext(n)` makes the next n messages fail with a 451 (a temporary failure), to show retries.
+ * `failNext(n)` makes the next n messages fail with a 451 (a temporary failure), to show retries; `delayMs`
+ * makes every message wait before it is accepted (a slow relay), to catch jobs in the middle of their work.
  */
 export class SmtpCatcher {
   readonly mails: CaughtMail[] = [];
   private failures = 0;
+  /** Milliseconds each message waits before it is accepted (a slow relay), 0 by default. */
+  delayMs = 0;
   private waiters: { predicate: (m: CaughtMail) => boolean; resolve: (m: CaughtMail) => void }[] = [];
   private server!: SMTPServer;
   port = 0;
@@ -34,7 +37,9 @@ export class SmtpCatcher {
       onData(stream, session, callback) {
         const chunks: Buffer[] = [];
         stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
+        stream.on('end', () => void accept());
+        const accept = async () => {
+          if (catcher.delayMs > 0) await new Promise((r) => setTimeout(r, catcher.delayMs));
           if (catcher.failures > 0) {
             catcher.failures -= 1;
             const err = new Error('Try again later') as Error & { responseCode: number };
@@ -60,7 +65,7 @@ export class SmtpCatcher {
             });
             callback();
           });
-        });
+        };
       },
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,15 +1,29 @@
 import type { Logger } from 'pino';
 
-/** The longest a stop may take, Redis reachable or not; then the process exits anyway. */
-export const STOP_TIMEOUT_MS = 9_000;
+/** The default of SHUTDOWN_GRACE_MS: the longest a stop may take; then the process exits anyway. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 25_000;
+
+let drainingSince: number | null = null;
+
+/** From now on this process is stopping: its readiness answers 503 so no new traffic or work is sent here. */
+export function startDraining(): void {
+  drainingSince ??= Date.now();
+}
+
+/** Whether this process is stopping (see {@link startDraining}). */
+export function isDraining(): boolean {
+  return drainingSince !== null;
+}
 
 /**
- * Stops the process on SIGTERM/SIGINT: `close` (the app's shutdown hooks) runs once, then the process
- * exits 0. Should it not finish within {@link STOP_TIMEOUT_MS} (a dependency that never answers), the
- * process says so and exits 1, so an orchestrator's stop never waits on an outage. A second signal
- * during the stop exits at once.
+ * Stops the process on SIGTERM/SIGINT: readiness turns false at once ({@link startDraining}), then `close`
+ * (the app's shutdown hooks: the HTTP server stops taking connections and finishes the requests under way, the
+ * lead batcher writes what it took, the view counter flushes, the outbox relay finishes its pass, workers
+ * finish their active jobs, connections close) runs once, and the process exits 0. Should it not finish within
+ * `graceMs` (SHUTDOWN_GRACE_MS; a dependency that never answers), the process says so and exits 1, so an
+ * orchestrator's stop never waits on an outage. A second signal during the stop exits at once.
  */
-export function stopOnSignals(log: Logger, name: string, close: () => Promise<void>): void {
+export function stopOnSignals(log: Logger, name: string, close: () => Promise<void>, graceMs = DEFAULT_SHUTDOWN_GRACE_MS): void {
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) {
@@ -17,11 +31,12 @@ export function stopOnSignals(log: Logger, name: string, close: () => Promise<vo
       process.exit(1);
     }
     stopping = true;
-    log.info({ signal }, `${name} stopping`);
+    startDraining();
+    log.info({ signal, graceMs }, `${name} stopping`);
     const deadline = setTimeout(() => {
-      log.error({ timeoutMs: STOP_TIMEOUT_MS }, `${name} did not stop in time; exiting`);
+      log.error({ timeoutMs: graceMs }, `${name} did not stop in time; exiting`);
       process.exit(1);
-    }, STOP_TIMEOUT_MS);
+    }, graceMs);
     deadline.unref();
     close().then(
       () => {

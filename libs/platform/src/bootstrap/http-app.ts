@@ -28,7 +28,9 @@ export async function createHttpApp(rootModule: Type<unknown> | DynamicModule, c
   const adapter = new FastifyAdapter({
     bodyLimit: JSON_BODY_LIMIT,
     trustProxy: config.trustProxy,
-    return503OnClosing: true,
+    // While stopping, requests on connections already open are still served (readiness says 'draining' so no
+    // new traffic comes); new connections are refused.
+    return503OnClosing: false,
     // Prototype-pollution keys in a JSON body are refused (400), never stripped or kept.
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',

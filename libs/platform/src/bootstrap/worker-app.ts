@@ -78,9 +78,15 @@ export async function runWorkerApp(options: WorkerAppOptions): Promise<void> {
   });
   server.listen(port, () => log.info({ port }, `${options.service} ready; health on /health, /health/live and /health/ready`));
 
-  stopOnSignals(log, options.service, async () => {
-    server.close();
-    server.closeAllConnections();
-    await app.close();
-  });
+  // The health server answers during the stop (readiness 'draining', 503) and closes last.
+  stopOnSignals(
+    log,
+    options.service,
+    async () => {
+      await app.close();
+      server.close();
+      server.closeAllConnections();
+    },
+    config.shutdownGraceMs,
+  );
 }

@@ -118,6 +118,8 @@ export const envSchema = z
     METRICS_TOKEN: optionalString,
     PLINK_WORKERS: z.string().default('none'),
     HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+    // The longest a stop (SIGTERM) may take: requests and jobs under way finish within it, then the process exits.
+    SHUTDOWN_GRACE_MS: z.coerce.number().int().min(1_000).max(600_000).default(25_000),
     WEB_DIST_DIR: optionalString,
   })
   .superRefine((env, ctx) => {
@@ -195,6 +197,8 @@ export interface AppConfig {
   metricsToken?: string;
   workers: string;
   healthPort?: number;
+  /** The longest a stop may take (SIGTERM): work under way finishes within it; then the process exits anyway. */
+  shutdownGraceMs: number;
   webDistDir?: string;
 }
 
@@ -268,6 +272,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     metricsToken: e.METRICS_TOKEN,
     workers: e.PLINK_WORKERS,
     healthPort: e.HEALTH_PORT,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     webDistDir: e.WEB_DIST_DIR,
   };
 }

@@ -1,10 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { MikroORM } from '@mikro-orm/postgresql';
 import type { Redis } from 'ioredis';
+import { isDraining } from '../bootstrap/graceful-stop';
 import { REDIS } from '../redis/redis.module';
 
 export interface HealthReport {
-  status: 'ok' | 'degraded';
+  /** 'draining': the process is stopping (SIGTERM) and takes no new traffic, whatever its dependencies say. */
+  status: 'ok' | 'degraded' | 'draining';
   service: string;
   uptimeSeconds: number;
   checks: { database: 'up' | 'down'; redis: 'up' | 'down' };
@@ -25,7 +27,7 @@ export const HEALTH_CHECK_TIMEOUT_MS = 1_000;
  * - live: should this process be restarted? Only when it no longer answers at all, so no dependency is
  *   checked (an outage of Redis is not cured by restarting every gateway).
  * - ready: should traffic be sent here? When PostgreSQL and Redis both answer within
- *   {@link HEALTH_CHECK_TIMEOUT_MS}. `/health` answers the same report.
+ *   {@link HEALTH_CHECK_TIMEOUT_MS}, and the process is not stopping. `/health` answers the same report.
  */
 @Injectable()
 export class HealthService {
@@ -45,7 +47,7 @@ export class HealthService {
       upOrDown(this.redis.ping()),
     ]);
     return {
-      status: database === 'up' && redis === 'up' ? 'ok' : 'degraded',
+      status: isDraining() ? 'draining' : database === 'up' && redis === 'up' ? 'ok' : 'degraded',
       service,
       uptimeSeconds: Math.round(process.uptime()),
       checks: { database, redis },

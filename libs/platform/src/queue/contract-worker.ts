@@ -3,12 +3,14 @@ import { OnWorkerEvent, WorkerHost } from '@nestjs/bullmq';
 import { MikroORM, RequestContext } from '@mikro-orm/postgresql';
 import { UnrecoverableError, type Job, type Worker } from 'bullmq';
 import { JOBS, isJobName, jobsOfQueue, type JobName, type JobPayload, type JobsOfQueue, QueueName } from '@plink/contracts';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/config.schema';
 import { getLogger, runWithCorrelation } from '../logging/logger';
 import { warnThrottled } from '../logging/throttled-log';
 import { jobRunSeconds, jobWaitSeconds, jobsFinished } from '../metrics/metrics';
 
-/** How long a stopping worker may spend finishing its current jobs while Redis answers. */
-export const WORKER_CLOSE_TIMEOUT_MS = 5_000;
+/** What a stop keeps for closing connections after the workers: they get the rest of SHUTDOWN_GRACE_MS. */
+const CLOSE_RESERVE_MS = 5_000;
 
 export type JobHandlers<Q extends QueueName> = {
   [N in JobsOfQueue<Q>]: (payload: JobPayload<N>, job: Job) => Promise<void>;
@@ -66,6 +68,7 @@ export abstract class ContractWorker<Q extends QueueName> extends WorkerHost imp
   protected abstract readonly handlers: JobHandlers<Q>;
 
   @Inject(MikroORM) private readonly orm!: MikroORM;
+  @Inject(APP_CONFIG) private readonly platformConfig!: AppConfig;
   @Inject(JobHandlerRegistry) private readonly registry!: JobHandlerRegistry;
 
   onModuleInit() {
@@ -83,7 +86,7 @@ export abstract class ContractWorker<Q extends QueueName> extends WorkerHost imp
 
   /**
    * Stops the worker within a bounded time, before @nestjs/bullmq's own close (which waits without
-   * limit). With Redis up, current jobs get {@link WORKER_CLOSE_TIMEOUT_MS} to finish; with Redis away
+   * limit). With Redis up, current jobs get SHUTDOWN_GRACE_MS less a few seconds to finish; with Redis away
    * (commands waiting for a reconnect that may never come) the worker is closed by force at once. A
    * close that still hangs is cut by disconnecting, which fails the waiting commands.
    */
@@ -97,7 +100,8 @@ export abstract class ContractWorker<Q extends QueueName> extends WorkerHost imp
     const client = await settleWithin(worker.getBackend().client, 200).catch(() => undefined);
     const away = !client || (client as { status?: string }).status !== 'ready';
     const closing = worker.close(away).catch(() => undefined);
-    if (await settleWithin(closing.then(() => true), away ? 1_000 : WORKER_CLOSE_TIMEOUT_MS)) return;
+    const finishWithin = Math.max(1_000, this.platformConfig.shutdownGraceMs - CLOSE_RESERVE_MS);
+    if (await settleWithin(closing.then(() => true), away ? 1_000 : finishWithin)) return;
     getLogger().warn({ queue: this.queueName }, 'worker did not stop in time; disconnecting it');
     await settleWithin(worker.disconnect().catch(() => undefined), 1_000);
     await settleWithin(closing, 1_000);
