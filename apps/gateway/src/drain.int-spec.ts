@@ -112,7 +112,9 @@ describe('draining on SIGTERM, and SIGKILL', () => {
             await r.arrayBuffer();
             outcomes.push({ email, status: r.status });
           },
-          () => outcomes.push({ email, status: 'refused' }),
+          () => {
+            outcomes.push({ email, status: 'refused' });
+          },
         );
         inFlight.add(p);
         void p.finally(() => inFlight.delete(p));
@@ -136,7 +138,7 @@ describe('draining on SIGTERM, and SIGKILL', () => {
   }
 
   it('hands over from a stopping gateway and e-mail worker without losing or doubling anything', async () => {
-    let gateway = await startGateway();
+    const gateway = await startGateway();
     let mailer = await startMailer();
     const creator = new TestBrowser(gateway.origin);
     const owner = await creator.post('/api/register', { username: 'drain_owner', email: 'drain-owner@example.com', password: 'owner-secret' });
@@ -160,7 +162,6 @@ describe('draining on SIGTERM, and SIGKILL', () => {
     while ((await status(`${old.origin}/health/ready`)) === 200) await sleep(50);
     const notReadyMs = Date.now() - sigtermAt;
     current = next.origin;
-    gateway = next;
     const oldExit = await old.proc.exited;
     const oldStopMs = Date.now() - sigtermAt;
 
@@ -198,7 +199,7 @@ describe('draining on SIGTERM, and SIGKILL', () => {
     await sleep(1_500);
     mailer.proc.child.kill('SIGKILL');
     await mailer.proc.exited;
-    mailer = await startMailer();
+    await startMailer();
     await sleep(1_000);
     finishSecond();
     const killed = (await second).filter((o) => o.status === 200).map((o) => o.email);
