@@ -3,10 +3,12 @@
  * application by hand without Stripe:
  *
  *   node libs/testing/dist/stripe/fake-stripe-main.js --port 12111 \
- *     [--webhook-url http://127.0.0.1:3000/api/billing/webhook] [--secret-key sk_test_x] \
+ *     [--webhook-url <the app's webhook URL>] [--secret-key sk_test_x] \
  *     [--webhook-secret whsec_x] [--price-id price_x] [--hold]
  *
  * Prints one JSON line: {"url","secretKey","webhookSecret","priceId","promotionCode"}; stops on SIGINT/SIGTERM.
+ * The test-control calls are HTTP calls here (`POST <url>/_control/advance-time?ms=…` with the secret key as
+ * Bearer token; the list is in fake-stripe.ts, handleControl).
  */
 import { parseArgs } from 'node:util';
 import { FakeStripe } from './fake-stripe';
@@ -31,6 +33,7 @@ async function main(): Promise<void> {
     webhookSecret: values['webhook-secret'],
     priceId: values['price-id'],
     deliver: values.hold ? 'hold' : 'auto',
+    controlApi: true,
   });
   process.stdout.write(
     `${JSON.stringify({ url: stripe.url, secretKey: stripe.secretKey, webhookSecret: stripe.webhookSecret, priceId: stripe.priceId, promotionCode: stripe.promotionCode })}\n`,

@@ -274,7 +274,18 @@ describe('FakeStripe through the stripe SDK', () => {
 
     const unknownParam = await caught(stripe.customers.create({ emial: 'typo@example.com' } as Stripe.CustomerCreateParams));
     expect(unknownParam).toMatchObject({ statusCode: 400, code: 'parameter_unknown', param: 'emial' });
+    const notHere = await caught(
+      stripe.checkout.sessions.create({
+        mode: 'subscription',
+        line_items: [{ price: fake.priceId, quantity: 1 }],
+        success_url: 'http://plink.test/ok',
+        subscription_data: { trial_end: 1_900_000_000 },
+      }),
+    );
+    expect(notHere).toMatchObject({ statusCode: 400, code: 'parameter_unknown', param: 'subscription_data[trial_end]' });
+    expect(notHere.message).toContain('this test server does not implement');
     // None of the refused calls created anything.
+    expect(fake.events).toEqual([]);
     expect((await stripe.customers.list()).data).toEqual([]);
   });
 
@@ -388,6 +399,8 @@ describe('FakeStripe through the stripe SDK', () => {
     expect(canceled).toMatchObject({ status: 'canceled', ended_at: expect.any(Number) });
     await fake.settled();
     expect(receiver.types().at(-1)).toBe('customer.subscription.deleted');
+    const again = await caught(stripe.subscriptions.cancel(subId));
+    expect(again).toMatchObject({ statusCode: 404, code: 'resource_missing', message: `No such subscription: '${subId}'` });
     const refused = await caught(stripe.subscriptions.update(subId, { cancel_at_period_end: true }));
     expect(refused).toMatchObject({ statusCode: 400, message: 'A canceled subscription can only update its cancellation_details and metadata.' });
 
@@ -407,6 +420,49 @@ describe('FakeStripe through the stripe SDK', () => {
     expect(missing).toMatchObject({ statusCode: 400, code: 'resource_missing', param: 'customer' });
   });
 
+  it('ends a trial canceled during the trial at the trial end, and expires a checkout left open for a day', async () => {
+    const customer = await stripe.customers.create({ email: 'max@example.com' });
+    const session = await trialCheckout(stripe, fake, customer.id);
+    await fake.completeCheckout(session.id, { withCard: true });
+    await expect(fake.completeCheckout(session.id)).rejects.toThrow('This Checkout Session is already complete.');
+    const subId = (await stripe.checkout.sessions.retrieve(session.id)).subscription as string;
+    const canceling = await stripe.subscriptions.update(subId, { cancel_at_period_end: true });
+    expect(canceling).toMatchObject({ status: 'trialing', cancel_at: canceling.trial_end });
+
+    const abandoned = await trialCheckout(stripe, fake, customer.id);
+    await fake.advanceTime(1 * 86_400_000 + 1000);
+    expect((await stripe.checkout.sessions.retrieve(abandoned.id)).status).toBe('expired');
+    expect(receiver.types()).toContain('checkout.session.expired');
+    const page = await fetch(abandoned.url!);
+    expect(page.status).toBe(410);
+    expect(await page.text()).toContain('This checkout session has expired.');
+
+    await fake.advanceTime(13 * 86_400_000);
+    const ended = await stripe.subscriptions.retrieve(subId);
+    expect(ended).toMatchObject({ status: 'canceled', ended_at: canceling.trial_end });
+    // No charge was made for a trial that was canceled.
+    expect(fake.eventsOfType('invoice.paid').map((e) => e.data.object.amount_paid)).toEqual([0]);
+  });
+
+  it('asks for the e-mail on the checkout page when the session has no customer', async () => {
+    const session = await stripe.checkout.sessions.create({
+      mode: 'subscription',
+      line_items: [{ price: fake.priceId, quantity: 1 }],
+      success_url: 'http://plink.test/ok?id={CHECKOUT_SESSION_ID}',
+      subscription_data: { trial_period_days: 14 },
+    });
+    const page = await fetch(session.url!).then((r) => r.text());
+    expect(page).toContain('name="email"');
+    // payment_method_collection defaults to always: the trial still takes a card.
+    expect(page).toMatch(/<input id="card_number"[^>]* required/);
+    const done = await fetch(session.url!, { method: 'POST', body: new URLSearchParams({ email: 'ned@example.com', card_number: '4242424242424242' }), redirect: 'manual' });
+    expect(done.status).toBe(303);
+    const sub = (await stripe.checkout.sessions.retrieve(session.id, { expand: ['subscription'] })).subscription as Stripe.Subscription;
+    expect(sub.status).toBe('trialing');
+    expect(sub.default_payment_method).toMatch(/^pm_/);
+    expect(((await stripe.customers.retrieve(sub.customer as string)) as Stripe.Customer).email).toBe('ned@example.com');
+  });
+
   it('can fail calls or be unreachable, then comes back', async () => {
     fake.failRequests(1);
     const failed = await caught(stripe.customers.create({ email: 'kim@example.com' }));
@@ -414,7 +470,7 @@ describe('FakeStripe through the stripe SDK', () => {
     expect(failed.statusCode).toBe(500);
 
     await fake.goDown();
-    const down = await caught(stripe.customers.list());
+    const down = await caught(sdk(fake).customers.list());
     expect(down).toBeInstanceOf(Stripe.errors.StripeConnectionError);
 
     await fake.comeBack();
@@ -436,6 +492,30 @@ describe('FakeStripe customers and metadata', () => {
       expect(price).toMatchObject({ unit_amount: 1000, currency: 'usd', recurring: { interval: 'month', interval_count: 1 }, type: 'recurring' });
       const byKey = await stripe.prices.list({ lookup_keys: ['plink_pro_monthly'] });
       expect(byKey.data.map((p: StripeObject) => p.id)).toEqual([fake.priceId]);
+    } finally {
+      await fake.close();
+    }
+  });
+});
+
+describe('FakeStripe control calls over HTTP (the standalone server)', () => {
+  it('advances time and completes a checkout for a test in another process, with the secret key', async () => {
+    const fake = await FakeStripe.start({ controlApi: true });
+    try {
+      const stripe = sdk(fake);
+      const control = (path: string, key = fake.secretKey) => fetch(`${fake.url}/_control/${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}` } });
+      expect((await control('advance-time?ms=1000', 'sk_test_wrong')).status).toBe(401);
+
+      const customer = await stripe.customers.create({ email: 'oz@example.com' });
+      const session = await trialCheckout(stripe, fake, customer.id);
+      const completed = await control(`complete-checkout?session=${session.id}&with_card=false`);
+      expect(completed.status).toBe(200);
+      const subId = ((await completed.json()) as StripeObject).subscription;
+      expect((await control('advance-time?ms=1209601000')).status).toBe(200);
+      expect((await stripe.subscriptions.retrieve(subId)).status).toBe('canceled');
+      const unknown = await control('pay-invoice?id=in_nope');
+      expect(unknown.status).toBe(400);
+      expect(((await unknown.json()) as StripeObject).error.message).toContain("No such invoice: 'in_nope'");
     } finally {
       await fake.close();
     }

@@ -35,12 +35,19 @@
  *   await stripe.deliver(eventId); await stripe.deliverHeld(); await stripe.redeliver(eventId) (a duplicate);
  *   await stripe.redeliverFailed(); stripe.signedRequest(eventId) (body + headers to post an event yourself)
  *   stripe.failRequests(n, status = 500); await stripe.goDown(); await stripe.comeBack(); await stripe.close()
+ * With `controlApi: true` (the standalone server) most of these are also HTTP calls under `/_control/`
+ * (see handleControl), for a test in another process.
+ * Simplifications: one hosted page instead of Stripe's payment flow (a card number is all it asks), percent-off
+ * promotion codes only, and a past_due subscription stays past_due (no further invoices or retries) until
+ * payInvoice or setStatus. Events are the ones billing code listens to, not all Stripe sends: customer.created/
+ * updated/deleted, checkout.session.completed/expired, customer.subscription.created/updated (with
+ * previous_attributes)/deleted/trial_will_end/paused/resumed, invoice.paid, invoice.payment_failed.
  * Webhooks are signed with the wall clock (as Stripe signs), while objects and events carry the server's
  * clock. In `auto` mode the control methods return once the events they caused were delivered; events that
  * API calls cause are delivered in the background (`await stripe.settled()` waits for them).
  *
  * Standalone (the browser journey): `node libs/testing/dist/stripe/fake-stripe-main.js --port 12111
- * --webhook-url http://127.0.0.1:3000/api/billing/webhook` prints one JSON line with the url and keys.
+ * --webhook-url <the app's webhook URL>` prints one JSON line with the url and keys.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -86,6 +93,11 @@ export interface FakeStripeOptions {
   priceId?: string;
   /** How long a webhook endpoint may take to answer (default 10 s). */
   deliveryTimeoutMs?: number;
+  /**
+   * Also answer the test-control calls over HTTP under `/_control/` (for a test in another process, e.g. the
+   * browser journey against the standalone server); they need the secret key like the API. Off by default.
+   */
+  controlApi?: boolean;
 }
 
 export interface RecordedRequest {
@@ -147,7 +159,61 @@ const SESSION_PARAMS = [
   'submit_type',
 ] as const;
 
+const SESSION_PARAMS_NOT_IMPLEMENTED = [
+  'discounts',
+  'expires_at',
+  'after_expiration',
+  'custom_fields',
+  'customer_creation',
+  'invoice_creation',
+  'optional_items',
+  'payment_method_configuration',
+  'payment_method_options',
+  'redirect_on_completion',
+  'return_url',
+  'shipping_address_collection',
+];
+
 const SUBSCRIPTION_DATA_PARAMS = ['trial_period_days', 'trial_settings', 'metadata', 'description'];
+const SUBSCRIPTION_DATA_NOT_IMPLEMENTED = [
+  'trial_end',
+  'billing_cycle_anchor',
+  'billing_mode',
+  'default_tax_rates',
+  'proration_behavior',
+  'application_fee_percent',
+  'on_behalf_of',
+  'transfer_data',
+  'invoice_settings',
+];
+
+const SUBSCRIPTION_UPDATE_PARAMS = ['cancel_at_period_end', 'metadata', 'description', 'default_payment_method', 'cancellation_details', 'proration_behavior', 'expand'];
+const SUBSCRIPTION_UPDATE_NOT_IMPLEMENTED = [
+  'items',
+  'trial_end',
+  'trial_from_plan',
+  'trial_settings',
+  'cancel_at',
+  'pause_collection',
+  'billing_cycle_anchor',
+  'discounts',
+  'payment_behavior',
+  'collection_method',
+  'days_until_due',
+  'default_source',
+  'default_tax_rates',
+  'add_invoice_items',
+  'automatic_tax',
+  'payment_settings',
+  'proration_date',
+  'off_session',
+  'on_behalf_of',
+  'transfer_data',
+  'billing_thresholds',
+  'invoice_settings',
+  'pending_invoice_item_interval',
+  'application_fee_percent',
+];
 
 export class FakeStripe {
   readonly secretKey: string;
@@ -166,8 +232,10 @@ export class FakeStripe {
   private server: Server;
   private failures: { count: number; status: number } = { count: 0, status: 500 };
   private down = false;
+  private readonly controlApi: boolean;
 
   private constructor(options: FakeStripeOptions) {
+    this.controlApi = options.controlApi ?? false;
     this.secretKey = options.secretKey ?? newId('sk_test_', 32);
     this.webhookSecret = options.webhookSecret ?? newId('whsec_', 32);
     this.sender = new WebhookSender(options.webhookUrl ?? null, options.deliver ?? 'auto', this.webhookSecret, options.deliveryTimeoutMs ?? 10_000, (eventId) => {
@@ -437,7 +505,69 @@ export class FakeStripe {
     const method = (req.method ?? 'GET').toUpperCase();
     const raw = await readBody(req);
     if (url.pathname.startsWith('/v1/')) return this.handleApi(req, res, method, url, raw);
+    if (this.controlApi && url.pathname.startsWith('/_control/')) return this.handleControl(req, res, method, url);
     return this.handlePage(res, method, url.pathname, raw);
+  }
+
+  /**
+   * The test-control calls over HTTP (option `controlApi`), parameters in the query string:
+   * POST advance-time?ms=, complete-checkout?session=&with_card=&promotion_code=, fail-next-payment?subscription=,
+   * pay-invoice?id=, cancel-now?subscription=, set-status?subscription=&status=, redeliver-failed, deliver-held;
+   * GET events, deliveries. Answers JSON; 400 with `{ error }` when the call cannot be done.
+   */
+  private async handleControl(req: IncomingMessage, res: ServerResponse, method: string, url: URL): Promise<void> {
+    const auth = this.checkAuth(req.headers.authorization);
+    if (auth) return this.sendJson(res, 401, auth.body);
+    const q = Object.fromEntries(url.searchParams);
+    const need = (name: string) => {
+      if (!q[name]) throw new Error(`missing ${name}`);
+      return q[name];
+    };
+    const action = `${method} ${url.pathname.slice('/_control/'.length)}`;
+    try {
+      let body: unknown = { ok: true };
+      switch (action) {
+        case 'POST advance-time':
+          await this.advanceTime(Number(need('ms')));
+          break;
+        case 'POST complete-checkout':
+          body = await this.completeCheckout(need('session'), {
+            withCard: q.with_card === undefined ? undefined : q.with_card === 'true',
+            promotionCode: q.promotion_code,
+            email: q.email,
+          });
+          break;
+        case 'POST fail-next-payment':
+          await this.failNextPayment(need('subscription'));
+          break;
+        case 'POST pay-invoice':
+          await this.payInvoice(need('id'));
+          break;
+        case 'POST cancel-now':
+          await this.cancelNow(need('subscription'));
+          break;
+        case 'POST set-status':
+          await this.setStatus(need('subscription'), need('status') as SubscriptionStatus);
+          break;
+        case 'POST redeliver-failed':
+          body = await this.redeliverFailed();
+          break;
+        case 'POST deliver-held':
+          body = await this.deliverHeld();
+          break;
+        case 'GET events':
+          body = this.events;
+          break;
+        case 'GET deliveries':
+          body = this.deliveries;
+          break;
+        default:
+          return this.sendJson(res, 404, { error: { message: `no control call ${action}` } });
+      }
+      this.sendJson(res, 200, body as StripeObject);
+    } catch (err) {
+      this.sendJson(res, 400, { error: { message: (err as Error).message } });
+    }
   }
 
   private handleApi(req: IncomingMessage, res: ServerResponse, method: string, url: URL, raw: string): void {
@@ -784,7 +914,7 @@ export class FakeStripe {
 
   private createCheckoutSession(params: StripeObject): StripeObject {
     const s = this.state;
-    checkKnownParams(params, SESSION_PARAMS);
+    checkKnownParams(params, SESSION_PARAMS, SESSION_PARAMS_NOT_IMPLEMENTED);
     if (params.mode === undefined || params.mode === '') throw missingParam('mode');
     if (params.mode !== 'subscription') {
       throw invalidParam('mode', `This test server supports only mode=subscription (got '${String(params.mode)}').`);
@@ -798,7 +928,7 @@ export class FakeStripe {
     const lineItems = (params.line_items as StripeObject[]).map((item, i) => {
       const name = `line_items[${i}]`;
       if (typeof item !== 'object' || item === null) throw invalidParam(name, 'Invalid object');
-      checkKnownParams(item, ['price', 'quantity', 'adjustable_quantity', 'tax_rates', 'dynamic_tax_rates']);
+      checkKnownParams(item, ['price', 'quantity'], ['price_data', 'adjustable_quantity', 'tax_rates', 'dynamic_tax_rates'], name);
       const priceId = requireString(item, 'price', `${name}[price]`);
       const price = s.get('price', priceId, `${name}[price]`, 400);
       if (!price.recurring) {
@@ -822,11 +952,7 @@ export class FakeStripe {
 
     const data = params.subscription_data ?? {};
     if (typeof data !== 'object' || Array.isArray(data)) throw invalidParam('subscription_data', 'Invalid object');
-    for (const key of Object.keys(data)) {
-      if (!SUBSCRIPTION_DATA_PARAMS.includes(key)) {
-        throw new StripeApiError(400, 'invalid_request_error', `Received unknown parameter: subscription_data[${key}]`, 'parameter_unknown', `subscription_data[${key}]`);
-      }
-    }
+    checkKnownParams(data, SUBSCRIPTION_DATA_PARAMS, SUBSCRIPTION_DATA_NOT_IMPLEMENTED, 'subscription_data');
     const trialDays = parseInteger(data.trial_period_days, 'subscription_data[trial_period_days]', 1, 730);
     let trialSettings: { end_behavior: { missing_payment_method: 'cancel' | 'create_invoice' | 'pause' } } | undefined;
     if (data.trial_settings !== undefined) {
@@ -873,7 +999,7 @@ export class FakeStripe {
 
   private updateSubscription(sub: StripeObject, params: StripeObject): StripeObject {
     const s = this.state;
-    checkKnownParams(params, ['cancel_at_period_end', 'metadata', 'description', 'default_payment_method', 'cancellation_details', 'proration_behavior', 'expand']);
+    checkKnownParams(params, SUBSCRIPTION_UPDATE_PARAMS, SUBSCRIPTION_UPDATE_NOT_IMPLEMENTED);
     if (sub.status === 'canceled') {
       const other = Object.keys(params).filter((k) => !['metadata', 'cancellation_details', 'expand'].includes(k));
       if (other.length > 0) {
