@@ -3,8 +3,9 @@ import { QUEUE_SETTINGS, QueueName } from '@plink/contracts';
 import { ContractWorker, type JobHandlers } from '@plink/platform';
 import { ExpireGrantsService } from '../use-cases/expire-grants.service';
 import { LeadRemovalService } from '../use-cases/lead-removal.service';
+import { HandleStripeEventService } from '../use-cases/handle-stripe-event.service';
 
-/** The billing queue: ending operator grants whose time is up, and the lead removal after downgrades (Stripe's webhook events join it next). */
+/** The billing queue: Stripe's webhook events (stored by the gateway), ending operator grants whose time is up, and the lead removal after downgrades. */
 @Processor(QueueName.Billing, { concurrency: QUEUE_SETTINGS[QueueName.Billing].concurrency })
 export class BillingProcessor extends ContractWorker<QueueName.Billing> {
   protected readonly queueName = QueueName.Billing;
@@ -15,11 +16,15 @@ export class BillingProcessor extends ContractWorker<QueueName.Billing> {
     'billing.lead-removal': async () => {
       await this.leadRemoval.execute();
     },
+    'billing.stripe-event': async (payload) => {
+      await this.stripeEvents.execute(payload.eventId);
+    },
   };
 
   constructor(
     private readonly expireGrants: ExpireGrantsService,
     private readonly leadRemoval: LeadRemovalService,
+    private readonly stripeEvents: HandleStripeEventService,
   ) {
     super();
   }
