@@ -4,6 +4,7 @@ import { useState, type MouseEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { PRODUCT_NAME } from '../../../lib/constants';
 import { useSignedInUser } from '../../auth';
+import { usePremiumRecheck } from '../../billing';
 import { PageLimitDialog, useDeletePage, usePageLimit, usePages } from '../../pages';
 import { useEmailVerifiedToast } from '../hooks/useEmailVerifiedToast';
 import { DeletePageDialog } from './DeletePageDialog';
@@ -38,6 +39,7 @@ function EmptyState({ onLimit }: { onLimit: () => void }) {
 export function DashboardPage() {
   const user = useSignedInUser();
   useEmailVerifiedToast();
+  usePremiumRecheck();
   const pages = usePages();
   const deletion = useDeletePage();
   const [pageToDelete, setPageToDelete] = useState<PageDto | null>(null);
