@@ -75,10 +75,11 @@ describe('Settings → Subscription', () => {
   });
 
   it('tells a past-due user to update the card in Manage billing', async () => {
-    await openSubscriptionTab(makeSubscription({ status: 'past_due', source: 'stripe', trialAvailable: false, canManageBilling: true }));
+    // Stripe retries the card meanwhile: the plan stays Pro.
+    await openSubscriptionTab({ ...renewing, status: 'past_due' });
 
     expect(planStatus()).toHaveTextContent('Payment past due');
-    expect(screen.getByText('Update your card with Manage billing to get Pro back.')).toBeInTheDocument();
+    expect(screen.getByText('Update your card with Manage billing to keep your Pro plan.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Manage billing' })).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Upgrade to Pro' })).not.toBeInTheDocument();
   });

@@ -47,8 +47,8 @@ function PlanActions({ subscription }: { subscription: SubscriptionDto }) {
       {subscription.status === 'past_due' && (
         <Alert variant="light" color="red" title="Your last payment failed">
           {subscription.canManageBilling
-            ? 'Update your card with Manage billing to get Pro back.'
-            : 'Upgrade again to get Pro back.'}
+            ? 'Update your card with Manage billing to keep your Pro plan.'
+            : 'Contact support to keep your Pro plan.'}
         </Alert>
       )}
       {subscription.isPremium && subscription.source === 'operator' && (

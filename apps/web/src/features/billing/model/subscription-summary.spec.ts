@@ -27,9 +27,9 @@ describe('planStatusText', () => {
   });
 
   it('says when a payment is past due', () => {
-    expect(planStatusText(makeSubscription({ status: 'past_due', source: 'stripe', currentPeriodEnd: DEC_8 }))).toBe(
-      'Payment past due',
-    );
+    const pastDue = makeSubscription({ status: 'past_due', source: 'stripe', currentPeriodEnd: DEC_8 });
+    expect(planStatusText(pastDue)).toBe('Payment past due');
+    expect(planStatusText({ ...pastDue, isPremium: true })).toBe('Payment past due');
   });
 
   it("names the operator's grant, with its end when it has one", () => {

@@ -19,7 +19,9 @@ export function planEndOf(subscription: SubscriptionDto): string | null {
  */
 export function planStatusText(subscription: SubscriptionDto): string {
   const end = planEndOf(subscription);
-  if (!subscription.isPremium) return subscription.status === 'past_due' ? 'Payment past due' : 'Free';
+  // Past due: the renewal payment failed and Stripe retries the card (the plan may still be Pro meanwhile).
+  if (subscription.status === 'past_due') return 'Payment past due';
+  if (!subscription.isPremium) return 'Free';
   if (subscription.source === 'operator') {
     return end ? `Pro — granted by the operator until ${formatDay(end)}` : 'Pro — granted by the operator';
   }
