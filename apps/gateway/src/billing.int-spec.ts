@@ -235,6 +235,8 @@ describe('plans and billing, end to end', () => {
         ['/api/create-subscription', undefined],
         ['/api/verify-checkout', { sessionId: 'cs_test_123' }],
         ['/api/cancel-subscription', undefined],
+        ['/api/resume-subscription', undefined],
+        ['/api/billing-portal', undefined],
       ] as const) {
         const answer = await user.browser.post(path, body);
         expect({ path, status: answer.status, body: answer.body }).toEqual({ path, status: 503, body: { message: 'Payments are not configured on this server.' } });
@@ -242,6 +244,18 @@ describe('plans and billing, end to end', () => {
       const bad = await user.browser.post('/api/verify-checkout', {});
       expect(bad.status).toBe(400);
       expect(bad.body.message).toEqual(expect.any(String));
+    });
+
+    it('refuses a Stripe webhook (400) and stores nothing: there is no signing secret to check it with', async () => {
+      const body = JSON.stringify({ id: 'evt_unconfigured', object: 'event', type: 'customer.subscription.created', created: 1, data: { object: {} } });
+      const answer = await fetch(`${gateway.origin}/api/webhooks/stripe`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'stripe-signature': `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}` },
+        body,
+      });
+      expect(answer.status).toBe(400);
+      expect(await answer.json()).toEqual({ message: BillingMessages.webhookSignatureInvalid });
+      expect((await gateway.db.query('select count(*)::int as n from billing.stripe_events')).rows[0].n).toBe(0);
     });
 
     it("answers the caller's own stored plan to the status and reset calls", async () => {
@@ -268,7 +282,7 @@ describe('plans and billing, end to end', () => {
     });
 
     it('is for signed-in users only', async () => {
-      for (const path of ['/api/create-subscription', '/api/verify-checkout', '/api/check-subscription-status', '/api/cancel-subscription', '/api/admin/reset-subscription-status']) {
+      for (const path of ['/api/create-subscription', '/api/verify-checkout', '/api/check-subscription-status', '/api/cancel-subscription', '/api/resume-subscription', '/api/billing-portal', '/api/admin/reset-subscription-status']) {
         expect({ path, status: (await gateway.browser().post(path, {})).status }).toEqual({ path, status: 401 });
       }
     });

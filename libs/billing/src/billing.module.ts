@@ -1,37 +1,59 @@
 import { Module } from '@nestjs/common';
+import { EntityManager } from '@mikro-orm/postgresql';
 import { IdentityReadModule } from '@plink/identity';
+import { APP_CONFIG, type AppConfig } from '@plink/platform';
 import { BillingController } from './http/billing.controller';
+import { StripeWebhookRoute } from './http/stripe-webhook.route';
 import { PaymentsGateway, PaymentsNotConfigured } from './payments/payments.gateway';
+import { StripeConnection } from './stripe/stripe-client';
+import { StripePayments } from './stripe/stripe.payments';
 import { ApplyPlanService } from './use-cases/apply-plan.service';
 import { ExpireGrantsService } from './use-cases/expire-grants.service';
+import { HandleStripeEventService } from './use-cases/handle-stripe-event.service';
 import { OperatorPlansService } from './use-cases/operator-plans.service';
 import { ReadPlanService } from './use-cases/read-plan.service';
+import { RecordStripeEventService } from './use-cases/record-stripe-event.service';
+import { StripeSubscriptionSync } from './use-cases/stripe-subscription-sync.service';
 import { SubscriptionStatusService } from './use-cases/subscription-status.service';
 import { BillingProcessor } from './workers/billing.processor';
 import { ExpireGrantsScheduler } from './workers/expire-grants.scheduler';
 
-/** Billing's plan store and the one way plans change (shared by its HTTP calls, workers and operator command). */
+/**
+ * Billing's plan store and the one way plans change (shared by its HTTP calls, workers and operator command),
+ * and the Stripe client with the re-sync of a customer's subscription (no client without STRIPE_SECRET_KEY).
+ */
 @Module({
-  providers: [ReadPlanService, ApplyPlanService],
-  exports: [ReadPlanService, ApplyPlanService],
+  providers: [ReadPlanService, ApplyPlanService, StripeConnection, StripeSubscriptionSync],
+  exports: [ReadPlanService, ApplyPlanService, StripeConnection, StripeSubscriptionSync],
 })
 export class BillingCoreModule {}
 
 /**
- * The subscription calls, mounted by the gateway. The payment provider is a port: this release takes no
- * payments, whatever STRIPE_SECRET_KEY says (the Stripe implementation replaces PaymentsNotConfigured here).
+ * The subscription calls and Stripe's webhook intake, mounted by the gateway. The payment provider is a
+ * port: Stripe when STRIPE_SECRET_KEY is set, otherwise every payment call answers 503 "Payments are not
+ * configured on this server.".
  */
 @Module({
   imports: [BillingCoreModule, IdentityReadModule],
   controllers: [BillingController],
-  providers: [SubscriptionStatusService, { provide: PaymentsGateway, useValue: new PaymentsNotConfigured() }],
+  providers: [
+    SubscriptionStatusService,
+    RecordStripeEventService,
+    StripeWebhookRoute,
+    {
+      provide: PaymentsGateway,
+      inject: [APP_CONFIG, StripeConnection, EntityManager, ReadPlanService, StripeSubscriptionSync],
+      useFactory: (config: AppConfig, stripe: StripeConnection, em: EntityManager, plans: ReadPlanService, sync: StripeSubscriptionSync) =>
+        stripe.configured ? new StripePayments(stripe, em, plans, sync, config.appOrigin) : new PaymentsNotConfigured(),
+    },
+  ],
 })
 export class BillingHttpModule {}
 
-/** The billing service's workers: the billing queue (ending operator grants on time, every 10 minutes). */
+/** The billing service's workers: the billing queue (Stripe's events; ending operator grants on time, every 10 minutes). */
 @Module({
-  imports: [BillingCoreModule],
-  providers: [ExpireGrantsService, BillingProcessor, ExpireGrantsScheduler],
+  imports: [BillingCoreModule, IdentityReadModule],
+  providers: [ExpireGrantsService, HandleStripeEventService, BillingProcessor, ExpireGrantsScheduler],
   exports: [ExpireGrantsService],
 })
 export class BillingWorkerModule {}

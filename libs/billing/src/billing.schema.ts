@@ -2,6 +2,7 @@ import type { ServiceSchema } from '@plink/platform';
 import { BillingAccountSchema } from './accounts/billing-account.entity';
 import { CreateBillingAccounts20261123 } from './migrations/20261123-create-billing-accounts';
 import { AddDowngradedAt20261124 } from './migrations/20261124-add-downgraded-at';
+import { CreateStripeEvents20261125 } from './migrations/20261125-create-stripe-events';
 
 /** The billing service's tables (schema "billing") and their migrations. */
 export const BILLING_SCHEMA: ServiceSchema = {
@@ -10,5 +11,6 @@ export const BILLING_SCHEMA: ServiceSchema = {
   migrations: [
     { name: '20261123_create_billing_accounts', class: CreateBillingAccounts20261123 },
     { name: '20261124_add_downgraded_at', class: AddDowngradedAt20261124 },
+    { name: '20261125_create_stripe_events', class: CreateStripeEvents20261125 },
   ],
 };

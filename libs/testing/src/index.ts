@@ -2,3 +2,4 @@ export * from './test-database';
 export * from './test-redis';
 export * from './smtp-catcher';
 export * from './test-environment';
+export * from './stripe/fake-stripe';

@@ -2,6 +2,9 @@ import { BadRequestException, Body, Controller, Get, HttpCode, Post, ServiceUnav
 import {
   BillingMessages,
   verifyCheckoutSchema,
+  type BillingPortalResponse,
+  type CancelSubscriptionResponse,
+  type ResumeSubscriptionResponse,
   type SubscriptionDto,
   type SubscriptionStatusResponse,
   type VerifyCheckoutRequest,
@@ -72,15 +75,30 @@ export class BillingController {
   /** An operator grant has nothing to cancel (400); without payments, 503; otherwise the provider cancels at period end. */
   @Post('cancel-subscription')
   @HttpCode(200)
-  async cancel(@CurrentUser() user: User): Promise<{ message: string; endsAt: string | null }> {
+  async cancel(@CurrentUser() user: User): Promise<CancelSubscriptionResponse> {
     const account = await this.plans.find(user.id);
     if (account?.isPremium && account.source === 'operator') throw new BadRequestException({ message: BillingMessages.grantedByOperator });
     if (!this.payments.configured) throw new ServiceUnavailableException({ message: BillingMessages.notConfigured });
     if (!account?.isPremium || !account.stripeSubscriptionId) throw new BadRequestException({ message: BillingMessages.noSubscription });
-    return toCancelAnswer(await this.payments.cancelSubscription(user, account));
+    const { endsAt } = await this.payments.cancelSubscription(user, account);
+    return { message: BillingMessages.cancelled, endsAt: endsAt ? endsAt.toISOString() : null };
   }
-}
 
-function toCancelAnswer(result: { endsAt: Date | null }): { message: string; endsAt: string | null } {
-  return { message: 'Subscription cancelled', endsAt: result.endsAt ? result.endsAt.toISOString() : null };
+  /** Undoes a cancellation while the subscription still runs (Settings → Subscription's Resume). */
+  @Post('resume-subscription')
+  @HttpCode(200)
+  async resume(@CurrentUser() user: User): Promise<ResumeSubscriptionResponse> {
+    if (!this.payments.configured) throw new ServiceUnavailableException({ message: BillingMessages.notConfigured });
+    const account = await this.plans.find(user.id);
+    if (!account) throw new BadRequestException({ message: BillingMessages.nothingToResume });
+    const { renewsAt } = await this.payments.resumeSubscription(user, account);
+    return { message: BillingMessages.resumed, renewsAt: renewsAt ? renewsAt.toISOString() : null };
+  }
+
+  /** 'Manage billing': a Stripe Billing Portal session (card, invoices) that returns to Settings → Subscription. */
+  @Post('billing-portal')
+  @HttpCode(200)
+  async billingPortal(@CurrentUser() user: User): Promise<BillingPortalResponse> {
+    return this.payments.billingPortal(user, await this.plans.find(user.id));
+  }
 }

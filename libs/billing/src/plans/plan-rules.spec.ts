@@ -5,11 +5,11 @@ describe('plan rules', () => {
   const later = new Date('2026-11-24T12:00:00Z');
   const earlier = new Date('2026-11-22T12:00:00Z');
 
-  it('makes active and trialing subscriptions Pro, and nothing else', () => {
-    for (const status of ['active', 'trialing'] as const) {
+  it('makes active, trialing and past-due subscriptions Pro (Stripe retries a failed card meanwhile), and nothing else', () => {
+    for (const status of ['active', 'trialing', 'past_due'] as const) {
       expect(decidePremium({ status, source: 'stripe', operatorExpiresAt: null }, now)).toBe(true);
     }
-    for (const status of ['none', 'past_due', 'canceled', 'paused'] as const) {
+    for (const status of ['none', 'canceled', 'paused'] as const) {
       expect(decidePremium({ status, source: 'stripe', operatorExpiresAt: null }, now)).toBe(false);
     }
   });

@@ -8,13 +8,18 @@ export interface PlanState {
   operatorExpiresAt?: Date | null;
 }
 
+/** The statuses that keep Pro: see {@link decidePremium}. */
+export const PRO_STATUSES: readonly PlanStatus[] = ['active', 'trialing', 'past_due'];
+
 /**
- * Pro or not (the one rule, for Stripe and the operator alike): a subscription that is active or in its
- * trial, or an operator grant that has not run out. past_due keeps nothing: Stripe retries the payment and
- * says 'active' again once it succeeds.
+ * Pro or not (the one rule, for Stripe and the operator alike): a subscription that is active, in its
+ * trial, or past due, or an operator grant that has not run out. past_due keeps Pro while Stripe retries
+ * the card (a failed renewal does not pause a paying creator's pages at once): it says 'active' again once
+ * a retry succeeds, and ends the subscription ('canceled', or 'unpaid', stored as 'canceled') when its
+ * retries run out. 'paused', 'canceled' and 'none' are not Pro.
  */
 export function decidePremium(state: PlanState, now: Date): boolean {
-  if (state.status !== 'active' && state.status !== 'trialing') return false;
+  if (!PRO_STATUSES.includes(state.status)) return false;
   if (state.source === 'operator' && state.operatorExpiresAt) return state.operatorExpiresAt.getTime() > now.getTime();
   return true;
 }

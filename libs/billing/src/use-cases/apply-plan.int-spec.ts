@@ -63,7 +63,7 @@ describe('applyPlan', () => {
         stripeSubscriptionId: null,
       }),
     ]);
-    expect(await queued(QueueName.Email, 101, 1)).toEqual([{ job: 'email.pro-started', v: 1, userId: 101, until: periodEnd.toISOString() }]);
+    expect(await queued(QueueName.Email, 101, 1)).toEqual([{ job: 'email.pro-started', v: 1, userId: 101, until: periodEnd.toISOString(), trial: true }]);
 
     await plans.applyPlan(101, { status: 'active', source: 'stripe', currentPeriodEnd: periodEnd });
     expect((await queued(QueueName.Identity, 101, 2)).map((j) => j.planStatus)).toEqual(['trialing', 'active']);

@@ -6,7 +6,7 @@ import { BillingAccount, type PlanSource } from '../accounts/billing-account.ent
 import { decidePremium, periodEndOf } from '../plans/plan-rules';
 
 /**
- * A new plan state for a user: what a Stripe subscription (next release) or the operator says. Fields left
+ * A new plan state for a user: what a Stripe subscription or the operator says. Fields left
  * out keep their stored value; `source` and `status` are always given.
  */
 export interface PlanChange {
@@ -112,7 +112,10 @@ export class ApplyPlanService {
       changedAt: now.toISOString(),
     });
     if (!wasPremium && account.isPremium) {
-      this.outbox.record(tx, 'email.pro-started', { v: 1, userId: account.userId, until: periodEnd ? periodEnd.toISOString() : null });
+      // The trial says when it ends; a subscription renews by itself (no end to tell); a grant may end.
+      const trial = account.source === 'stripe' && account.status === 'trialing';
+      const until = account.source === 'stripe' && !trial ? null : periodEnd;
+      this.outbox.record(tx, 'email.pro-started', { v: 1, userId: account.userId, until: until ? until.toISOString() : null, ...(trial ? { trial: true } : {}) });
     } else if (wasPremium && !account.isPremium) {
       this.outbox.record(tx, 'email.pro-ended', { v: 1, userId: account.userId });
     }

@@ -2,8 +2,9 @@ import { Processor } from '@nestjs/bullmq';
 import { QUEUE_SETTINGS, QueueName } from '@plink/contracts';
 import { ContractWorker, type JobHandlers } from '@plink/platform';
 import { ExpireGrantsService } from '../use-cases/expire-grants.service';
+import { HandleStripeEventService } from '../use-cases/handle-stripe-event.service';
 
-/** The billing queue: ending operator grants whose time is up (Stripe's webhook events join it next). */
+/** The billing queue: Stripe's webhook events (stored by the gateway), and ending operator grants whose time is up. */
 @Processor(QueueName.Billing, { concurrency: QUEUE_SETTINGS[QueueName.Billing].concurrency })
 export class BillingProcessor extends ContractWorker<QueueName.Billing> {
   protected readonly queueName = QueueName.Billing;
@@ -11,9 +12,15 @@ export class BillingProcessor extends ContractWorker<QueueName.Billing> {
     'billing.expire-grants': async () => {
       await this.expireGrants.execute();
     },
+    'billing.stripe-event': async (payload) => {
+      await this.stripeEvents.execute(payload.eventId);
+    },
   };
 
-  constructor(private readonly expireGrants: ExpireGrantsService) {
+  constructor(
+    private readonly expireGrants: ExpireGrantsService,
+    private readonly stripeEvents: HandleStripeEventService,
+  ) {
     super();
   }
 }

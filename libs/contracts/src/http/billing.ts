@@ -14,6 +14,12 @@ export const BillingMessages = {
   noBillingAccount: 'You have no billing account yet. Upgrade to Pro first.',
   /** The payment provider did not answer (or answered with an error): nothing was changed. */
   providerUnavailable: 'The payment provider could not be reached. Please try again in a moment.',
+  /** The answer of a cancellation (the SPA's toast says the same). */
+  cancelled: 'Subscription cancelled',
+  /** The answer of a resumed subscription. */
+  resumed: 'Subscription resumed',
+  /** The Stripe webhook: no or a wrong `Stripe-Signature`, or no signing secret configured (nothing is stored). */
+  webhookSignatureInvalid: 'Webhook signature verification failed.',
 } as const;
 
 /** POST /api/verify-checkout */

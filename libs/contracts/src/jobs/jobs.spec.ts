@@ -12,8 +12,10 @@ describe('job contracts', () => {
     expect(jobsOfQueue(QueueName.Email).sort()).toEqual([
       'email.file-delivery',
       'email.password-reset',
+      'email.payment-failed',
       'email.pro-ended',
       'email.pro-started',
+      'email.trial-ending',
       'email.verification',
     ]);
   });
@@ -21,7 +23,9 @@ describe('job contracts', () => {
   it('sends plan changes to identity, then to pages, and the grant expiry to billing', () => {
     expect(jobsOfQueue(QueueName.Identity)).toEqual(['identity.plan-changed']);
     expect(JOBS['pages.owner-plan-changed'].queue).toBe(QueueName.Pages);
-    expect(jobsOfQueue(QueueName.Billing)).toEqual(['billing.expire-grants']);
+    expect(jobsOfQueue(QueueName.Billing)).toEqual(['billing.expire-grants', 'billing.stripe-event']);
+    expect(JOBS['billing.stripe-event'].schema.safeParse({ v: 1, eventId: 'evt_1' }).success).toBe(true);
+    expect(JOBS['billing.stripe-event'].schema.safeParse({ v: 1, eventId: '' }).success).toBe(false);
     const schema = JOBS['identity.plan-changed'].schema;
     const change = {
       v: 1,

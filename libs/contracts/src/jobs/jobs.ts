@@ -40,10 +40,26 @@ export const JOBS = {
     queue: QueueName.Email,
     schema: z.object({ v: z.literal(1), leadId: z.number().int().positive() }),
   },
-  /** Tell a user their Pro plan started (an operator grant, later a Stripe subscription): until when, if it ends. */
+  /**
+   * Tell a user their Pro plan started (an operator grant or a Stripe subscription): until when, if it ends.
+   * `trial`: it is the free trial, which ends at `until` (the e-mail says so).
+   */
   'email.pro-started': {
     queue: QueueName.Email,
-    schema: z.object({ v: z.literal(1), userId: z.number().int().positive(), until: isoDate.nullable() }),
+    schema: z.object({ v: z.literal(1), userId: z.number().int().positive(), until: isoDate.nullable(), trial: z.boolean().optional() }),
+  },
+  /**
+   * Stripe's reminder that a trial ends in 3 days: the end date, and whether a card is on file (without one,
+   * Pro ends then; the e-mail links to Settings → Subscription to add one).
+   */
+  'email.trial-ending': {
+    queue: QueueName.Email,
+    schema: z.object({ v: z.literal(1), userId: z.number().int().positive(), trialEnd: isoDate, cardOnFile: z.boolean() }),
+  },
+  /** A subscription payment failed (Stripe retries the card): the e-mail links to Settings → Subscription, whose 'Manage billing' opens the Billing Portal. */
+  'email.payment-failed': {
+    queue: QueueName.Email,
+    schema: z.object({ v: z.literal(1), userId: z.number().int().positive() }),
   },
   /** Tell a user their Pro plan ended (revoked, expired, or the subscription ended). */
   'email.pro-ended': {
@@ -77,6 +93,15 @@ export const JOBS = {
   'billing.expire-grants': {
     queue: QueueName.Billing,
     schema: z.object({ v: z.literal(1) }),
+  },
+  /**
+   * Handle a Stripe webhook event stored by the gateway (billing.stripe_events): the worker reloads it by id,
+   * re-reads the customer's subscription from Stripe and applies it. Recorded in the same transaction as the
+   * stored event, so a Redis outage delays it and loses nothing.
+   */
+  'billing.stripe-event': {
+    queue: QueueName.Billing,
+    schema: z.object({ v: z.literal(1), eventId: z.string().min(1).max(255) }),
   },
   /** Add the buffered view counts to the pages (a repeatable job of the pages service). */
   'pages.flush-views': {

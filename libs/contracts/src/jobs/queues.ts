@@ -19,7 +19,7 @@ export enum QueueName {
   Uploads = 'uploads',
   /** The identity service's own work: applying plan changes (published by billing) to the user. */
   Identity = 'identity',
-  /** The billing service's own work: ending operator grants whose time is up. */
+  /** The billing service's own work: ending operator grants whose time is up, handling Stripe's webhook events. */
   Billing = 'billing',
 }
 
@@ -52,7 +52,9 @@ export const QUEUE_SETTINGS: Record<QueueName, QueueSettings> = {
   [QueueName.Uploads]: { concurrency: 2, attempts: 10, backoffDelayMs: 5_000, keepCompleted: 100, keepFailed: 1_000 },
   // A plan change must reach the user: keeps trying for about an hour and a half (2 s … 68 min).
   [QueueName.Identity]: { concurrency: 5, attempts: 12, backoffDelayMs: 2_000, keepCompleted: 1_000, keepFailed: 5_000 },
-  [QueueName.Billing]: { concurrency: 2, attempts: 8, backoffDelayMs: 5_000, keepCompleted: 100, keepFailed: 1_000 },
+  // A Stripe event whose subscription cannot be re-read (Stripe unreachable) keeps trying for about 6 hours
+  // (5 s … 2.8 h); the next event of that customer, or a status check, re-reads the subscription anyway.
+  [QueueName.Billing]: { concurrency: 2, attempts: 12, backoffDelayMs: 5_000, keepCompleted: 100, keepFailed: 1_000 },
 };
 
 /** Which service's worker serves each queue. */

@@ -7,7 +7,7 @@ import { PagesDirectory } from '@plink/pages';
 import { APP_CONFIG, ContractWorker, Mailer, getLogger, hashToken, unseal, type AppConfig, type JobHandlers, type MailMessage } from '@plink/platform';
 import { fileDeliveryEmail } from '../templates/file-delivery-email';
 import { passwordResetEmail, verificationEmail } from '../templates/identity-emails';
-import { proEndedEmail, proStartedEmail } from '../templates/plan-emails';
+import { paymentFailedEmail, proEndedEmail, proStartedEmail, trialEndingEmail } from '../templates/plan-emails';
 
 /** Sends the e-mails of the e-mail queue. A failed send throws, and BullMQ retries with backoff. */
 @Processor(QueueName.Email, { concurrency: QUEUE_SETTINGS[QueueName.Email].concurrency })
@@ -17,7 +17,11 @@ export class EmailProcessor extends ContractWorker<QueueName.Email> {
     'email.verification': (payload) => this.sendVerification(payload),
     'email.password-reset': (payload) => this.sendPasswordReset(payload),
     'email.file-delivery': (payload) => this.sendFileDelivery(payload),
-    'email.pro-started': (payload) => this.sendPlanEmail(payload.userId, (user) => proStartedEmail(this.config.appOrigin, user, payload.until ? new Date(payload.until) : null)),
+    'email.pro-started': (payload) =>
+      this.sendPlanEmail(payload.userId, (user) => proStartedEmail(this.config.appOrigin, user, payload.until ? new Date(payload.until) : null, payload.trial ? 'trial' : 'plan')),
+    'email.trial-ending': (payload) =>
+      this.sendPlanEmail(payload.userId, (user) => trialEndingEmail(this.config.appOrigin, user, new Date(payload.trialEnd), payload.cardOnFile)),
+    'email.payment-failed': (payload) => this.sendPlanEmail(payload.userId, (user) => paymentFailedEmail(this.config.appOrigin, user)),
     'email.pro-ended': (payload) => this.sendPlanEmail(payload.userId, (user) => proEndedEmail(this.config.appOrigin, user)),
   };
 

@@ -11,14 +11,28 @@ function day(date: Date): string {
   return date.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 }
 
-/** Pro started (an operator grant now; a subscription or trial later), with its end when it has one. */
-export function proStartedEmail(appOrigin: string, to: Recipient, until: Date | null): MailMessage {
+/** Where a user adds a card, cancels or resumes: Settings → Subscription ('Manage billing' opens Stripe's portal). */
+function subscriptionSettings(appOrigin: string): string {
+  return `${appOrigin}/settings?tab=subscription`;
+}
+
+/**
+ * Pro started (an operator grant, a subscription, or the free trial), with its end when it has one. A
+ * subscription's `until` is its renewal, not an end: `renews` says so.
+ */
+export function proStartedEmail(appOrigin: string, to: Recipient, until: Date | null, kind: 'plan' | 'trial' = 'plan'): MailMessage {
+  const first =
+    kind === 'trial' && until
+      ? `Your free Pro trial has started. It ends on ${day(until)}; add a card before then in Settings to stay on Pro.`
+      : until
+        ? `Your account is on the Pro plan until ${day(until)}.`
+        : 'Your account is now on the Pro plan.';
   return renderActionEmail({
     to: to.email,
     subject: `Welcome to ${PRODUCT_NAME} Pro`,
     greeting: `Hi ${to.username},`,
     lines: [
-      until ? `Your account is on the Pro plan until ${day(until)}.` : 'Your account is now on the Pro plan.',
+      first,
       'You can now create as many pages as you like, remove the branding, send new leads to a webhook, and add custom code and tracking to your pages.',
     ],
     action: { label: 'Open your dashboard', url: `${appOrigin}/dashboard` },
@@ -38,5 +52,40 @@ export function proEndedEmail(appOrigin: string, to: Recipient): MailMessage {
     ],
     action: { label: 'Open your dashboard', url: `${appOrigin}/dashboard` },
     footer: `You receive this email because the plan of your ${PRODUCT_NAME} account changed.`,
+  });
+}
+
+/** Stripe's reminder, 3 days before a trial ends: add a card to stay on Pro (or, with one, when it is charged). */
+export function trialEndingEmail(appOrigin: string, to: Recipient, trialEnd: Date, cardOnFile: boolean): MailMessage {
+  return renderActionEmail({
+    to: to.email,
+    subject: `Your ${PRODUCT_NAME} Pro trial ends in 3 days`,
+    greeting: `Hi ${to.username},`,
+    lines: cardOnFile
+      ? [
+          `Your free Pro trial ends on ${day(trialEnd)}.`,
+          'Your subscription then continues on the card you added, at $10 a month. You can cancel anytime in Settings.',
+        ]
+      : [
+          `Your free Pro trial ends on ${day(trialEnd)}.`,
+          `To stay on Pro, add a card in Settings → Subscription ('Manage billing') before then. Without one, your account returns to the Free plan when the trial ends.`,
+        ],
+    action: { label: 'Open subscription settings', url: subscriptionSettings(appOrigin) },
+    footer: `You receive this email because you started a Pro trial on ${PRODUCT_NAME}.`,
+  });
+}
+
+/** A subscription payment failed: update the card through 'Manage billing' (the Billing Portal) in Settings. */
+export function paymentFailedEmail(appOrigin: string, to: Recipient): MailMessage {
+  return renderActionEmail({
+    to: to.email,
+    subject: `Your ${PRODUCT_NAME} Pro payment failed`,
+    greeting: `Hi ${to.username},`,
+    lines: [
+      'We could not take the payment for your Pro subscription.',
+      `Your pages keep their Pro features while the payment is retried over the next few days. Please update your card in Settings → Subscription ('Manage billing'); if every retry fails, your account returns to the Free plan.`,
+    ],
+    action: { label: 'Update your card', url: subscriptionSettings(appOrigin) },
+    footer: `You receive this email because you have a Pro subscription on ${PRODUCT_NAME}.`,
   });
 }

@@ -40,10 +40,15 @@ describe('configuration', () => {
 
   it('reads Stripe only with a secret key, and STRIPE_API_URL only as an http(s) origin', () => {
     expect(loadConfig({ ...base, STRIPE_PRICE_ID: 'price_1', STRIPE_API_URL: 'http://127.0.0.1:12111' }).stripe).toBeUndefined();
-    const stripe = loadConfig({ ...base, STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_API_URL: 'http://127.0.0.1:12111/' }).stripe;
-    expect(stripe).toEqual({ secretKey: 'sk_test_1', webhookSecret: undefined, priceId: undefined, apiUrl: 'http://127.0.0.1:12111' });
+    const stripe = loadConfig({ ...base, STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_PRICE_ID: 'price_1', STRIPE_API_URL: 'http://127.0.0.1:12111/' }).stripe;
+    expect(stripe).toEqual({ secretKey: 'sk_test_1', webhookSecret: undefined, priceId: 'price_1', apiUrl: 'http://127.0.0.1:12111' });
     expect(() => loadConfig({ ...base, STRIPE_API_URL: 'localhost:12111' })).toThrow(/STRIPE_API_URL/);
     expect(() => loadConfig({ ...base, STRIPE_API_URL: 'http://127.0.0.1:12111/v1' })).toThrow(/STRIPE_API_URL must be an http\(s\) origin/);
+  });
+
+  it('does not start with a Stripe key but no price of the Pro plan', () => {
+    expect(() => loadConfig({ ...base, STRIPE_SECRET_KEY: 'sk_test_1' })).toThrow(/STRIPE_PRICE_ID \(the price_… of the Pro plan\) is required when STRIPE_SECRET_KEY is set/);
+    expect(() => loadConfig({ ...base, STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_PRICE_ID: ' ' })).toThrow(/STRIPE_PRICE_ID/);
   });
 
   it('treats empty variables as unset', () => {

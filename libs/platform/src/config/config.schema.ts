@@ -78,6 +78,11 @@ export const envSchema = z
     if (env.SESSION_SECRET && env.SESSION_SECRET.length < 32) {
       ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'SESSION_SECRET must be at least 32 characters' });
     }
+    // Checkout needs the price of the Pro plan: a server with a Stripe key but no price would take no payment
+    // and only find out at a customer's first click, so it does not start.
+    if (env.STRIPE_SECRET_KEY && !env.STRIPE_PRICE_ID) {
+      ctx.addIssue({ code: 'custom', path: ['STRIPE_PRICE_ID'], message: 'STRIPE_PRICE_ID (the price_… of the Pro plan) is required when STRIPE_SECRET_KEY is set' });
+    }
     if (env.S3_ENDPOINT) {
       for (const key of ['S3_ACCESS_KEY', 'S3_SECRET_KEY', 'S3_BUCKET'] as const) {
         if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: `${key} is required when S3_ENDPOINT is set` });
@@ -124,7 +129,7 @@ export interface AppConfig {
   /** Uploads no page shows are swept once they are older than this (hours): time for a creator to save. */
   uploadOrphanGraceHours: number;
   /** Set only with STRIPE_SECRET_KEY: without it, payments answer "not configured". `apiUrl`: a Stripe-compatible server. */
-  stripe?: { secretKey: string; webhookSecret?: string; priceId?: string; apiUrl?: string };
+  stripe?: { secretKey: string; webhookSecret?: string; priceId: string; apiUrl?: string };
   /** Requests per minute one address may make to each auth call (0 = off). */
   authRateLimitPerMinute: number;
   /** Wrong passwords one address may send in 15 minutes, over all accounts, before its logins get 429 (0 = off). */
@@ -182,7 +187,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       : undefined,
     uploadOrphanGraceHours: e.UPLOAD_ORPHAN_GRACE_HOURS,
     stripe: e.STRIPE_SECRET_KEY
-      ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, priceId: e.STRIPE_PRICE_ID, apiUrl: e.STRIPE_API_URL }
+      ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, priceId: e.STRIPE_PRICE_ID!, apiUrl: e.STRIPE_API_URL }
       : undefined,
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
     loginFailuresPerAddress: e.LOGIN_FAILURES_PER_ADDRESS,
@@ -207,7 +212,7 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     redisPrefix: config.redisPrefix,
     mail: config.smtpUrl ? maskUrl(config.smtpUrl) : `folder ${config.mailOutboxDir}`,
     storage: config.s3 ? `s3 ${config.s3.endPoint}/${config.s3.bucket}` : `folder ${config.uploadsDir}`,
-    stripe: config.stripe ? 'configured' : 'not configured',
+    stripe: config.stripe ? (config.stripe.webhookSecret ? 'configured' : 'configured, without STRIPE_WEBHOOK_SECRET (webhooks refused)') : 'not configured',
     workers: config.workers,
   };
 }

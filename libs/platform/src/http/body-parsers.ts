@@ -10,6 +10,8 @@ import { ApiError } from './api-exception.filter';
  * - JSON, with Fastify's parser, which refuses a `__proto__` key or a `constructor.prototype` (prototype
  *   pollution) instead of keeping them: such a body answers 400 with a message saying so, a body that is
  *   not JSON at all 400 'Malformed JSON in request body'.
+ *   A route with `config.bodyKind: 'raw-json'` (the Stripe webhook) gets the body's text unparsed instead:
+ *   its signature covers the exact bytes, and the route parses the text once the signature holds.
  * - urlencoded forms, only for the routes that take a browser form (`config.bodyKind: 'form'`, the no-JS
  *   lead form); any other route answers 415 (the CSRF guard already refuses them before the body is read).
  *   A form field named `__proto__`, `constructor` or `prototype` answers 400 as in JSON.
@@ -19,6 +21,10 @@ import { ApiError } from './api-exception.filter';
 export function installBodyParsers(fastify: FastifyInstance): void {
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (request.routeOptions.config?.bodyKind === 'raw-json') {
+      done(null, body);
+      return;
+    }
     parseJson(request, body as string, (err, value) => {
       // Only when refused: well-formed JSON that the safe parser refused holds a forbidden key.
       if (err && isWellFormedJson(body as string)) done(forbiddenKey(), undefined);

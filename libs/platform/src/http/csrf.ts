@@ -7,10 +7,11 @@ import { ApiError } from './api-exception.filter';
 declare module 'fastify' {
   interface FastifyContextConfig {
     /**
-     * A body this route takes besides JSON: `form` (a browser's urlencoded form post) or `multipart` (the
-     * route reads its multipart body itself and answers other bodies in its own words).
+     * A body this route takes besides parsed JSON: `form` (a browser's urlencoded form post), `multipart` (the
+     * route reads its multipart body itself and answers other bodies in its own words), or `raw-json` (JSON
+     * handed to the route as its exact text, unparsed: a signed webhook, whose signature covers those bytes).
      */
-    bodyKind?: 'form' | 'multipart';
+    bodyKind?: 'form' | 'multipart' | 'raw-json';
     /**
      * A visitor's submission on a landing page: allowed from the app's origin, the public pages' origin and
      * the opaque origin (`Origin: null`) of a sandboxed page, whatever its Sec-Fetch-Site says.
@@ -58,7 +59,7 @@ export function installCsrfDefence(fastify: FastifyInstance, config: AppConfig):
   });
 }
 
-function routeGuard(bodyKind: 'form' | 'multipart' | undefined, visitorFacing: boolean, appOrigin: string, visitorOrigins: Set<string>): Guard {
+function routeGuard(bodyKind: 'form' | 'multipart' | 'raw-json' | undefined, visitorFacing: boolean, appOrigin: string, visitorOrigins: Set<string>): Guard {
   const refusedType = bodyKind === 'form' ? CommonMessages.unsupportedFormMediaType : CommonMessages.unsupportedMediaType;
   return (request, _reply, done) => {
     if (!STATE_CHANGING.has(request.method)) return done();

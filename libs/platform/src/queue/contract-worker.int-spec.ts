@@ -30,6 +30,12 @@ class RecordingEmailWorker extends ContractWorker<QueueName.Email> {
     'email.pro-ended': async (payload, job) => {
       seen.push({ name: job.name, payload, attempt: job.attemptsMade + 1 });
     },
+    'email.trial-ending': async (payload, job) => {
+      seen.push({ name: job.name, payload, attempt: job.attemptsMade + 1 });
+    },
+    'email.payment-failed': async (payload, job) => {
+      seen.push({ name: job.name, payload, attempt: job.attemptsMade + 1 });
+    },
   };
 }
 
