@@ -11,6 +11,7 @@ import { ApplyPlanService } from './use-cases/apply-plan.service';
 import { ExpireGrantsService } from './use-cases/expire-grants.service';
 import { HandleStripeEventService } from './use-cases/handle-stripe-event.service';
 import { OperatorPlansService } from './use-cases/operator-plans.service';
+import { PlanPropagation } from './use-cases/plan-propagation.service';
 import { ReadPlanService } from './use-cases/read-plan.service';
 import { RecordStripeEventService } from './use-cases/record-stripe-event.service';
 import { StripeSubscriptionSync } from './use-cases/stripe-subscription-sync.service';
@@ -38,6 +39,7 @@ export class BillingCoreModule {}
   controllers: [BillingController],
   providers: [
     SubscriptionStatusService,
+    PlanPropagation,
     RecordStripeEventService,
     StripeWebhookRoute,
     {

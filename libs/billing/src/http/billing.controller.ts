@@ -14,6 +14,7 @@ import { ZodPipe } from '@plink/platform';
 import { PaymentsGateway, type CheckoutVerification } from '../payments/payments.gateway';
 import { leadRemovalAtOf, periodEndOf } from '../plans/plan-rules';
 import { ReadPlanService } from '../use-cases/read-plan.service';
+import { PlanPropagation } from '../use-cases/plan-propagation.service';
 import { SubscriptionStatusService } from '../use-cases/subscription-status.service';
 
 /** The five subscription calls of SPEC §7, signed-in only, each about the caller's own plan. */
@@ -24,6 +25,7 @@ export class BillingController {
     private readonly payments: PaymentsGateway,
     private readonly plans: ReadPlanService,
     private readonly status: SubscriptionStatusService,
+    private readonly propagation: PlanPropagation,
   ) {}
 
   /** The caller's plan, as Settings → Subscription shows it. */
@@ -53,23 +55,33 @@ export class BillingController {
     return this.payments.createCheckout(user, await this.plans.find(user.id));
   }
 
+  /** The return from Checkout: the caller's own session; Pro at once when it started a subscription (GET /api/user says so on return). */
   @Post('verify-checkout')
   @HttpCode(200)
-  verifyCheckout(@CurrentUser() user: User, @Body(new ZodPipe(verifyCheckoutSchema)) body: VerifyCheckoutRequest): Promise<CheckoutVerification> {
-    return this.payments.verifyCheckout(user, body.sessionId);
+  async verifyCheckout(@CurrentUser() user: User, @Body(new ZodPipe(verifyCheckoutSchema)) body: VerifyCheckoutRequest): Promise<CheckoutVerification> {
+    const result = await this.payments.verifyCheckout(user, body.sessionId);
+    if (result.isPremium !== user.isPremium) await this.propagation.untilIdentityShows(user.id, result.isPremium);
+    return result;
   }
 
   @Post('check-subscription-status')
   @HttpCode(200)
   checkStatus(@CurrentUser() user: User): Promise<SubscriptionStatusResponse> {
-    return this.status.execute(user);
+    return this.recheck(user);
   }
 
   /** SPEC lets any user reach it: it only re-checks the caller's own plan, like the status check. */
   @Post('admin/reset-subscription-status')
   @HttpCode(200)
   resetStatus(@CurrentUser() user: User): Promise<SubscriptionStatusResponse> {
-    return this.status.execute(user);
+    return this.recheck(user);
+  }
+
+  /** The status re-read; a corrected plan is waited for in identity, as the SPA refetches the user after it. */
+  private async recheck(user: User): Promise<SubscriptionStatusResponse> {
+    const result = await this.status.execute(user);
+    if (result.updated && result.isPremium !== user.isPremium) await this.propagation.untilIdentityShows(user.id, result.isPremium);
+    return result;
   }
 
   /** An operator grant has nothing to cancel (400); without payments, 503; otherwise the provider cancels at period end. */

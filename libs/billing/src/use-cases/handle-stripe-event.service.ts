@@ -91,7 +91,7 @@ export class HandleStripeEventService {
     );
     if (byCustomer) return byCustomer.user_id;
     const userId = toUserId(hint ?? (await this.customerUserId(customerId)));
-    if (userId === null || !(await this.identity.findContact(userId))) return null;
+    if (userId === null || (await this.identity.isPremiumNow(userId)) === null) return null;
     const [account] = await this.em.fork().execute<{ stripe_customer_id: string | null }[]>(
       'select stripe_customer_id from billing.accounts where user_id = ?',
       [userId],

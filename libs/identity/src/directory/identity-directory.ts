@@ -20,6 +20,15 @@ export class IdentityDirectory {
     return { id: user.id, username: user.username, email: user.email, isVerified: user.isVerified, isPremium: user.isPremium };
   }
 
+  /**
+   * Whether the user is Pro as identity has it right now (read afresh, never from the request's identity
+   * map): billing waits on it after a plan change it made. Null when the user is gone.
+   */
+  async isPremiumNow(userId: number): Promise<boolean | null> {
+    const user = await this.users.findByIdAfresh(userId);
+    return user ? user.isPremium : null;
+  }
+
   /** The user with this e-mail address (any case), or null (the operator's plan command). */
   async findContactByEmail(email: string): Promise<UserContact | null> {
     const user = await this.users.findByEmail(email);

@@ -13,6 +13,11 @@ export class UsersRepository {
     return em.findOne(User, { id });
   }
 
+  /** The stored user, read in a context of its own (not the request's identity map, which may hold an older copy). */
+  findByIdAfresh(id: number): Promise<User | null> {
+    return this.em.fork().findOne(User, { id });
+  }
+
   findByEmail(email: string, em: EntityManager = this.em): Promise<User | null> {
     return em.findOne(User, { [raw('lower(email)')]: email.toLowerCase() });
   }

@@ -23,7 +23,7 @@ function subscriptionSettings(appOrigin: string): string {
 export function proStartedEmail(appOrigin: string, to: Recipient, until: Date | null, kind: 'plan' | 'trial' = 'plan'): MailMessage {
   const first =
     kind === 'trial' && until
-      ? `Your free Pro trial has started. It ends on ${day(until)}; add a card before then in Settings to stay on Pro.`
+      ? `Your free Pro trial has started. It ends on ${day(until)}; to stay on Pro after that, a card is needed (add one in Settings → Subscription if you did not at checkout).`
       : until
         ? `Your account is on the Pro plan until ${day(until)}.`
         : 'Your account is now on the Pro plan.';

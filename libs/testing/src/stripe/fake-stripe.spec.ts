@@ -274,7 +274,18 @@ describe('FakeStripe through the stripe SDK', () => {
 
     const unknownParam = await caught(stripe.customers.create({ emial: 'typo@example.com' } as Stripe.CustomerCreateParams));
     expect(unknownParam).toMatchObject({ statusCode: 400, code: 'parameter_unknown', param: 'emial' });
+    const notHere = await caught(
+      stripe.checkout.sessions.create({
+        mode: 'subscription',
+        line_items: [{ price: fake.priceId, quantity: 1 }],
+        success_url: 'http://plink.test/ok',
+        subscription_data: { trial_end: 1_900_000_000 },
+      }),
+    );
+    expect(notHere).toMatchObject({ statusCode: 400, code: 'parameter_unknown', param: 'subscription_data[trial_end]' });
+    expect(notHere.message).toContain('this test server does not implement');
     // None of the refused calls created anything.
+    expect(fake.events).toEqual([]);
     expect((await stripe.customers.list()).data).toEqual([]);
   });
 
@@ -388,6 +399,8 @@ describe('FakeStripe through the stripe SDK', () => {
     expect(canceled).toMatchObject({ status: 'canceled', ended_at: expect.any(Number) });
     await fake.settled();
     expect(receiver.types().at(-1)).toBe('customer.subscription.deleted');
+    const again = await caught(stripe.subscriptions.cancel(subId));
+    expect(again).toMatchObject({ statusCode: 404, code: 'resource_missing', message: `No such subscription: '${subId}'` });
     const refused = await caught(stripe.subscriptions.update(subId, { cancel_at_period_end: true }));
     expect(refused).toMatchObject({ statusCode: 400, message: 'A canceled subscription can only update its cancellation_details and metadata.' });
 

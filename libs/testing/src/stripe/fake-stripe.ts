@@ -159,7 +159,61 @@ const SESSION_PARAMS = [
   'submit_type',
 ] as const;
 
+const SESSION_PARAMS_NOT_IMPLEMENTED = [
+  'discounts',
+  'expires_at',
+  'after_expiration',
+  'custom_fields',
+  'customer_creation',
+  'invoice_creation',
+  'optional_items',
+  'payment_method_configuration',
+  'payment_method_options',
+  'redirect_on_completion',
+  'return_url',
+  'shipping_address_collection',
+];
+
 const SUBSCRIPTION_DATA_PARAMS = ['trial_period_days', 'trial_settings', 'metadata', 'description'];
+const SUBSCRIPTION_DATA_NOT_IMPLEMENTED = [
+  'trial_end',
+  'billing_cycle_anchor',
+  'billing_mode',
+  'default_tax_rates',
+  'proration_behavior',
+  'application_fee_percent',
+  'on_behalf_of',
+  'transfer_data',
+  'invoice_settings',
+];
+
+const SUBSCRIPTION_UPDATE_PARAMS = ['cancel_at_period_end', 'metadata', 'description', 'default_payment_method', 'cancellation_details', 'proration_behavior', 'expand'];
+const SUBSCRIPTION_UPDATE_NOT_IMPLEMENTED = [
+  'items',
+  'trial_end',
+  'trial_from_plan',
+  'trial_settings',
+  'cancel_at',
+  'pause_collection',
+  'billing_cycle_anchor',
+  'discounts',
+  'payment_behavior',
+  'collection_method',
+  'days_until_due',
+  'default_source',
+  'default_tax_rates',
+  'add_invoice_items',
+  'automatic_tax',
+  'payment_settings',
+  'proration_date',
+  'off_session',
+  'on_behalf_of',
+  'transfer_data',
+  'billing_thresholds',
+  'invoice_settings',
+  'pending_invoice_item_interval',
+  'application_fee_percent',
+];
 
 export class FakeStripe {
   readonly secretKey: string;
@@ -860,7 +914,7 @@ export class FakeStripe {
 
   private createCheckoutSession(params: StripeObject): StripeObject {
     const s = this.state;
-    checkKnownParams(params, SESSION_PARAMS);
+    checkKnownParams(params, SESSION_PARAMS, SESSION_PARAMS_NOT_IMPLEMENTED);
     if (params.mode === undefined || params.mode === '') throw missingParam('mode');
     if (params.mode !== 'subscription') {
       throw invalidParam('mode', `This test server supports only mode=subscription (got '${String(params.mode)}').`);
@@ -874,7 +928,7 @@ export class FakeStripe {
     const lineItems = (params.line_items as StripeObject[]).map((item, i) => {
       const name = `line_items[${i}]`;
       if (typeof item !== 'object' || item === null) throw invalidParam(name, 'Invalid object');
-      checkKnownParams(item, ['price', 'quantity', 'adjustable_quantity', 'tax_rates', 'dynamic_tax_rates']);
+      checkKnownParams(item, ['price', 'quantity'], ['price_data', 'adjustable_quantity', 'tax_rates', 'dynamic_tax_rates'], name);
       const priceId = requireString(item, 'price', `${name}[price]`);
       const price = s.get('price', priceId, `${name}[price]`, 400);
       if (!price.recurring) {
@@ -898,11 +952,7 @@ export class FakeStripe {
 
     const data = params.subscription_data ?? {};
     if (typeof data !== 'object' || Array.isArray(data)) throw invalidParam('subscription_data', 'Invalid object');
-    for (const key of Object.keys(data)) {
-      if (!SUBSCRIPTION_DATA_PARAMS.includes(key)) {
-        throw new StripeApiError(400, 'invalid_request_error', `Received unknown parameter: subscription_data[${key}]`, 'parameter_unknown', `subscription_data[${key}]`);
-      }
-    }
+    checkKnownParams(data, SUBSCRIPTION_DATA_PARAMS, SUBSCRIPTION_DATA_NOT_IMPLEMENTED, 'subscription_data');
     const trialDays = parseInteger(data.trial_period_days, 'subscription_data[trial_period_days]', 1, 730);
     let trialSettings: { end_behavior: { missing_payment_method: 'cancel' | 'create_invoice' | 'pause' } } | undefined;
     if (data.trial_settings !== undefined) {
@@ -949,7 +999,7 @@ export class FakeStripe {
 
   private updateSubscription(sub: StripeObject, params: StripeObject): StripeObject {
     const s = this.state;
-    checkKnownParams(params, ['cancel_at_period_end', 'metadata', 'description', 'default_payment_method', 'cancellation_details', 'proration_behavior', 'expand']);
+    checkKnownParams(params, SUBSCRIPTION_UPDATE_PARAMS, SUBSCRIPTION_UPDATE_NOT_IMPLEMENTED);
     if (sub.status === 'canceled') {
       const other = Object.keys(params).filter((k) => !['metadata', 'cancellation_details', 'expand'].includes(k));
       if (other.length > 0) {

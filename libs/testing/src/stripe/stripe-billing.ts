@@ -434,7 +434,7 @@ export class StripeState {
   }): StripeObject {
     const id = newId('cs_test_', 58);
     const created = this.now();
-    const amount = this.firstAmount(fields.extras, null);
+    const amount = this.firstAmount(fields.extras);
     const customer = fields.customer ? this.customers.get(fields.customer) : undefined;
     const session: StripeObject = {
       id,
@@ -695,9 +695,8 @@ export class StripeState {
 
   /** Ends the subscription now (DELETE /v1/subscriptions/:id): customer.subscription.deleted. */
   cancelNow(sub: StripeObject, reason: string = 'cancellation_requested'): void {
-    if (sub.status === 'canceled') {
-      throw new StripeApiError(400, 'invalid_request_error', `No such subscription: '${sub.id}'; it has already been canceled.`, 'resource_missing', 'id');
-    }
+    // Stripe treats a canceled subscription as gone for a second cancel (it can still be retrieved).
+    if (sub.status === 'canceled') throw noSuch('subscription', sub.id);
     const now = this.now();
     sub.status = 'canceled';
     sub.canceled_at = sub.canceled_at ?? now;
@@ -863,7 +862,7 @@ export class StripeState {
   }
 
   /** The price of the first invoice of a session (before discounts; 0 with a trial). */
-  private firstAmount(extras: CheckoutSessionExtras, _sub: StripeObject | null): number {
+  private firstAmount(extras: CheckoutSessionExtras): number {
     if ((extras.subscriptionData.trial_period_days ?? 0) > 0) return 0;
     return extras.lineItems.reduce((sum, li) => sum + (this.prices.get(li.price)?.unit_amount ?? 0) * li.quantity, 0);
   }

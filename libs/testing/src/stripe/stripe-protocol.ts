@@ -57,11 +57,19 @@ export function noSuch(kind: string, id: string, param = 'id', status = 404): St
   return new StripeApiError(status, 'invalid_request_error', `No such ${kind}: '${id}'`, 'resource_missing', param);
 }
 
-/** Rejects parameters the endpoint does not know, as Stripe does ("Received unknown parameter: …"). */
-export function checkKnownParams(params: StripeObject, known: readonly string[]): void {
+/**
+ * Rejects parameters the endpoint does not know, as Stripe does ("Received unknown parameter: …"). Stripe
+ * parameters this server does not implement (`unsupported`) get their own message, so a test that needs one
+ * says so instead of passing on a silently ignored parameter. `prefix` names nested parameters (`subscription_data`).
+ */
+export function checkKnownParams(params: StripeObject, known: readonly string[], unsupported: readonly string[] = [], prefix = ''): void {
   for (const key of Object.keys(params)) {
+    const name = prefix ? `${prefix}[${key}]` : key;
+    if (unsupported.includes(key)) {
+      throw new StripeApiError(400, 'invalid_request_error', `Received unknown parameter: ${name} (a Stripe parameter this test server does not implement)`, 'parameter_unknown', name);
+    }
     if (!known.includes(key)) {
-      throw new StripeApiError(400, 'invalid_request_error', `Received unknown parameter: ${key}`, 'parameter_unknown', key);
+      throw new StripeApiError(400, 'invalid_request_error', `Received unknown parameter: ${name}`, 'parameter_unknown', name);
     }
   }
 }
