@@ -65,7 +65,8 @@ export function isStripeNotFound(err: unknown): boolean {
 export function providerUnavailable(err: unknown, what: string, context: Record<string, unknown> = {}): unknown {
   if (!(err instanceof Stripe.errors.StripeError)) return err;
   getLogger().error(
-    { ...context, stripe: { type: err.type, code: err.code, status: err.statusCode, requestId: err.requestId, message: err.message } },
+    // Stripe's message may quote a parameter (an address): addresses never reach the logs.
+    { ...context, stripe: { type: err.type, code: err.code, status: err.statusCode, requestId: err.requestId, message: err.message.replace(/[^\s@"']+@[^\s@"']+/g, '[address]') } },
     `Stripe call failed: ${what}`,
   );
   return new ServiceUnavailableException({ message: BillingMessages.providerUnavailable });
