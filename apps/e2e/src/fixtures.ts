@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 import { Client } from 'pg';
 import {
+  FakeStripe,
   SmtpCatcher,
   createTestDatabase,
   deleteRedisPrefix,
@@ -38,6 +39,14 @@ export interface Gateway {
   databaseUrl: string;
   /** Everything the gateway wrote to stdout and stderr so far (the tail, if very long). */
   output(): string;
+  /** The local Stripe server the gateway takes payments with (only with the `withStripe` option). */
+  stripe: FakeStripe | null;
+}
+
+interface GatewayOptions {
+  publicHost?: string;
+  /** Start a local Stripe server (FakeStripe) and configure the gateway's payments and webhooks for it. */
+  withStripe?: boolean;
 }
 
 class OutputBuffer {
@@ -80,7 +89,7 @@ async function stopGateway(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-async function startGateway(use: (gateway: Gateway) => Promise<void>, publicHost?: string): Promise<void> {
+async function startGateway(use: (gateway: Gateway) => Promise<void>, { publicHost, withStripe }: GatewayOptions): Promise<void> {
   const cleanups: (() => Promise<void> | void)[] = [];
   const output = new OutputBuffer();
   try {
@@ -101,6 +110,11 @@ async function startGateway(use: (gateway: Gateway) => Promise<void>, publicHost
     const origin = `http://127.0.0.1:${port}`;
     // Another name for the same gateway (e.g. `localhost`): landing pages on a host of their own.
     const publicOrigin = publicHost ? `http://${publicHost}:${port}` : origin;
+
+    // Stripe's part, played locally: the API the gateway's SDK calls, the hosted checkout page, and the
+    // webhooks, signed as Stripe signs them, POSTed to the gateway's endpoint.
+    const stripe = withStripe ? await FakeStripe.start({ webhookUrl: `${origin}/api/webhooks/stripe` }) : null;
+    if (stripe) cleanups.push(() => stripe.close());
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
@@ -125,6 +139,14 @@ async function startGateway(use: (gateway: Gateway) => Promise<void>, publicHost
       LEAD_RATE_LIMIT_PER_MINUTE: '0',
       UPLOADS_DIR: join(dataDir, 'uploads'),
       MAIL_OUTBOX_DIR: join(dataDir, 'mail'),
+      ...(stripe
+        ? {
+            STRIPE_API_URL: stripe.url,
+            STRIPE_SECRET_KEY: stripe.secretKey,
+            STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
+            STRIPE_PRICE_ID: stripe.priceId,
+          }
+        : {}),
     };
     const child = spawn(NODE, [GATEWAY_MAIN], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     // Runs before the database is dropped (cleanups run last-in, first-out).
@@ -135,7 +157,7 @@ async function startGateway(use: (gateway: Gateway) => Promise<void>, publicHost
 
     // On failure the error carries the gateway's output, and the reporter prints it.
     await waitForHealth(origin, child, output);
-    await use({ origin, publicOrigin, smtp, databaseUrl: database.url, output: () => output.toString() });
+    await use({ origin, publicOrigin, smtp, databaseUrl: database.url, output: () => output.toString(), stripe });
   } finally {
     const errors: unknown[] = [];
     for (const cleanup of cleanups.reverse()) {
@@ -159,11 +181,17 @@ interface WorkerFixtures {
   gateway: Gateway;
   /** Set (e.g. `test.use({ publicHost: 'localhost' })`) to serve landing pages on that host name (PUBLIC_ORIGIN). */
   publicHost: string | undefined;
+  /** `test.use({ withStripe: true })`: payments on a local Stripe server (`gateway.stripe`). */
+  withStripe: boolean;
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   publicHost: [undefined, { scope: 'worker', option: true }],
-  gateway: [async ({ publicHost }, use) => startGateway(use, publicHost), { scope: 'worker', timeout: 120_000 }],
+  withStripe: [false, { scope: 'worker', option: true }],
+  gateway: [
+    async ({ publicHost, withStripe }, use) => startGateway(use, { publicHost, withStripe }),
+    { scope: 'worker', timeout: 120_000 },
+  ],
   baseURL: async ({ gateway }, use) => use(gateway.origin),
   smtp: async ({ gateway }, use) => use(gateway.smtp),
   gatewayOutputOnFailure: [

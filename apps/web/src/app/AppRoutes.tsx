@@ -1,5 +1,4 @@
 import { Route, Routes } from 'react-router-dom';
-import { ComingSoonPage } from '../components/ComingSoonPage';
 import { NotFoundPage } from '../components/NotFoundPage';
 import { RequireAuth } from '../features/auth';
 import { HomePage } from '../features/home';
@@ -18,6 +17,8 @@ const TermsPage = lazyPage(() => import('../features/legal'), 'TermsPage');
 const PrivacyPage = lazyPage(() => import('../features/legal'), 'PrivacyPage');
 const SettingsPage = lazyPage(() => import('../features/settings'), 'SettingsPage');
 const StatsPage = lazyPage(() => import('../features/stats'), 'StatsPage');
+const CheckoutPage = lazyPage(() => import('../features/billing'), 'CheckoutPage');
+const CheckoutSuccessPage = lazyPage(() => import('../features/billing'), 'CheckoutSuccessPage');
 // The editor brings tiptap and the landing page renderer: its own chunk, loaded on first visit.
 const EditorPage = lazyPage(() => import('../features/editor'), 'EditorPage');
 
@@ -36,9 +37,9 @@ export function AppRoutes() {
         <Route element={<RequireAuth />}>
           <Route path="dashboard" element={<DashboardPage />} />
           <Route path="settings" element={<SettingsPage />} />
-          {/* Login routes of a later milestone. */}
-          <Route path="checkout" element={<ComingSoonPage title="Upgrade to Pro" />} />
-          <Route path="checkout/success" element={<ComingSoonPage title="Payment" />} />
+          {/* /checkout?plan=pro starts Stripe Checkout, which comes back to /checkout/success?session_id=… */}
+          <Route path="checkout" element={<CheckoutPage />} />
+          <Route path="checkout/success" element={<CheckoutSuccessPage />} />
           {/* /editor/new creates a page, /editor/{id} edits one. */}
           <Route path="editor/:id" element={<EditorPage />} />
           <Route path="stats/:id" element={<StatsPage />} />

@@ -49,4 +49,15 @@ export const PRO_PLAN: Plan = {
 
 export const PLANS = [FREE_PLAN, PRO_PLAN] as const;
 
+/** The four Pro features the checkout screen lists (SPEC §2 Checkout). */
+export const PRO_CHECKOUT_FEATURES: PlanFeature[] = [
+  included('Unlimited landing pages'),
+  included('Remove branding'),
+  included('Embed tracking scripts'),
+  included('Webhooks'),
+];
+
 export const TRIAL_DAYS = 14;
+
+/** Where every upgrade button leads (the checkout screen wants a query string). */
+export const UPGRADE_PATH = '/checkout?plan=pro';

@@ -17,6 +17,7 @@ export const TOAST_DURATION = {
   default: 5_000,
   copy: 2_000,
   emailVerified: 6_000,
+  inactiveSubscription: 8_000,
 } as const;
 
 export interface ToastOptions {

@@ -1,4 +1,4 @@
-import type { LeadDto, PageDto, PageStatsDto, UserDto } from '@plink/contracts';
+import type { LeadDto, PageDto, PageStatsDto, SubscriptionDto, UserDto } from '@plink/contracts';
 
 /** What the fake server answers for one request. */
 export interface MockReply {
@@ -105,6 +105,24 @@ export function makePage(overrides: Partial<PageDto> = {}): PageDto {
     paused: false,
     createdAt: '2025-02-01T10:00:00.000Z',
     updatedAt: '2025-02-01T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+/** GET /api/subscription of a Free user who never subscribed, on a server that takes payments. */
+export function makeSubscription(overrides: Partial<SubscriptionDto> = {}): SubscriptionDto {
+  return {
+    isPremium: false,
+    status: 'none',
+    source: null,
+    trialEnd: null,
+    currentPeriodEnd: null,
+    cancelAtPeriodEnd: false,
+    trialAvailable: true,
+    paymentsConfigured: true,
+    canManageBilling: false,
+    downgradedAt: null,
+    leadRemovalAt: null,
     ...overrides,
   };
 }

@@ -7,7 +7,13 @@ const guide = makePage({ id: 1, title: 'Free Guide', slug: 'free-guide', views: 
 const waitlist = makePage({ id: 2, title: 'Waitlist', slug: 'waitlist', views: 0, conversions: 0 });
 
 async function openDashboard(pages: PageDto[], { isPremium = true, routes = {} } = {}) {
-  const fetchMock = mockFetch({ ...signedInAs({ isPremium }), 'GET /api/pages': { body: pages }, ...routes });
+  const fetchMock = mockFetch({
+    ...signedInAs({ isPremium }),
+    'GET /api/pages': { body: pages },
+    // The premium re-check (its own spec in features/billing): the plan is still active.
+    'POST /api/check-subscription-status': { body: { hasActiveSubscription: true, updated: false, isPremium: true } },
+    ...routes,
+  });
   const rendered = renderApp('/dashboard');
   await screen.findByRole('heading', { name: 'Dashboard' });
   return { fetchMock, ...rendered };

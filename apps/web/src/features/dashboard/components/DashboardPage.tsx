@@ -3,6 +3,7 @@ import type { PageDto } from '@plink/contracts';
 import { useState, type MouseEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { PRODUCT_NAME } from '../../../lib/constants';
+import { usePremiumRecheck } from '../../billing';
 import { useSignedInUser } from '../../auth';
 import { PageLimitDialog, useDeletePage, useKeepPageLive, usePageLimit, usePages } from '../../pages';
 import { useEmailVerifiedToast } from '../hooks/useEmailVerifiedToast';
@@ -40,6 +41,7 @@ function EmptyState({ onLimit }: { onLimit: () => void }) {
 export function DashboardPage() {
   const user = useSignedInUser();
   useEmailVerifiedToast();
+  usePremiumRecheck();
   const pages = usePages();
   const deletion = useDeletePage();
   const keepLive = useKeepPageLive();

@@ -1,9 +1,26 @@
 import { Container, Stack, Tabs, Text, Title } from '@mantine/core';
+import { useSearchParams } from 'react-router-dom';
+import { SubscriptionPanel } from '../../billing';
 import { ChangePasswordForm } from './ChangePasswordForm';
-import { SubscriptionPanel } from './SubscriptionPanel';
 import { SupportCard } from './SupportCard';
 
+const TABS = ['account', 'subscription'] as const;
+type SettingsTab = (typeof TABS)[number];
+
+const isTab = (value: string | null): value is SettingsTab => TABS.some((tab) => tab === value);
+
 export function SettingsPage() {
+  // ?tab=subscription opens the Subscription tab (the billing e-mails link there).
+  const [searchParams, setSearchParams] = useSearchParams();
+  const requested = searchParams.get('tab');
+  const tab: SettingsTab = isTab(requested) ? requested : 'account';
+  const selectTab = (value: string | null) => {
+    if (!isTab(value)) return;
+    const next = new URLSearchParams(searchParams);
+    next.set('tab', value);
+    setSearchParams(next, { replace: true });
+  };
+
   return (
     <Container size="sm" py="xl">
       <Title order={1} fz="h2">
@@ -12,7 +29,7 @@ export function SettingsPage() {
       <Text c="dimmed" mb="lg">
         Manage your account and subscription.
       </Text>
-      <Tabs defaultValue="account">
+      <Tabs value={tab} onChange={selectTab}>
         <Tabs.List mb="lg">
           <Tabs.Tab value="account">Account</Tabs.Tab>
           <Tabs.Tab value="subscription">Subscription</Tabs.Tab>
