@@ -46,7 +46,7 @@ export function DashboardPage() {
   const deletion = useDeletePage();
   const keepLive = useKeepPageLive();
   const hasPausedPages = !user.isPremium && !!pages.data?.some((page) => page.paused);
-  const leadRemovalAt = useLeadRemovalDate(user.id, hasPausedPages);
+  const leadRemovalAt = useLeadRemovalDate(hasPausedPages);
   const [pageToDelete, setPageToDelete] = useState<PageDto | null>(null);
   const [limitDialogOpen, setLimitDialogOpen] = useState(false);
   const openLimitDialog = () => setLimitDialogOpen(true);
