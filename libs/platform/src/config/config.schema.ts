@@ -67,6 +67,9 @@ export const envSchema = z
     LOGIN_FAILURES_PER_ADDRESS: z.coerce.number().int().min(0).default(50),
     REGISTRATIONS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(0).default(10),
     LEAD_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(20),
+    // Development and tests only: webhooks may reach loopback and private addresses (a local receiver).
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool.default(false),
+    WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(20),
     PLINK_WORKERS: z.string().default('none'),
     HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     WEB_DIST_DIR: optionalString,
@@ -133,6 +136,13 @@ export interface AppConfig {
   registrationsPerAddressPerHour: number;
   /** Lead submissions per minute one address may make to one page (0 = off, e.g. for load tests). */
   leadRateLimitPerMinute: number;
+  /**
+   * Webhooks may connect to loopback, private, link-local and other inward addresses. Off by default: only
+   * for local development and tests (a receiver on 127.0.0.1); logged as a warning at start.
+   */
+  webhookAllowPrivateNetworks: boolean;
+  /** Webhook deliveries one notifications process sends at once. */
+  webhookConcurrency: number;
   workers: string;
   healthPort?: number;
   webDistDir?: string;
@@ -188,6 +198,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     loginFailuresPerAddress: e.LOGIN_FAILURES_PER_ADDRESS,
     registrationsPerAddressPerHour: e.REGISTRATIONS_PER_ADDRESS_PER_HOUR,
     leadRateLimitPerMinute: e.LEAD_RATE_LIMIT_PER_MINUTE,
+    webhookAllowPrivateNetworks: e.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+    webhookConcurrency: e.WEBHOOK_CONCURRENCY,
     workers: e.PLINK_WORKERS,
     healthPort: e.HEALTH_PORT,
     webDistDir: e.WEB_DIST_DIR,
@@ -208,6 +220,8 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     mail: config.smtpUrl ? maskUrl(config.smtpUrl) : `folder ${config.mailOutboxDir}`,
     storage: config.s3 ? `s3 ${config.s3.endPoint}/${config.s3.bucket}` : `folder ${config.uploadsDir}`,
     stripe: config.stripe ? 'configured' : 'not configured',
+    webhookConcurrency: config.webhookConcurrency,
+    webhookAllowPrivateNetworks: config.webhookAllowPrivateNetworks,
     workers: config.workers,
   };
 }
