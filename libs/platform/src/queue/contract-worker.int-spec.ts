@@ -30,6 +30,9 @@ class RecordingEmailWorker extends ContractWorker<QueueName.Email> {
     'email.pro-ended': async (payload, job) => {
       seen.push({ name: job.name, payload, attempt: job.attemptsMade + 1 });
     },
+    'email.webhook-disabled': async (payload, job) => {
+      seen.push({ name: job.name, payload, attempt: job.attemptsMade + 1 });
+    },
   };
 }
 
