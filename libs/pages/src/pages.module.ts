@@ -26,6 +26,8 @@ import { FlushViewsScheduler } from './views/flush-views.scheduler';
 import { PagesProcessor } from './views/pages.processor';
 import { PendingViewsStore } from './views/pending-views.store';
 import { ViewCounter } from './views/view-counter';
+import { WebhookEndpointService } from './webhooks/webhook-endpoint.service';
+import { WebhookUrlCheck } from './webhooks/webhook-endpoint';
 
 /** The pages service's read side, for other services: visitor pages (cached), owned pages, and view counting. */
 @Module({
@@ -57,6 +59,8 @@ export class PagesReadModule {}
     ProcessImageService,
     UploadImageService,
     UploadImageRoute,
+    WebhookUrlCheck,
+    WebhookEndpointService,
   ],
 })
 export class PagesHttpModule {}
@@ -73,6 +77,7 @@ export class PagesHttpModule {}
     FlushViewsService,
     PageChanges,
     OwnerPlanChangedService,
+    WebhookEndpointService,
     PagesProcessor,
     FlushViewsScheduler,
     UploadUrls,

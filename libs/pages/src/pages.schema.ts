@@ -1,10 +1,14 @@
 import type { ServiceSchema } from '@plink/platform';
 import { CreatePages20261122 } from './migrations/20261122-create-pages';
+import { WebhookEndpoint20261124 } from './migrations/20261124-webhook-endpoint';
 import { PageSchema } from './pages/page.entity';
 
 /** The pages service's tables (schema "pages") and their migrations. */
 export const PAGES_SCHEMA: ServiceSchema = {
   service: 'pages',
   entities: [PageSchema],
-  migrations: [{ name: '20261122_create_pages', class: CreatePages20261122 }],
+  migrations: [
+    { name: '20261122_create_pages', class: CreatePages20261122 },
+    { name: '20261124_webhook_endpoint', class: WebhookEndpoint20261124 },
+  ],
 };

@@ -9,6 +9,7 @@ import {
   type PageDto,
   type PageFields,
   type PublicPageDto,
+  type WebhookEndpointDto,
 } from '@plink/contracts';
 import { CurrentUser, SignedInGuard, type User } from '@plink/identity';
 import { ZodPipe } from '@plink/platform';
@@ -20,6 +21,8 @@ import { GetPageService } from '../use-cases/get-page.service';
 import { ListPagesService } from '../use-cases/list-pages.service';
 import { UpdatePageService } from '../use-cases/update-page.service';
 import { ViewCounter } from '../views/view-counter';
+import { toWebhookEndpointDto } from '../webhooks/webhook-endpoint';
+import { WebhookEndpointService } from '../webhooks/webhook-endpoint.service';
 import { PageIdPipe } from './page-id.pipe';
 import { PartialZodPipe } from './partial-zod.pipe';
 import { PAGE_BODY_LIMIT } from './route-body-limit';
@@ -35,6 +38,7 @@ export class PagesController {
     private readonly deletePage: DeletePageService,
     private readonly directory: PagesDirectory,
     private readonly views: ViewCounter,
+    private readonly webhookEndpoint: WebhookEndpointService,
   ) {}
 
   @Get('pages')
@@ -76,6 +80,22 @@ export class PagesController {
   async remove(@CurrentUser() user: User, @Param('id', PageIdPipe) id: number): Promise<MessageResponse> {
     await this.deletePage.execute(user.id, id);
     return { message: 'Page deleted' };
+  }
+
+  /** A new webhook signing secret; the previous one signs beside it for 24 hours. Pro owners only. */
+  @Post('pages/:id/webhook/rotate-secret')
+  @HttpCode(200)
+  @UseGuards(SignedInGuard)
+  async rotateWebhookSecret(@CurrentUser() user: User, @Param('id', PageIdPipe) id: number): Promise<WebhookEndpointDto> {
+    return toWebhookEndpointDto(await this.webhookEndpoint.rotateSecret(user, id));
+  }
+
+  /** Turns back on a webhook Plink turned off (410 Gone, or it kept failing). Pro owners only. */
+  @Post('pages/:id/webhook/enable')
+  @HttpCode(200)
+  @UseGuards(SignedInGuard)
+  async enableWebhook(@CurrentUser() user: User, @Param('id', PageIdPipe) id: number): Promise<WebhookEndpointDto> {
+    return toWebhookEndpointDto(await this.webhookEndpoint.enable(user, id));
   }
 
   /** A page's public data (the SPA's public page route): counts one view (not for a HEAD probe or a crawler). */

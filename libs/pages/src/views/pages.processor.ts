@@ -3,8 +3,12 @@ import { QUEUE_SETTINGS, QueueName } from '@plink/contracts';
 import { ContractWorker, type JobHandlers } from '@plink/platform';
 import { FlushViewsService } from '../use-cases/flush-views.service';
 import { OwnerPlanChangedService } from '../use-cases/owner-plan-changed.service';
+import { WebhookEndpointService } from '../webhooks/webhook-endpoint.service';
 
-/** The pages queue: moving buffered views into the database, and dropping a page owner's pages from the caches when their plan changes. */
+/**
+ * The pages queue: moving buffered views into the database, dropping a page owner's pages from the caches when
+ * their plan changes, and turning off a webhook the notifications service gave up on.
+ */
 @Processor(QueueName.Pages, { concurrency: QUEUE_SETTINGS[QueueName.Pages].concurrency })
 export class PagesProcessor extends ContractWorker<QueueName.Pages> {
   protected readonly queueName = QueueName.Pages;
@@ -13,11 +17,13 @@ export class PagesProcessor extends ContractWorker<QueueName.Pages> {
       await this.flushViews.execute();
     },
     'pages.owner-plan-changed': (payload) => this.ownerPlanChanged.execute(payload.userId),
+    'pages.disable-webhook': (payload) => this.webhookEndpoint.disable(payload),
   };
 
   constructor(
     private readonly flushViews: FlushViewsService,
     private readonly ownerPlanChanged: OwnerPlanChangedService,
+    private readonly webhookEndpoint: WebhookEndpointService,
   ) {
     super();
   }

@@ -1,0 +1,71 @@
+import { BadRequestException, Inject, Injectable } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { PageMessages, WebhookMessages, type WebhookDisableReason, type WebhookEndpointDto } from '@plink/contracts';
+import { APP_CONFIG, checkOutboundUrl, type AppConfig } from '@plink/platform';
+import type { Page } from '../pages/page.entity';
+
+/** How long the secret before a rotation keeps signing beside the new one. */
+export const PREVIOUS_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
+
+/** A Standard Webhooks secret: `whsec_` and 24 random bytes in base64. */
+export function newWebhookSecret(): string {
+  return `whsec_${randomBytes(24).toString('base64')}`;
+}
+
+/** The secrets that sign now: the current one, and the previous one during its 24 hours (space-separated when shown). */
+export function signingSecrets(page: Pick<Page, 'webhookSecret' | 'webhookPreviousSecret' | 'webhookPreviousSecretUntil'>, now = new Date()): string[] {
+  if (!page.webhookSecret) return [];
+  const previous =
+    page.webhookPreviousSecret && page.webhookPreviousSecretUntil && new Date(page.webhookPreviousSecretUntil).getTime() > now.getTime()
+      ? [page.webhookPreviousSecret]
+      : [];
+  return [page.webhookSecret, ...previous];
+}
+
+/**
+ * The webhook fields of a page as a save changes them: a new (or changed) URL gets a secret if the page has
+ * none yet and starts afresh (turned on, failures before it forgotten); clearing the URL keeps the secret, so
+ * a URL saved again later signs with the same one.
+ */
+export function webhookFieldsOnSave(page: Pick<Page, 'webhookUrl' | 'webhookSecret'> | null, url: string | null | undefined, now = new Date()): Partial<Page> {
+  if (url === undefined || url === null || url === (page?.webhookUrl ?? null)) return {};
+  return {
+    webhookSecret: page?.webhookSecret ?? newWebhookSecret(),
+    webhookEnabledAt: now,
+    webhookDisabledAt: null,
+    webhookDisabledReason: null,
+  };
+}
+
+export const DISABLED_REASON_TEXT: Record<WebhookDisableReason, string> = {
+  gone: WebhookMessages.disabledGone,
+  failing: WebhookMessages.disabledFailing,
+  exhausted: WebhookMessages.disabledExhausted,
+};
+
+/**
+ * The check a webhook URL passes on save: http(s) with a host, and not pointing inward (resolved once;
+ * WEBHOOK_ALLOW_PRIVATE_NETWORKS lifts that part). A host that does not resolve now is saved.
+ */
+@Injectable()
+export class WebhookUrlCheck {
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  async assertAllowed(url: string): Promise<void> {
+    const verdict = await checkOutboundUrl(url, { allowPrivate: this.config.webhookAllowPrivateNetworks });
+    if (!verdict.ok) {
+      throw new BadRequestException({ message: verdict.reason === 'scheme' ? PageMessages.invalidUrl : WebhookMessages.blockedAddress });
+    }
+  }
+}
+
+/** The endpoint as its owner sees it. */
+export function toWebhookEndpointDto(page: Page, now = new Date()): WebhookEndpointDto {
+  const secrets = signingSecrets(page, now);
+  return {
+    url: page.webhookUrl ?? null,
+    enabled: !page.webhookDisabledAt,
+    secret: secrets.length > 0 ? secrets.join(' ') : null,
+    disabledReason: page.webhookDisabledReason ? DISABLED_REASON_TEXT[page.webhookDisabledReason] : null,
+  };
+}
