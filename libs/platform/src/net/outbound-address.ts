@@ -30,7 +30,6 @@ for (const [net, prefix] of [
 for (const [net, prefix] of [
   ['::', 128], // unspecified
   ['::1', 128], // loopback
-  ['::ffff:0:0', 96], // IPv4-mapped
   ['::', 96], // IPv4-compatible (deprecated)
   ['64:ff9b::', 96], // NAT64 (reaches IPv4 addresses, private ones included)
   ['64:ff9b:1::', 48], // local-use NAT64
@@ -46,11 +45,19 @@ for (const [net, prefix] of [
   BLOCKED.addSubnet(net, prefix, 'ipv6');
 }
 
+/**
+ * IPv4-mapped IPv6 addresses (`::ffff:a.b.c.d`), refused whatever they map to. Apart from BLOCKED because a
+ * BlockList matches every IPv4 address against an IPv6 rule covering this range.
+ */
+const MAPPED = new BlockList();
+MAPPED.addSubnet('::ffff:0:0', 96, 'ipv6');
+
 /** Whether an IP address (v4 or v6 text) is one webhooks must not connect to. Anything not an IP counts as blocked. */
 export function isBlockedAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return true;
-  return BLOCKED.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  if (family === 4) return BLOCKED.check(address, 'ipv4');
+  return MAPPED.check(address, 'ipv6') || BLOCKED.check(address, 'ipv6');
 }
 
 /** The error of a connection refused by the rule; its message is what the delivery log shows. */
