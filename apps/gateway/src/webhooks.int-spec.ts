@@ -214,6 +214,49 @@ describe('webhooks, end to end', () => {
     expect(JSON.parse(hooks[1].body).data.email).toBe('back@example.com');
   });
 
+  it('three messages in a row that fail for good turn the webhook off, and the owner is e-mailed', async () => {
+    const owner = await creator();
+    const page = await pageWithWebhook(owner, '/hooks/refusing');
+    receiver.answer('/hooks/refusing', { status: 400 }, { status: 400 }, { status: 400 });
+    for (let i = 1; i <= 3; i++) {
+      await submit(page.slug, `refused-${i}@example.com`);
+      await eventually(async () => (await webhookOf(owner, page.id)).deliveries.filter((d) => d.status === 'failed').length === i);
+      if (i < 3) expect((await webhookOf(owner, page.id)).enabled).toBe(true);
+    }
+    const off = await eventually(async () => {
+      const w = await webhookOf(owner, page.id);
+      return !w.enabled && w;
+    });
+    expect(off.disabledReason).toBe(WebhookMessages.disabledExhausted);
+    const mail = await smtp.waitFor((m: CaughtMail) => m.to.includes(owner.email) && /^Webhook turned off/.test(m.subject));
+    expect(mail.text).toContain('three new leads in a row could not be delivered');
+  });
+
+  it('an endpoint whose every attempt failed for 24 hours is turned off at its next failure', async () => {
+    const owner = await creator();
+    const page = await pageWithWebhook(owner, '/hooks/down-for-a-day');
+    // Its history: on for two days, and a failed attempt 25 hours ago with no success since.
+    await gateway.db.query("update pages.pages set webhook_enabled_at = now() - interval '2 days' where id = $1", [page.id]);
+    await gateway.db.query(
+      `insert into notifications.webhook_messages (id, page_id, lead_id, event_type, body, status, created_at, finished_at)
+       values ('msg_yesterdayyesterdayyesterd', $1, null, 'lead.created', '{}', 'failed', now() - interval '25 hours', now() - interval '20 hours')`,
+      [page.id],
+    );
+    await gateway.db.query(
+      `insert into notifications.webhook_attempts (message_id, page_id, attempted_at, url, http_status, duration_ms, succeeded)
+       values ('msg_yesterdayyesterdayyesterd', $1, now() - interval '25 hours', 'http://example.invalid/', 503, 10, false)`,
+      [page.id],
+    );
+    receiver.answer('/hooks/down-for-a-day', { status: 503 });
+    await submit(page.slug, 'still-down@example.com');
+    const off = await eventually(async () => {
+      const w = await webhookOf(owner, page.id);
+      return !w.enabled && w;
+    });
+    expect(off.disabledReason).toBe(WebhookMessages.disabledFailing);
+    expect(off.deliveries.find((d) => !d.id.startsWith('msg_yesterday'))).toMatchObject({ status: 'failed', nextAttemptAt: null });
+  });
+
   it('an attempt that gets no answer in 10 s is a timeout, retried later', async () => {
     const owner = await creator();
     const page = await pageWithWebhook(owner, '/hooks/slow');
