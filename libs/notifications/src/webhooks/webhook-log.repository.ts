@@ -6,6 +6,8 @@ import type { AttemptResult } from './webhook-sender';
 
 /** Messages kept per page: older ones are dropped as new ones come (and by the daily clean-up). */
 export const MESSAGES_KEPT_PER_PAGE = 100;
+/** A page's log is trimmed at most this often per process (a burst of leads would otherwise trim on every one). */
+const TRIM_EVERY_MS = 2_000;
 /** Logs older than this go (the clean-up). */
 export const LOG_RETENTION_DAYS = 30;
 
@@ -66,15 +68,16 @@ function toMessage(row: MessageRow): WebhookMessage {
 /** The notifications service's door to its webhook log tables. */
 @Injectable()
 export class WebhookLogRepository {
+  private readonly trimmedAt = new Map<number, number>();
+
   constructor(private readonly em: EntityManager) {}
 
   /**
-   * The message of a lead on a page: created on the first call (with `body()`), the same one afterwards, so
-   * every attempt and retry of it carries one `webhook-id`. Keeps the page's log to its 100 newest messages.
+   * The message of a lead on a page (the caller found none): created with `body`, or the one a concurrent run
+   * created first, so every attempt and retry of it carries one `webhook-id`. Keeps the page's log to its 100
+   * newest messages.
    */
   async messageForLead(pageId: number, leadId: number, eventType: WebhookEventType, body: () => string): Promise<WebhookMessage> {
-    const existing = await this.findByLead(pageId, leadId);
-    if (existing) return existing;
     const rows: MessageRow[] = await this.em.execute(
       `insert into notifications.webhook_messages (id, page_id, lead_id, event_type, body)
        values (?, ?, ?, ?, ?) on conflict (page_id, lead_id) do nothing returning *`,
@@ -107,17 +110,24 @@ export class WebhookLogRepository {
     return rows[0] ? toMessage(rows[0]) : null;
   }
 
-  /** Logs an attempt and the message's new state, in one transaction with `more` (e.g. an outbox job). */
+  /**
+   * Logs an attempt and the message's new state: one statement, or with `more` (e.g. an outbox job) one
+   * transaction.
+   */
   async recordAttempt(
     message: WebhookMessage,
     attempt: AttemptResult,
     outcome: { status: WebhookDeliveryStatus; nextAttemptAt: Date | null },
     more?: (tx: EntityManager) => void,
   ): Promise<void> {
-    await this.em.transactional(async (tx) => {
-      await tx.execute(
-        `insert into notifications.webhook_attempts (message_id, page_id, attempted_at, url, http_status, error, duration_ms, response_excerpt, succeeded)
-         values (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    const final = outcome.status === 'delivered' || outcome.status === 'failed';
+    const write = (em: EntityManager) =>
+      em.execute(
+        `with attempt as (
+           insert into notifications.webhook_attempts (message_id, page_id, attempted_at, url, http_status, error, duration_ms, response_excerpt, succeeded)
+           values (?, ?, ?, ?, ?, ?, ?, ?, ?)
+         )
+         update notifications.webhook_messages set status = ?, next_attempt_at = ?, finished_at = ${final ? 'now()' : 'null'} where id = ?`,
         [
           message.id,
           message.pageId,
@@ -128,10 +138,18 @@ export class WebhookLogRepository {
           attempt.durationMs,
           attempt.response?.slice(0, 500) ?? null,
           outcome.status === 'delivered',
+          outcome.status,
+          outcome.nextAttemptAt,
+          message.id,
         ],
       );
-      await this.setStatus(message.id, outcome.status, outcome.nextAttemptAt, tx);
-      more?.(tx);
+    if (!more) {
+      await write(this.em);
+      return;
+    }
+    await this.em.transactional(async (tx) => {
+      await write(tx);
+      more(tx);
     });
   }
 
@@ -216,8 +234,12 @@ export class WebhookLogRepository {
     return (await this.deliveries(pageId)).find((d) => d.id === id) ?? null;
   }
 
-  /** Drops the page's messages beyond its 100 newest (their attempts go with them). */
+  /** Drops the page's messages beyond its 100 newest (their attempts go with them); at most every 2 s per page. */
   async trim(pageId: number): Promise<void> {
+    const now = Date.now();
+    if (now - (this.trimmedAt.get(pageId) ?? 0) < TRIM_EVERY_MS) return;
+    this.trimmedAt.set(pageId, now);
+    if (this.trimmedAt.size > 10_000) this.trimmedAt.clear();
     await this.em.execute(
       `delete from notifications.webhook_messages where id in (
          select id from notifications.webhook_messages where page_id = ? order by created_at desc, id desc offset ?)`,
