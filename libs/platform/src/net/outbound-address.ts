@@ -6,6 +6,12 @@ import { BlockList, isIP, type LookupFunction } from 'node:net';
  * the private network it sits in, the cloud's metadata service or any other inward address. Judged on the
  * address actually connected to: the host is resolved once and the connection goes to the checked address,
  * so a DNS answer that changes between the check and the connection (rebinding) cannot slip through.
+ *
+ * Why not request-filtering-agent: it only comes as an http(s).Agent, and the same rule must also judge a URL
+ * when it is saved (resolve, then answer 400 with a clear message), which that package cannot do without
+ * reaching into its internals; two rules (its ranges on send, others on save) could disagree. So the ranges
+ * are listed here once, on Node's own net.BlockList, and used by both: {@link checkOutboundUrl} on save and
+ * {@link guardedLookup} (plus {@link isBlockedAddress} for IP literals) on every connection.
  */
 const BLOCKED = new BlockList();
 for (const [net, prefix] of [
