@@ -339,6 +339,24 @@ describe('webhooks, end to end', () => {
     expect(verify(previous, third).data.email).toBe('rotated@example.com');
   });
 
+  it('limits test events and redeliveries to 30 a minute per page (each is a request to the receiver)', async () => {
+    const owner = await creator();
+    const page = await pageWithWebhook(owner, '/hooks/limited');
+    // 61 calls span at most two minute windows, so one of them sees a 31st call.
+    const answers: { status: number; body: any; headers: Headers }[] = [];
+    for (let i = 0; i < 61; i++) answers.push(await owner.browser.post(`/api/pages/${page.id}/webhook/test`));
+    const refused = answers.filter((a) => a.status === 429);
+    const sent = answers.filter((a) => a.status === 200);
+    expect(refused.length).toBeGreaterThanOrEqual(1);
+    expect(sent.length).toBeGreaterThanOrEqual(30);
+    expect(sent.length + refused.length).toBe(61);
+    for (const a of refused) {
+      expect(a.body.message).toBe(WebhookMessages.tooManySends);
+      expect(Number(a.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+    expect(receiver.on('/hooks/limited')).toHaveLength(sent.length);
+  });
+
   it('delivers 1,000 leads, each exactly once', async () => {
     const owner = await creator();
     const page = await pageWithWebhook(owner, '/hooks/many');

@@ -6,6 +6,8 @@ export const WebhookMessages = {
   proOnly: 'Webhooks require a Pro subscription.',
   noUrl: 'This page has no webhook URL. Save one first.',
   messageNotFound: 'Delivery not found',
+  /** Test events and redeliveries: at most 30 a minute per page. */
+  tooManySends: 'Too many test events and redeliveries. Please wait a minute and try again.',
   disabledGone: 'The receiver answered 410 Gone.',
   disabledFailing: 'Every delivery failed for 24 hours.',
   disabledExhausted: 'Three messages in a row failed every attempt.',

@@ -3,11 +3,13 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { PageMessages, WebhookMessages, webhookMessageIdSchema, type WebhookDto, type WebhookTestResult } from '@plink/contracts';
 import { CurrentUser, SignedInGuard, type User } from '@plink/identity';
 import { PagesDirectory, type WebhookTarget } from '@plink/pages';
-import { Outbox } from '@plink/platform';
+import { Outbox, RateLimiter, tooManyRequests } from '@plink/platform';
 import { DeliverWebhookService } from '../webhooks/deliver-webhook.service';
 import { WebhookLogRepository } from '../webhooks/webhook-log.repository';
 
 const MAX_ID = 2_147_483_647;
+/** Test events and redeliveries one page may ask for in a minute (each is an outbound request). */
+export const SENDS_PER_MINUTE = 30;
 
 /** `:id` of a page: a positive integer, or 404. */
 function pageId(value: string): number {
@@ -29,6 +31,7 @@ export class WebhooksController {
     private readonly delivery: DeliverWebhookService,
     private readonly outbox: Outbox,
     private readonly em: EntityManager,
+    private readonly limiter: RateLimiter,
   ) {}
 
   @Get()
@@ -43,6 +46,7 @@ export class WebhooksController {
   async test(@CurrentUser() user: User, @Param('id') id: string): Promise<WebhookTestResult> {
     const target = await this.ownedTarget(user, id);
     if (!target.url || target.secrets.length === 0) throw new BadRequestException({ message: WebhookMessages.noUrl });
+    await this.limitSends(target.pageId);
     const message = await this.delivery.sendTest(target);
     return { delivery: (await this.log.delivery(target.pageId, message.id))! };
   }
@@ -55,12 +59,18 @@ export class WebhooksController {
     const message = webhookMessageIdSchema.safeParse(messageId).success ? await this.log.findById(messageId) : null;
     if (!message || message.pageId !== target.pageId) throw new NotFoundException({ message: WebhookMessages.messageNotFound });
     if (!target.url || target.secrets.length === 0) throw new BadRequestException({ message: WebhookMessages.noUrl });
+    await this.limitSends(target.pageId);
     await this.em.transactional(async (tx) => {
       await this.log.setStatus(message.id, 'pending', new Date(), tx);
       this.outbox.record(tx, 'webhook.redeliver', { v: 1, messageId: message.id });
     });
     this.outbox.kick();
     return { delivery: (await this.log.delivery(target.pageId, message.id))! };
+  }
+
+  private async limitSends(pageId: number): Promise<void> {
+    const decision = await this.limiter.hit('webhook-sends', String(pageId), SENDS_PER_MINUTE, 60);
+    if (!decision.allowed) throw tooManyRequests(WebhookMessages.tooManySends, decision.retryAfterSeconds);
   }
 
   /** The page's webhook endpoint: 404 when it is not the caller's page, 403 when the caller is not on Pro. */
