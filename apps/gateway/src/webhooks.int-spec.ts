@@ -94,6 +94,10 @@ describe('webhooks, end to end', () => {
     const endpoint = await webhookOf(owner, page.id);
     expect(endpoint).toMatchObject({ url: `${receiver.origin}/hooks/signed`, enabled: true, disabledReason: null, deliveries: [] });
     expect(endpoint.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
+    // Stored sealed: the database alone does not give the secret away.
+    const stored = (await gateway.db.query('select webhook_secret from pages.pages where id = $1', [page.id])).rows[0].webhook_secret as string;
+    expect(stored).not.toContain(endpoint.secret!.slice(6));
+    expect(stored).not.toContain('whsec_');
 
     const submitted = Date.now();
     expect((await submit(page.slug, 'Ada@Example.com')).status).toBe(200);

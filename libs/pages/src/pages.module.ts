@@ -27,13 +27,13 @@ import { PagesProcessor } from './views/pages.processor';
 import { PendingViewsStore } from './views/pending-views.store';
 import { ViewCounter } from './views/view-counter';
 import { WebhookEndpointService } from './webhooks/webhook-endpoint.service';
-import { WebhookUrlCheck } from './webhooks/webhook-endpoint';
+import { WebhookSecretBox, WebhookUrlCheck } from './webhooks/webhook-endpoint';
 
 /** The pages service's read side, for other services: visitor pages (cached), owned pages, and view counting. */
 @Module({
   imports: [IdentityReadModule],
-  providers: [PagesRepository, PageChanges, PagesDirectory, ViewCounter],
-  exports: [PagesRepository, PageChanges, PagesDirectory, ViewCounter],
+  providers: [PagesRepository, PageChanges, PagesDirectory, ViewCounter, WebhookSecretBox],
+  exports: [PagesRepository, PageChanges, PagesDirectory, ViewCounter, WebhookSecretBox],
 })
 export class PagesReadModule {}
 
@@ -77,6 +77,7 @@ export class PagesHttpModule {}
     FlushViewsService,
     PageChanges,
     OwnerPlanChangedService,
+    WebhookSecretBox,
     WebhookEndpointService,
     PagesProcessor,
     FlushViewsScheduler,

@@ -6,7 +6,7 @@ import { PageChanges } from '../cache/page-changes';
 import { TtlCache } from '../cache/ttl-cache';
 import { toPublicPage } from '../pages/page.dto';
 import { PagesRepository } from '../pages/pages.repository';
-import { signingSecrets, toWebhookEndpointDto } from '../webhooks/webhook-endpoint';
+import { WebhookSecretBox, signingSecrets, toWebhookEndpointDto } from '../webhooks/webhook-endpoint';
 
 /** A page as the visitor-facing services need it (the public page, and what a lead's jobs need). */
 export interface VisitorPage {
@@ -76,6 +76,7 @@ export class PagesDirectory {
     private readonly identity: IdentityDirectory,
     private readonly changes: PageChanges,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly secrets: WebhookSecretBox,
   ) {
     changes.onChange((slug) => {
       if (slug === null) this.cache.clear();
@@ -136,10 +137,10 @@ export class PagesDirectory {
       title: page.title,
       pageUrl: `${this.config.publicOrigin}/${page.slug}`,
       url: page.webhookUrl ?? null,
-      secrets: signingSecrets(page),
+      secrets: signingSecrets(page, this.secrets),
       enabled: !page.webhookDisabledAt,
       enabledAt: page.webhookEnabledAt ? new Date(page.webhookEnabledAt) : null,
-      view: toWebhookEndpointDto(page),
+      view: toWebhookEndpointDto(page, this.secrets),
     };
   }
 

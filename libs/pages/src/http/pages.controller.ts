@@ -21,7 +21,7 @@ import { GetPageService } from '../use-cases/get-page.service';
 import { ListPagesService } from '../use-cases/list-pages.service';
 import { UpdatePageService } from '../use-cases/update-page.service';
 import { ViewCounter } from '../views/view-counter';
-import { toWebhookEndpointDto } from '../webhooks/webhook-endpoint';
+import { WebhookSecretBox, toWebhookEndpointDto } from '../webhooks/webhook-endpoint';
 import { WebhookEndpointService } from '../webhooks/webhook-endpoint.service';
 import { PageIdPipe } from './page-id.pipe';
 import { PartialZodPipe } from './partial-zod.pipe';
@@ -39,6 +39,7 @@ export class PagesController {
     private readonly directory: PagesDirectory,
     private readonly views: ViewCounter,
     private readonly webhookEndpoint: WebhookEndpointService,
+    private readonly secrets: WebhookSecretBox,
   ) {}
 
   @Get('pages')
@@ -87,7 +88,7 @@ export class PagesController {
   @HttpCode(200)
   @UseGuards(SignedInGuard)
   async rotateWebhookSecret(@CurrentUser() user: User, @Param('id', PageIdPipe) id: number): Promise<WebhookEndpointDto> {
-    return toWebhookEndpointDto(await this.webhookEndpoint.rotateSecret(user, id));
+    return toWebhookEndpointDto(await this.webhookEndpoint.rotateSecret(user, id), this.secrets);
   }
 
   /** Turns back on a webhook Plink turned off (410 Gone, or it kept failing). Pro owners only. */
@@ -95,7 +96,7 @@ export class PagesController {
   @HttpCode(200)
   @UseGuards(SignedInGuard)
   async enableWebhook(@CurrentUser() user: User, @Param('id', PageIdPipe) id: number): Promise<WebhookEndpointDto> {
-    return toWebhookEndpointDto(await this.webhookEndpoint.enable(user, id));
+    return toWebhookEndpointDto(await this.webhookEndpoint.enable(user, id), this.secrets);
   }
 
   /** A page's public data (the SPA's public page route): counts one view (not for a HEAD probe or a crawler). */

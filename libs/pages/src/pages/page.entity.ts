@@ -30,10 +30,13 @@ export const PageSchema = defineEntity({
     hideDropShadow: p.boolean().default(false),
     /** Pro only (null for Free owners). */
     webhookUrl: p.string().length(PAGE_LIMITS.url).nullable(),
-    /** The webhook's signing secret (`whsec_…`), created when a webhook URL is first saved; never shown to visitors. */
-    webhookSecret: p.string().length(100).nullable(),
-    /** The secret before the last rotation: it still signs (beside the new one) until `webhookPreviousSecretUntil`. */
-    webhookPreviousSecret: p.string().length(100).nullable(),
+    /**
+     * The webhook's signing secret (`whsec_…`), created when a webhook URL is first saved, stored sealed (see
+     * WebhookSecretBox); never shown to visitors.
+     */
+    webhookSecret: p.string().length(200).nullable(),
+    /** The secret before the last rotation (sealed): it still signs (beside the new one) until `webhookPreviousSecretUntil`. */
+    webhookPreviousSecret: p.string().length(200).nullable(),
     webhookPreviousSecretUntil: p.datetime().nullable(),
     /** When the current URL started receiving (saved, or turned back on). */
     webhookEnabledAt: p.datetime().nullable(),

@@ -9,7 +9,7 @@ import { PagesRepository } from '../pages/pages.repository';
 import { applyPlanRules } from '../pages/plan-rules';
 import { sanitizeRichText } from '../rich-text/sanitize-rich-text';
 import { UploadUrls } from '../uploads/upload-urls';
-import { WebhookUrlCheck, webhookFieldsOnSave } from '../webhooks/webhook-endpoint';
+import { WebhookSecretBox, WebhookUrlCheck, webhookFieldsOnSave } from '../webhooks/webhook-endpoint';
 import { slugTaken, withoutUndefined } from './create-page.service';
 
 /**
@@ -27,6 +27,7 @@ export class UpdatePageService {
     private readonly outbox: Outbox,
     private readonly uploads: UploadUrls,
     private readonly webhookUrls: WebhookUrlCheck,
+    private readonly secrets: WebhookSecretBox,
   ) {}
 
   async execute(user: User, pageId: number, changes: Partial<PageFields>): Promise<Page> {
@@ -39,7 +40,7 @@ export class UpdatePageService {
       throw slugTaken();
     }
     // A new webhook URL is checked (where it points) and starts afresh; an unchanged one is not checked again.
-    const webhook = webhookFieldsOnSave(page, fields.webhookUrl);
+    const webhook = webhookFieldsOnSave(page, fields.webhookUrl, this.secrets);
     if (fields.webhookUrl && fields.webhookUrl !== page.webhookUrl) await this.webhookUrls.assertAllowed(fields.webhookUrl);
     const uploadsBefore = this.uploads.ownKeysOf(page, user.id);
     this.em.assign(page, { ...fields, ...webhook, updatedAt: new Date() });

@@ -6,7 +6,7 @@ import { Outbox, getLogger } from '@plink/platform';
 import { PageChanges } from '../cache/page-changes';
 import { Page } from '../pages/page.entity';
 import { PagesRepository } from '../pages/pages.repository';
-import { PREVIOUS_SECRET_GRACE_MS, newWebhookSecret } from './webhook-endpoint';
+import { PREVIOUS_SECRET_GRACE_MS, WebhookSecretBox, newWebhookSecret } from './webhook-endpoint';
 
 /**
  * The page's webhook endpoint as its owner changes it (rotate the secret, turn it back on) and as the
@@ -20,6 +20,7 @@ export class WebhookEndpointService {
     private readonly pages: PagesRepository,
     private readonly changes: PageChanges,
     private readonly outbox: Outbox,
+    private readonly secrets: WebhookSecretBox,
   ) {}
 
   /** A Pro owner's page with a webhook URL; 404 for another's page, 403 for a Free owner, 400 without a URL. */
@@ -37,7 +38,7 @@ export class WebhookEndpointService {
     this.em.assign(page, {
       webhookPreviousSecret: page.webhookSecret ?? null,
       webhookPreviousSecretUntil: page.webhookSecret ? new Date(now + PREVIOUS_SECRET_GRACE_MS) : null,
-      webhookSecret: newWebhookSecret(),
+      webhookSecret: this.secrets.seal(newWebhookSecret()),
       updatedAt: new Date(now),
     });
     await this.em.flush();
