@@ -4,11 +4,17 @@
 //   submit: POST /api/page/{slug}/submit (unique e-mails) vs  raw pg INSERT … ON CONFLICT DO NOTHING loop
 // Each at 50 and 200 connections. Targets (issue 3): page ≥ 0.6× bare node, submit ≥ 0.5× raw insert,
 // page p99 ≤ 25 ms at 200 connections.
+//   webhook: the submit run again on a Pro page with a webhook to a local receiver, the notifications service
+//            delivering in a process of its own: deliveries per second, lead stored → webhook received p50/p99,
+//            and the same at rest (20 leads a second). Targets (issue 11): p50 ≤ 250 ms at rest, every lead
+//            delivered once, submissions ≥ 0.85× the plain submit run.
 // After the submit runs it checks the work was really done: every success is a stored lead, counted once,
-// whose file e-mail job reached its queue (a mismatch fails the run).
-// Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS (50,200), BENCH_PARTS (page,submit), BENCH_WORKERS (none),
+// whose file e-mail job reached its queue (a mismatch fails the run); after the webhook runs, that every
+// lead of the page reached the receiver exactly once.
+// Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS (50,200), BENCH_PARTS (page,submit,webhook), BENCH_WORKERS (none),
 // BENCH_PROFILE (a folder for the gateway's CPU profile; none).
 import { fork, spawn } from 'node:child_process';
+import { createServer } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -23,7 +29,7 @@ const ROOT = resolve(fileURLToPath(import.meta.url), '../../../..');
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '50,200').split(',').map(Number);
 // BENCH_PARTS=submit (or page) measures only that path (and its baseline), to iterate faster.
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'page,submit').split(','));
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'page,submit,webhook').split(','));
 // Production shape: the gateway alone, its jobs queued for workers that run elsewhere (BENCH_WORKERS=all
 // runs every service's processors in the measured process too, as `npm start` does).
 const WORKERS = process.env.BENCH_WORKERS ?? 'none';
@@ -91,6 +97,33 @@ async function rawInsertLoop(databaseUrl, connections, seconds = DURATION) {
   return { rps: Math.round(latencies.length / seconds), p50: at(0.5), p99: at(0.99), errors: 0 };
 }
 
+/** A local automation tool: answers 204 at once and notes when each webhook arrived. */
+async function startReceiver() {
+  const received = [];
+  const server = createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const at = Date.now();
+      res.writeHead(204).end();
+      try {
+        const event = JSON.parse(Buffer.concat(chunks).toString());
+        received.push({ id: req.headers['webhook-id'], email: event.data.email, createdAt: Date.parse(event.data.createdAt), at });
+      } catch {
+        received.push({ id: req.headers['webhook-id'], email: null, createdAt: NaN, at });
+      }
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return { received, url: `http://127.0.0.1:${server.address().port}/hook`, close: () => (server.closeAllConnections(), server.close()) };
+}
+
+const percentile = (values, q) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]) : NaN;
+};
+
 async function main() {
   const database = await createTestDatabase();
   const redisPrefix = uniqueRedisPrefix();
@@ -100,9 +133,7 @@ async function main() {
   const output = [];
   // BENCH_PROFILE=<dir>: the gateway writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${resolve(process.env.BENCH_PROFILE)}`] : [];
-  const gateway = spawn(join(ROOT, 'node_modules/.bin/node'), [...profile, join(ROOT, 'apps/gateway/dist/main.js')], {
-    cwd: ROOT,
-    env: {
+  const env = {
       PATH: process.env.PATH,
       NODE_ENV: 'production',
       LOG_LEVEL: 'info',
@@ -118,9 +149,17 @@ async function main() {
       AUTH_RATE_LIMIT_PER_MINUTE: '0',
       MAIL_OUTBOX_DIR: join(work, 'mail'),
       UPLOADS_DIR: join(work, 'uploads'),
-    },
+      // The webhook part's receiver listens on 127.0.0.1.
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+  };
+  const gateway = spawn(join(ROOT, 'node_modules/.bin/node'), [...profile, join(ROOT, 'apps/gateway/dist/main.js')], {
+    cwd: ROOT,
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // The webhook part: the notifications service in a process of its own, as deployed (it sends the webhooks).
+  let notifications;
+  let receiver;
   const keep = (d) => {
     output.push(String(d));
     if (output.length > 200) output.shift();
@@ -139,7 +178,7 @@ async function main() {
     await db.query('update identity.users set is_verified = true, is_premium = true where id = $1', [registered.body.id]);
     await db.end();
     const { cookie } = await json('POST', `${origin}/api/login`, { email: who.email, password: who.password });
-    await json(
+    const guide = await json(
       'POST',
       `${origin}/api/pages`,
       {
@@ -239,6 +278,117 @@ async function main() {
       rows.push(row);
     }
 
+    // Checked before the webhook part, whose notifications process would send (and trim) the e-mail jobs.
+    let submitReport;
+    if (PARTS.has('submit')) {
+      // Every success answered must be a stored lead (the addresses are unique), counted once, and each
+      // lead's file e-mail job must have left the outbox for its queue. A run's end cuts off the requests in
+      // flight (up to one per connection): those may be stored without an answer counted.
+      await new Promise((r) => setTimeout(r, 1_000));
+      const check = new pg.Client({ connectionString: database.url });
+      await check.connect();
+      const { stored, counted } = (
+        await check.query(
+          `select (select count(*)::int from leads.leads where page_id = $1) as stored,
+            (select coalesce(sum(conversions), 0)::int from leads.page_counters where page_id = $1) as counted`,
+          [guide.body.id],
+        )
+      ).rows[0];
+      await check.end();
+      const waiting = await outboxEmpty();
+      // With workers in the gateway the e-mails are sent and completed jobs trimmed: the queue cannot be counted.
+      const queued = WORKERS === 'none' ? (await emailJobs()) - jobsBefore : undefined;
+      const allOk = rows.every((r) => !r.submit?.errors);
+      const cutOff = CONNECTIONS.reduce((a, b) => a + b, 50);
+      submitReport = {
+        text:
+          `\n${submitted} submissions answered 200 (${allOk ? 'every answer a success' : 'NOT every answer a success'}); ` +
+          `${stored} leads stored, ${counted} conversions counted, ${queued ?? 'uncounted'} file e-mail jobs queued, ${waiting} still in the outbox.`,
+        mismatch: stored < submitted || stored > submitted + cutOff || counted !== stored || (queued !== undefined && queued !== stored) || waiting !== 0,
+      };
+    }
+
+    // Webhooks: at rest (20 leads a second, one at a time), then under the submit run's load.
+    let hookedPageId;
+    if (PARTS.has('webhook')) {
+      receiver = await startReceiver();
+      const hooked = await json('POST', `${origin}/api/pages`, { slug: 'bench-hooked', title: 'Hooked', webhookUrl: receiver.url }, cookie);
+      hookedPageId = hooked.body.id;
+      // The notifications process serves the e-mail queue too: the submit part's file e-mails (counted above)
+      // are dropped rather than written to disk during the measurement.
+      const email = new Queue('email', { connection: { url: testRedisUrl() }, prefix: `${redisPrefix}bull` });
+      await email.drain(true);
+      await email.close();
+      const healthPort = await freePort();
+      notifications = spawn(join(ROOT, 'node_modules/.bin/node'), [join(ROOT, 'apps/notifications/dist/main.js')], {
+        cwd: ROOT,
+        env: { ...env, HEALTH_PORT: String(healthPort), LOG_LEVEL: 'warn' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      notifications.stdout.on('data', keep);
+      notifications.stderr.on('data', keep);
+      await waitForHealth(`http://127.0.0.1:${healthPort}`, notifications, output);
+    }
+
+    let webhook;
+    if (PARTS.has('webhook')) {
+      const atRest = [];
+      for (let i = 0; i < 100; i++) {
+        const email = `rest-${i}@bench.test`;
+        const sent = Date.now();
+        await json('POST', `${origin}/api/page/bench-hooked/submit`, { email, consent: true });
+        const deadline = Date.now() + 10_000;
+        let got;
+        while (!(got = receiver.received.find((r) => r.email === email)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2));
+        if (got) atRest.push(got.at - sent);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const before = receiver.received.length;
+      const connections = CONNECTIONS[0];
+      const backlog = watchOutbox();
+      const result = await cannon({
+        url: `${origin}/api/page/bench-hooked/submit`,
+        connections,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: `{"email":"hooked-[<id>]@bench.test","consent":true}`,
+        idReplacement: true,
+      });
+      const outboxMax = await backlog.stop();
+      // Wait for the deliveries to end (at most a minute after the run).
+      const check = new pg.Client({ connectionString: database.url });
+      await check.connect();
+      const leadsOfPage = async () => (await check.query('select count(*)::int as n from leads.leads where page_id = $1', [hookedPageId])).rows[0].n;
+      const deadline = Date.now() + 60_000;
+      let stored = await leadsOfPage();
+      while (receiver.received.length < stored && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 250));
+        stored = await leadsOfPage();
+      }
+      await new Promise((r) => setTimeout(r, 1_000));
+      stored = await leadsOfPage();
+      await check.end();
+      const loaded = receiver.received.slice(before);
+      const ids = new Set(receiver.received.map((r) => r.id));
+      const emails = new Set(receiver.received.map((r) => r.email));
+      const span = loaded.length ? (Math.max(...loaded.map((r) => r.at)) - Math.min(...loaded.map((r) => r.createdAt))) / 1000 : 1;
+      const plain = rows.find((r) => r.connections === connections)?.submit;
+      webhook = {
+        connections,
+        submit: { ...summary(result), outboxMax },
+        plain,
+        restP50: percentile(atRest, 0.5),
+        restP99: percentile(atRest, 0.99),
+        loadP50: percentile(loaded.map((r) => r.at - r.createdAt), 0.5),
+        loadP99: percentile(loaded.map((r) => r.at - r.createdAt), 0.99),
+        perSecond: Math.round(loaded.length / span),
+        stored,
+        received: receiver.received.length,
+        uniqueIds: ids.size,
+        uniqueEmails: emails.size,
+      };
+    }
+
     const fmt = (s) => `${String(s.rps).padStart(7)} req/s  p50 ${String(s.p50).padStart(4)} ms  p99 ${String(s.p99).padStart(4)} ms${s.errors ? `  errors ${s.errors}` : ''}`;
     console.log(`\nPlink benchmark (${DURATION} s per run, page ${bytes.length} bytes, gateway workers: ${WORKERS}, log level info)\n`);
     for (const r of rows) {
@@ -252,7 +402,22 @@ async function main() {
         console.log(`  submit  Plink           ${fmt(r.submit)}   ratio ${(r.submit.rps / r.raw.rps).toFixed(2)}×   outbox ≤ ${r.submit.outboxMax} jobs`);
       }
     }
+    if (webhook) {
+      const w = webhook;
+      console.log(`webhooks (${w.connections} connections, notifications service in its own process)`);
+      console.log(`  at rest  lead accepted → webhook received  p50 ${w.restP50} ms  p99 ${w.restP99} ms (100 leads, one at a time)`);
+      console.log(`  submit   Plink with webhook  ${fmt(w.submit)}${w.plain ? `   vs without ${(w.submit.rps / w.plain.rps).toFixed(2)}×` : ''}   outbox ≤ ${w.submit.outboxMax} jobs`);
+      console.log(`  deliver  ${w.perSecond} webhooks/s  lead stored → webhook received  p50 ${w.loadP50} ms  p99 ${w.loadP99} ms`);
+      console.log(`  ${w.stored} leads on the page, ${w.received} webhooks received, ${w.uniqueIds} webhook-ids, ${w.uniqueEmails} addresses`);
+    }
     const checks = [];
+    if (webhook) {
+      checks.push(['webhook p50 ≤ 250 ms at rest', webhook.restP50 <= 250]);
+      if (webhook.plain) checks.push([`submit with webhooks ≥ 0.85× without (${webhook.connections} connections)`, webhook.submit.rps / webhook.plain.rps >= 0.85]);
+      const once = webhook.received === webhook.stored && webhook.uniqueIds === webhook.stored && webhook.uniqueEmails === webhook.stored;
+      checks.push(['every lead of the page delivered once', once]);
+      if (!once) process.exitCode = 1;
+    }
     for (const r of rows) {
       if (r.plinkPage && r.connections === 200) {
         checks.push(['page ≥ 0.6× bare node (200 connections)', r.plinkPage.rps / r.bare.rps >= 0.6]);
@@ -263,34 +428,20 @@ async function main() {
     console.log('\nTargets');
     for (const [name, ok] of checks) console.log(`  ${ok ? 'met   ' : 'MISSED'}  ${name}`);
 
-    if (PARTS.has('submit')) {
-      // Every success answered must be a stored lead (the addresses are unique), counted once, and each
-      // lead's file e-mail job must have left the outbox for its queue. A run's end cuts off the requests in
-      // flight (up to one per connection): those may be stored without an answer counted.
-      await new Promise((r) => setTimeout(r, 1_000));
-      const check = new pg.Client({ connectionString: database.url });
-      await check.connect();
-      const { stored, counted } = (
-        await check.query(`select (select count(*)::int from leads.leads) as stored,
-          (select coalesce(sum(conversions), 0)::int from leads.page_counters) as counted`)
-      ).rows[0];
-      await check.end();
-      const waiting = await outboxEmpty();
-      // With workers in the gateway the e-mails are sent and completed jobs trimmed: the queue cannot be counted.
-      const queued = WORKERS === 'none' ? (await emailJobs()) - jobsBefore : undefined;
-      const allOk = rows.every((r) => !r.submit?.errors);
-      const cutOff = CONNECTIONS.reduce((a, b) => a + b, 50);
-      console.log(
-        `\n${submitted} submissions answered 200 (${allOk ? 'every answer a success' : 'NOT every answer a success'}); ` +
-          `${stored} leads stored, ${counted} conversions counted, ${queued ?? 'uncounted'} file e-mail jobs queued, ${waiting} still in the outbox.`,
-      );
-      if (stored < submitted || stored > submitted + cutOff || counted !== stored || (queued !== undefined && queued !== stored) || waiting !== 0) {
+    if (submitReport) {
+      console.log(submitReport.text);
+      if (submitReport.mismatch) {
         console.log('  MISMATCH: leads, conversions and jobs should each equal the successes (plus at most the requests cut off at the end).');
         process.exitCode = 1;
       }
     }
   } finally {
     baseline?.kill('SIGTERM');
+    receiver?.close();
+    if (notifications) {
+      notifications.kill('SIGTERM');
+      await new Promise((r) => (notifications.exitCode !== null ? r() : notifications.once('exit', r)));
+    }
     gateway.kill('SIGTERM');
     await new Promise((r) => (gateway.exitCode !== null ? r() : gateway.once('exit', r)));
     await database.drop().catch(() => undefined);

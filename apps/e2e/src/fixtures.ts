@@ -137,6 +137,8 @@ async function startGateway(use: (gateway: Gateway) => Promise<void>, { publicHo
       REGISTRATIONS_PER_ADDRESS_PER_HOUR: '0',
       // The journeys submit leads from one address (127.0.0.1): no per-minute cap on them.
       LEAD_RATE_LIMIT_PER_MINUTE: '0',
+      // The webhook journey's receiver listens on 127.0.0.1.
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
       UPLOADS_DIR: join(dataDir, 'uploads'),
       MAIL_OUTBOX_DIR: join(dataDir, 'mail'),
       ...(stripe

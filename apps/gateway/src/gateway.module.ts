@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { BILLING_SCHEMA, BillingHttpModule } from '@plink/billing';
 import { IDENTITY_SCHEMA, IdentityHttpModule } from '@plink/identity';
 import { LEADS_SCHEMA, LeadsHttpModule, LeadsReadModule } from '@plink/leads';
+import { NOTIFICATIONS_SCHEMA, WebhooksHttpModule } from '@plink/notifications';
 import { PAGES_SCHEMA, PagesHttpModule } from '@plink/pages';
 import { PlatformModule, SpaShell, type AppConfig } from '@plink/platform';
 import { HealthController } from './health.controller';
@@ -20,12 +21,13 @@ export class GatewayModule {
     return {
       module: GatewayModule,
       imports: [
-        PlatformModule.forRoot({ config, schemas: [IDENTITY_SCHEMA, PAGES_SCHEMA, LEADS_SCHEMA, BILLING_SCHEMA] }),
+        PlatformModule.forRoot({ config, schemas: [IDENTITY_SCHEMA, PAGES_SCHEMA, LEADS_SCHEMA, BILLING_SCHEMA, NOTIFICATIONS_SCHEMA] }),
         LeadsReadModule,
         IdentityHttpModule,
         PagesHttpModule,
         LeadsHttpModule,
         BillingHttpModule,
+        WebhooksHttpModule,
         ...workers,
       ],
       controllers: [HealthController],

@@ -5,6 +5,7 @@ export * from './http/leads';
 export * from './http/rich-text';
 export * from './http/uploads';
 export * from './http/billing';
+export * from './http/webhooks';
 export * from './http/text';
 export * from './jobs/queues';
 export * from './jobs/jobs';

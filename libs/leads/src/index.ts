@@ -1,3 +1,3 @@
 export { LEADS_SCHEMA } from './leads.schema';
 export { LeadsHttpModule, LeadsReadModule, LeadsWorkerModule } from './leads.module';
-export { LeadsDirectory, type LeadForDelivery } from './directory/leads-directory';
+export { LeadsDirectory, type LeadForDelivery, type LeadForWebhook } from './directory/leads-directory';

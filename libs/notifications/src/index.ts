@@ -1,1 +1,2 @@
-export { NotificationsWorkerModule } from './notifications.module';
+export { NOTIFICATIONS_SCHEMA } from './notifications.schema';
+export { NotificationsWorkerModule, WebhooksHttpModule } from './notifications.module';

@@ -28,12 +28,14 @@ import { FlushViewsScheduler } from './views/flush-views.scheduler';
 import { PagesProcessor } from './views/pages.processor';
 import { PendingViewsStore } from './views/pending-views.store';
 import { ViewCounter } from './views/view-counter';
+import { WebhookEndpointService } from './webhooks/webhook-endpoint.service';
+import { WebhookSecretBox, WebhookUrlCheck } from './webhooks/webhook-endpoint';
 
 /** The pages service's read side, for other services: visitor pages (cached), owned pages, and view counting. */
 @Module({
   imports: [IdentityReadModule],
-  providers: [PagesRepository, PageChanges, PagesDirectory, ViewCounter],
-  exports: [PagesRepository, PageChanges, PagesDirectory, ViewCounter],
+  providers: [PagesRepository, PageChanges, PagesDirectory, ViewCounter, WebhookSecretBox],
+  exports: [PagesRepository, PageChanges, PagesDirectory, ViewCounter, WebhookSecretBox],
 })
 export class PagesReadModule {}
 
@@ -60,6 +62,8 @@ export class PagesReadModule {}
     ProcessImageService,
     UploadImageService,
     UploadImageRoute,
+    WebhookUrlCheck,
+    WebhookEndpointService,
   ],
 })
 export class PagesHttpModule {}
@@ -79,6 +83,8 @@ export class PagesHttpModule {}
     PageChanges,
     OwnerPlanChangedService,
     RemovePausedLeadsService,
+    WebhookSecretBox,
+    WebhookEndpointService,
     PagesProcessor,
     FlushViewsScheduler,
     UploadUrls,

@@ -1,6 +1,7 @@
 import type { ServiceSchema } from '@plink/platform';
 import { CreatePages20261122 } from './migrations/20261122-create-pages';
 import { AddPausedAt20261124 } from './migrations/20261124-add-paused-at';
+import { WebhookEndpoint20261124 } from './migrations/20261124-webhook-endpoint';
 import { PageSchema } from './pages/page.entity';
 
 /** The pages service's tables (schema "pages") and their migrations. */
@@ -10,5 +11,6 @@ export const PAGES_SCHEMA: ServiceSchema = {
   migrations: [
     { name: '20261122_create_pages', class: CreatePages20261122 },
     { name: '20261124_add_paused_at', class: AddPausedAt20261124 },
+    { name: '20261124_webhook_endpoint', class: WebhookEndpoint20261124 },
   ],
 };

@@ -34,3 +34,4 @@ export * from './bootstrap/http-app';
 export * from './http/spa-shell';
 export * from './bootstrap/graceful-stop';
 export * from './logging/throttled-log';
+export * from './net/outbound-address';

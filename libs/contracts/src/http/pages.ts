@@ -125,6 +125,23 @@ const optionalUrl = (label: string) =>
     .nullable()
     .optional()
     .transform((v) => (v === '' ? null : v));
+/**
+ * The webhook URL: an absolute http(s) URL with a host and without user:password (never an upload path).
+ * Where it points is checked by the server on save (see WebhookMessages.blockedAddress).
+ */
+const optionalWebhookUrl = plainText('Webhook URL', { trim: true, error: PageMessages.invalidUrl })
+  .max(PAGE_LIMITS.url, { error: `URLs must be at most ${PAGE_LIMITS.url} characters` })
+  .refine((v) => v === '' || isWebhookUrl(v), { error: PageMessages.invalidUrl })
+  .nullable()
+  .optional()
+  .transform((v) => (v === '' ? null : v));
+
+export function isWebhookUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const u = new URL(value);
+  return (u.protocol === 'http:' || u.protocol === 'https:') && !!u.hostname && !u.username && !u.password;
+}
+
 /** An optional text: null or blank means "none". Multi-line texts keep tabs and line breaks. */
 const optionalText = (label: string, max: number, multiline = false) =>
   plainText(label, { multiline })
@@ -163,7 +180,7 @@ export const pageFieldsSchema = z.object({
   showUsername: z.boolean().default(true),
   useSharpCorners: z.boolean().default(false),
   hideDropShadow: z.boolean().default(false),
-  webhookUrl: optionalUrl('Webhook URL'),
+  webhookUrl: optionalWebhookUrl,
   customCodeSnippet: optionalText('Custom code', PAGE_LIMITS.customCode, true),
   thankYouHeadline: plainText('Thank-you headline')
     .max(PAGE_LIMITS.headline, { error: `Thank-you headline must be at most ${PAGE_LIMITS.headline} characters` })

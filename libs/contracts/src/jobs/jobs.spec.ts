@@ -1,4 +1,4 @@
-import { JOBS, QUEUE_SETTINGS, QueueName, jobsOfQueue, isJobName } from '../index';
+import { JOBS, QUEUE_OWNER, QUEUE_SETTINGS, QueueName, jobsOfQueue, isJobName } from '../index';
 
 describe('job contracts', () => {
   it('binds every job to a queue that has settings', () => {
@@ -18,7 +18,20 @@ describe('job contracts', () => {
       'email.pro-started',
       'email.trial-ending',
       'email.verification',
+      'email.webhook-disabled',
     ]);
+  });
+
+  it('puts every webhook job on the webhooks queue, served by the notifications service', () => {
+    expect(jobsOfQueue(QueueName.Webhooks).sort()).toEqual(['webhook.clean-log', 'webhook.deliver', 'webhook.redeliver']);
+    expect(QUEUE_OWNER[QueueName.Webhooks]).toBe('notifications');
+    expect(QUEUE_SETTINGS[QueueName.Webhooks].backoffType).toBe('webhook-schedule');
+    const redeliver = JOBS['webhook.redeliver'].schema;
+    expect(redeliver.safeParse({ v: 1, messageId: 'msg_0123456789abcdefghijklmnop' }).success).toBe(true);
+    expect(redeliver.safeParse({ v: 1, messageId: 'msg_../../etc' }).success).toBe(false);
+    const disable = JOBS['pages.disable-webhook'].schema;
+    expect(disable.safeParse({ v: 1, pageId: 3, url: 'https://hooks.example.com/x', reason: 'gone' }).success).toBe(true);
+    expect(disable.safeParse({ v: 1, pageId: 3, url: 'https://hooks.example.com/x', reason: 'bored' }).success).toBe(false);
   });
 
   it('sends plan changes to identity, then to pages, and the grant expiry to billing', () => {

@@ -10,6 +10,13 @@ export type PlanStatus = (typeof PLAN_STATUSES)[number];
 
 const isoDate = z.iso.datetime({ offset: true });
 
+/** Why a page's webhook was turned off by Plink (the owner turns it back on in the editor). */
+export const WEBHOOK_DISABLE_REASONS = ['gone', 'failing', 'exhausted'] as const;
+export type WebhookDisableReason = (typeof WEBHOOK_DISABLE_REASONS)[number];
+
+/** A webhook message id: `msg_` and 26 base32 characters, the `webhook-id` header. */
+export const webhookMessageIdSchema = z.string().regex(/^msg_[a-z0-9]{26}$/);
+
 /**
  * Job contracts: the payload schema is bound to the job's name, so a producer cannot pick
  * another payload shape, and a consumer parses what Redis gives it (Redis JSON is untrusted).
@@ -61,6 +68,11 @@ export const JOBS = {
     queue: QueueName.Email,
     schema: z.object({ v: z.literal(1), userId: z.number().int().positive() }),
   },
+  /** Tell a page's owner that Plink turned the page's webhook off (410 Gone, or it kept failing). */
+  'email.webhook-disabled': {
+    queue: QueueName.Email,
+    schema: z.object({ v: z.literal(1), pageId: z.number().int().positive(), reason: z.enum(WEBHOOK_DISABLE_REASONS) }),
+  },
   /** Tell a user their Pro plan ended (revoked, expired, or the subscription ended). */
   'email.pro-ended': {
     queue: QueueName.Email,
@@ -110,6 +122,19 @@ export const JOBS = {
   'pages.remove-paused-leads': {
     queue: QueueName.Pages,
     schema: z.object({ v: z.literal(1), userId: z.number().int().positive() }),
+  },
+  /**
+   * Turn a page's webhook off (decided by the notifications service, which delivers; the pages service owns
+   * the page). Only while the page's URL is still `url`: a URL changed meanwhile is a new endpoint.
+   */
+  'pages.disable-webhook': {
+    queue: QueueName.Pages,
+    schema: z.object({
+      v: z.literal(1),
+      pageId: z.number().int().positive(),
+      url: z.string().min(1).max(2048),
+      reason: z.enum(WEBHOOK_DISABLE_REASONS),
+    }),
   },
   /** End the operator grants whose time is up (a repeatable job of the billing service). */
   'billing.expire-grants': {
@@ -178,6 +203,16 @@ export const JOBS = {
   'webhook.deliver': {
     queue: QueueName.Webhooks,
     schema: z.object({ v: z.literal(1), leadId: z.number().int().positive(), pageId: z.number().int().positive() }),
+  },
+  /** Send a logged webhook message again, with its own `webhook-id` (the owner's Redeliver button). */
+  'webhook.redeliver': {
+    queue: QueueName.Webhooks,
+    schema: z.object({ v: z.literal(1), messageId: webhookMessageIdSchema }),
+  },
+  /** Drop delivery logs older than 30 days or beyond the 100 newest of a page (a repeatable job). */
+  'webhook.clean-log': {
+    queue: QueueName.Webhooks,
+    schema: z.object({ v: z.literal(1) }),
   },
 } as const satisfies Record<string, { queue: QueueName; schema: z.ZodType }>;
 

@@ -12,7 +12,7 @@ export enum QueueName {
   Pages = 'pages',
   /** The leads service's own work: removing the leads of a deleted page, or of a paused page 30 days after a downgrade. */
   Leads = 'leads',
-  /** Webhook deliveries to Pro users' automation tools (delivered from a later release on). */
+  /** Webhook deliveries to Pro users' automation tools, handled by the notifications service. */
   Webhooks = 'webhooks',
   /**
    * The pages service's uploads: removing images no page shows any more, and the periodic sweep of uploads
@@ -33,6 +33,11 @@ export interface QueueSettings {
   attempts: number;
   /** Exponential backoff base: try n waits about delayMs * 2^(n-1). */
   backoffDelayMs: number;
+  /**
+   * 'exponential' (the default) uses {@link backoffDelayMs}; 'webhook-schedule' is the webhooks worker's own
+   * strategy (its fixed schedule with jitter, honouring Retry-After), registered in that worker's settings.
+   */
+  backoffType?: 'exponential' | 'webhook-schedule';
   /** Completed jobs kept for inspection. */
   keepCompleted: number;
   /** Failed jobs kept for inspection. */
@@ -50,7 +55,16 @@ export const QUEUE_SETTINGS: Record<QueueName, QueueSettings> = {
   },
   [QueueName.Pages]: { concurrency: 1, attempts: 3, backoffDelayMs: 1_000, keepCompleted: 10, keepFailed: 100 },
   [QueueName.Leads]: { concurrency: 2, attempts: 10, backoffDelayMs: 5_000, keepCompleted: 100, keepFailed: 1_000 },
-  [QueueName.Webhooks]: { concurrency: 10, attempts: 12, backoffDelayMs: 30_000, keepCompleted: 1_000, keepFailed: 10_000 },
+  // The first try at once, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (about 27 h): 8 tries. The
+  // concurrency here is the default of WEBHOOK_CONCURRENCY, which the worker applies at start.
+  [QueueName.Webhooks]: {
+    concurrency: 20,
+    attempts: 8,
+    backoffDelayMs: 5_000,
+    backoffType: 'webhook-schedule',
+    keepCompleted: 1_000,
+    keepFailed: 10_000,
+  },
   // Keeps trying for about 40 minutes while the store is away (5 s, 10 s, … 21 min).
   [QueueName.Uploads]: { concurrency: 2, attempts: 10, backoffDelayMs: 5_000, keepCompleted: 100, keepFailed: 1_000 },
   // A plan change must reach the user: keeps trying for about an hour and a half (2 s … 68 min).

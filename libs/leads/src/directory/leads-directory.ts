@@ -8,6 +8,12 @@ export interface LeadForDelivery {
   email: string;
 }
 
+/** A lead as the webhook's `lead.created` event tells it. */
+export interface LeadForWebhook extends LeadForDelivery {
+  createdAt: Date;
+  consentAt: Date | null;
+}
+
 /** The leads service's read API for other services (never its entities). */
 @Injectable()
 export class LeadsDirectory {
@@ -20,5 +26,9 @@ export class LeadsDirectory {
 
   findForDelivery(leadId: number): Promise<LeadForDelivery | null> {
     return this.leads.findById(leadId);
+  }
+
+  findForWebhook(leadId: number): Promise<LeadForWebhook | null> {
+    return this.leads.findWithDates(leadId);
   }
 }

@@ -151,6 +151,18 @@ export class LeadsRepository {
     return row ? { id: Number(row.id), pageId: Number(row.page_id), email: row.email } : null;
   }
 
+  /** A lead with its dates (the webhook's `lead.created` event). */
+  async findWithDates(leadId: number): Promise<{ id: number; pageId: number; email: string; createdAt: Date; consentAt: Date | null } | null> {
+    const rows: { id: number; page_id: number; email: string; created_at: Date; consent_at: Date | null }[] = await this.em.execute(
+      'select id, page_id, email, created_at, consent_at from leads.leads where id = ?',
+      [leadId],
+    );
+    const row = rows[0];
+    return row
+      ? { id: Number(row.id), pageId: Number(row.page_id), email: row.email, createdAt: new Date(row.created_at), consentAt: row.consent_at ? new Date(row.consent_at) : null }
+      : null;
+  }
+
   /** The page's newest leads first. */
   async recent(pageId: number, limit: number): Promise<LeadRow[]> {
     const rows: RawLeadRow[] = await this.em.execute(

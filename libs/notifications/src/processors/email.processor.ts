@@ -8,6 +8,7 @@ import { APP_CONFIG, ContractWorker, Mailer, getLogger, hashToken, unseal, type 
 import { fileDeliveryEmail } from '../templates/file-delivery-email';
 import { passwordResetEmail, verificationEmail } from '../templates/identity-emails';
 import { leadRemovalWarningEmail, paymentFailedEmail, proEndedEmail, proStartedEmail, trialEndingEmail } from '../templates/plan-emails';
+import { webhookDisabledEmail } from '../templates/webhook-emails';
 
 /** Sends the e-mails of the e-mail queue. A failed send throws, and BullMQ retries with backoff. */
 @Processor(QueueName.Email, { concurrency: QUEUE_SETTINGS[QueueName.Email].concurrency })
@@ -24,6 +25,7 @@ export class EmailProcessor extends ContractWorker<QueueName.Email> {
     'email.payment-failed': (payload) => this.sendPlanEmail(payload.userId, (user) => paymentFailedEmail(this.config.appOrigin, user)),
     'email.pro-ended': (payload) => this.sendPlanEmail(payload.userId, (user) => proEndedEmail(this.config.appOrigin, user)),
     'email.lead-removal-warning': (payload) => this.sendLeadRemovalWarning(payload),
+    'email.webhook-disabled': (payload) => this.sendWebhookDisabled(payload),
   };
 
   constructor(
@@ -60,7 +62,7 @@ export class EmailProcessor extends ContractWorker<QueueName.Email> {
     await this.mailer.send(passwordResetEmail(this.config.appOrigin, user, token));
   }
 
-  /** A plan e-mail to the account's address (skipped when the account is gone). */
+  /** An e-mail to the account's address (skipped when the account is gone). */
   private async sendPlanEmail(userId: number, render: (user: UserContact) => MailMessage): Promise<void> {
     const user = await this.directory.findContact(userId);
     if (!user) {
@@ -78,6 +80,18 @@ export class EmailProcessor extends ContractWorker<QueueName.Email> {
       return;
     }
     await this.mailer.send(leadRemovalWarningEmail(this.config.appOrigin, user, new Date(payload.removalAt)));
+  }
+
+  /** The owner of a page whose webhook Plink turned off. */
+  private async sendWebhookDisabled(payload: JobPayload<'email.webhook-disabled'>): Promise<void> {
+    const page = await this.pages.findWebhookTarget(payload.pageId);
+    if (!page) {
+      getLogger().info({ pageId: payload.pageId }, 'webhook-disabled e-mail skipped: the page is gone');
+      return;
+    }
+    await this.sendPlanEmail(page.ownerId, (user) =>
+      webhookDisabledEmail(this.config.appOrigin, user, { id: page.pageId, title: page.title, url: page.url }, payload.reason),
+    );
   }
 
   /** The file link of the page a visitor signed up on; nothing the visitor typed besides the address. */

@@ -1,10 +1,12 @@
-import { Injectable } from '@nestjs/common';
-import type { PublicPageDto } from '@plink/contracts';
+import { Inject, Injectable } from '@nestjs/common';
+import type { PublicPageDto, WebhookEndpointDto } from '@plink/contracts';
+import { APP_CONFIG, type AppConfig } from '@plink/platform';
 import { IdentityDirectory } from '@plink/identity';
 import { PageChanges } from '../cache/page-changes';
 import { TtlCache } from '../cache/ttl-cache';
 import { toPublicPage } from '../pages/page.dto';
 import { PagesRepository } from '../pages/pages.repository';
+import { WebhookSecretBox, signingSecrets, toWebhookEndpointDto } from '../webhooks/webhook-endpoint';
 
 /** A page as the visitor-facing services need it (the public page, and what a lead's jobs need). */
 export interface VisitorPage {
@@ -40,6 +42,25 @@ export interface PageSummary {
   fileUrl: string | null;
 }
 
+/** A page's webhook endpoint as the notifications service needs it at send time (read fresh, never cached). */
+export interface WebhookTarget {
+  pageId: number;
+  ownerId: number;
+  ownerIsPremium: boolean;
+  slug: string;
+  title: string;
+  /** The page's public address (`{PUBLIC_ORIGIN}/{slug}`). */
+  pageUrl: string;
+  url: string | null;
+  /** The secrets that sign now (the new one first; two during 24 h after a rotation). */
+  secrets: string[];
+  enabled: boolean;
+  /** When the current URL started receiving: failures before it do not count. */
+  enabledAt: Date | null;
+  /** The endpoint as the owner's GET /api/pages/{id}/webhook shows it. */
+  view: WebhookEndpointDto;
+}
+
 /** How long a visitor page stays cached: changes to the page drop it at once; this bounds owner changes (plan, name). */
 const FOUND_TTL_MS = 60_000;
 /** A slug without a page: creating one drops it at once too. */
@@ -59,6 +80,8 @@ export class PagesDirectory {
     private readonly pages: PagesRepository,
     private readonly identity: IdentityDirectory,
     private readonly changes: PageChanges,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly secrets: WebhookSecretBox,
   ) {
     changes.onChange((slug) => {
       if (slug === null) this.cache.clear();
@@ -110,6 +133,27 @@ export class PagesDirectory {
     return page ? { id: page.id, slug: page.slug, title: page.title, fileUrl: page.fileUrl ?? null } : null;
   }
 
+  /** The page's webhook endpoint now (its owner's plan included), or null when the page or its owner is gone. */
+  async findWebhookTarget(pageId: number): Promise<WebhookTarget | null> {
+    const page = await this.pages.findById(pageId);
+    if (!page) return null;
+    const owner = await this.identity.findContact(page.userId);
+    if (!owner) return null;
+    return {
+      pageId: page.id,
+      ownerId: owner.id,
+      ownerIsPremium: owner.isPremium,
+      slug: page.slug,
+      title: page.title,
+      pageUrl: `${this.config.publicOrigin}/${page.slug}`,
+      url: page.webhookUrl ?? null,
+      secrets: signingSecrets(page, this.secrets),
+      enabled: !page.webhookDisabledAt,
+      enabledAt: page.webhookEnabledAt ? new Date(page.webhookEnabledAt) : null,
+      view: toWebhookEndpointDto(page, this.secrets),
+    };
+  }
+
   private async load(slug: string): Promise<VisitorPage | null> {
     const page = await this.pages.findBySlug(slug);
     if (!page) return null;
@@ -125,7 +169,8 @@ export class PagesDirectory {
       title: page.title,
       slug: page.slug,
       fileUrl: page.fileUrl ?? null,
-      webhookUrl: owner.isPremium ? (page.webhookUrl ?? null) : null,
+      // Only a Pro owner's page with its webhook on records webhook jobs.
+      webhookUrl: owner.isPremium && !page.webhookDisabledAt ? (page.webhookUrl ?? null) : null,
     };
   }
 }

@@ -10,6 +10,7 @@ import {
   type PageDto,
   type PageFields,
   type PublicPageDto,
+  type WebhookEndpointDto,
 } from '@plink/contracts';
 import { CurrentUser, SignedInGuard, type User } from '@plink/identity';
 import { ZodPipe } from '@plink/platform';
@@ -22,6 +23,8 @@ import { KeepPageLiveService } from '../use-cases/keep-page-live.service';
 import { ListPagesService } from '../use-cases/list-pages.service';
 import { UpdatePageService } from '../use-cases/update-page.service';
 import { ViewCounter } from '../views/view-counter';
+import { WebhookSecretBox, toWebhookEndpointDto } from '../webhooks/webhook-endpoint';
+import { WebhookEndpointService } from '../webhooks/webhook-endpoint.service';
 import { PageIdPipe } from './page-id.pipe';
 import { PartialZodPipe } from './partial-zod.pipe';
 import { PAGE_BODY_LIMIT } from './route-body-limit';
@@ -38,6 +41,8 @@ export class PagesController {
     private readonly keepPageLive: KeepPageLiveService,
     private readonly directory: PagesDirectory,
     private readonly views: ViewCounter,
+    private readonly webhookEndpoint: WebhookEndpointService,
+    private readonly secrets: WebhookSecretBox,
   ) {}
 
   @Get('pages')
@@ -87,6 +92,22 @@ export class PagesController {
   @UseGuards(SignedInGuard)
   keepLive(@CurrentUser() user: User, @Param('id', PageIdPipe) id: number): Promise<KeepPageLiveResponse> {
     return this.keepPageLive.execute(user, id);
+  }
+
+  /** A new webhook signing secret; the previous one signs beside it for 24 hours. Pro owners only. */
+  @Post('pages/:id/webhook/rotate-secret')
+  @HttpCode(200)
+  @UseGuards(SignedInGuard)
+  async rotateWebhookSecret(@CurrentUser() user: User, @Param('id', PageIdPipe) id: number): Promise<WebhookEndpointDto> {
+    return toWebhookEndpointDto(await this.webhookEndpoint.rotateSecret(user, id), this.secrets);
+  }
+
+  /** Turns back on a webhook Plink turned off (410 Gone, or it kept failing). Pro owners only. */
+  @Post('pages/:id/webhook/enable')
+  @HttpCode(200)
+  @UseGuards(SignedInGuard)
+  async enableWebhook(@CurrentUser() user: User, @Param('id', PageIdPipe) id: number): Promise<WebhookEndpointDto> {
+    return toWebhookEndpointDto(await this.webhookEndpoint.enable(user, id), this.secrets);
   }
 
   /**

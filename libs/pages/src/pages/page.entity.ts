@@ -30,6 +30,19 @@ export const PageSchema = defineEntity({
     hideDropShadow: p.boolean().default(false),
     /** Pro only (null for Free owners). */
     webhookUrl: p.string().length(PAGE_LIMITS.url).nullable(),
+    /**
+     * The webhook's signing secret (`whsec_…`), created when a webhook URL is first saved, stored sealed (see
+     * WebhookSecretBox); never shown to visitors.
+     */
+    webhookSecret: p.string().length(200).nullable(),
+    /** The secret before the last rotation (sealed): it still signs (beside the new one) until `webhookPreviousSecretUntil`. */
+    webhookPreviousSecret: p.string().length(200).nullable(),
+    webhookPreviousSecretUntil: p.datetime().nullable(),
+    /** When the current URL started receiving (saved, or turned back on). */
+    webhookEnabledAt: p.datetime().nullable(),
+    /** Set when Plink turned the webhook off (410 Gone, or it kept failing); the owner turns it back on. */
+    webhookDisabledAt: p.datetime().nullable(),
+    webhookDisabledReason: p.string().$type<'gone' | 'failing' | 'exhausted'>().length(20).nullable(),
     /** Pro only (null for Free owners). */
     customCodeSnippet: p.text().nullable(),
     thankYouHeadline: p.string().length(PAGE_LIMITS.headline).default('Thank you!'),

@@ -7,6 +7,7 @@ import { Page } from '../pages/page.entity';
 import { PagesRepository } from '../pages/pages.repository';
 import { applyPlanRules } from '../pages/plan-rules';
 import { sanitizeRichText } from '../rich-text/sanitize-rich-text';
+import { WebhookSecretBox, WebhookUrlCheck, webhookFieldsOnSave } from '../webhooks/webhook-endpoint';
 
 /**
  * Creates a page for a verified user. Free users get one page in total (checked under a per-user lock,
@@ -19,13 +20,17 @@ export class CreatePageService {
     private readonly em: EntityManager,
     private readonly pages: PagesRepository,
     private readonly changes: PageChanges,
+    private readonly webhookUrls: WebhookUrlCheck,
+    private readonly secrets: WebhookSecretBox,
   ) {}
 
   async execute(user: User, input: PageFields): Promise<Page> {
     if (!user.isVerified) throw new ForbiddenException({ message: PageMessages.verifyFirst });
     if (!user.isPremium && (await this.pages.countByOwner(user.id)) >= 1) throw freePlanLimit();
-    const fields = { ...applyPlanRules(input, user), subtext: sanitizeRichText(input.subtext) };
+    const planned = applyPlanRules(input, user);
+    const fields = { ...planned, subtext: sanitizeRichText(input.subtext), ...webhookFieldsOnSave(null, planned.webhookUrl, this.secrets) };
     if (await this.pages.slugTaken(fields.slug)) throw slugTaken();
+    if (planned.webhookUrl) await this.webhookUrls.assertAllowed(planned.webhookUrl);
 
     let page: Page;
     try {

@@ -9,6 +9,7 @@ import { PagesRepository } from '../pages/pages.repository';
 import { applyPlanRules } from '../pages/plan-rules';
 import { sanitizeRichText } from '../rich-text/sanitize-rich-text';
 import { UploadUrls } from '../uploads/upload-urls';
+import { WebhookSecretBox, WebhookUrlCheck, webhookFieldsOnSave } from '../webhooks/webhook-endpoint';
 import { slugTaken, withoutUndefined } from './create-page.service';
 
 /**
@@ -25,6 +26,8 @@ export class UpdatePageService {
     private readonly changes: PageChanges,
     private readonly outbox: Outbox,
     private readonly uploads: UploadUrls,
+    private readonly webhookUrls: WebhookUrlCheck,
+    private readonly secrets: WebhookSecretBox,
   ) {}
 
   async execute(user: User, pageId: number, changes: Partial<PageFields>): Promise<Page> {
@@ -36,8 +39,11 @@ export class UpdatePageService {
     if (fields.slug !== undefined && fields.slug.toLowerCase() !== oldSlug.toLowerCase() && (await this.pages.slugTaken(fields.slug, page.id))) {
       throw slugTaken();
     }
+    // A new webhook URL is checked (where it points) and starts afresh; an unchanged one is not checked again.
+    const webhook = webhookFieldsOnSave(page, fields.webhookUrl, this.secrets);
+    if (fields.webhookUrl && fields.webhookUrl !== page.webhookUrl) await this.webhookUrls.assertAllowed(fields.webhookUrl);
     const uploadsBefore = this.uploads.ownKeysOf(page, user.id);
-    this.em.assign(page, { ...fields, updatedAt: new Date() });
+    this.em.assign(page, { ...fields, ...webhook, updatedAt: new Date() });
     const uploadsAfter = new Set(this.uploads.ownKeysOf(page, user.id));
     const dropped = uploadsBefore.filter((key) => !uploadsAfter.has(key));
     // One flush, one transaction: the change and the job commit together.

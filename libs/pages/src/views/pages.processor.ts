@@ -4,11 +4,12 @@ import { ContractWorker, type JobHandlers } from '@plink/platform';
 import { FlushViewsService } from '../use-cases/flush-views.service';
 import { OwnerPlanChangedService } from '../use-cases/owner-plan-changed.service';
 import { RemovePausedLeadsService } from '../use-cases/remove-paused-leads.service';
+import { WebhookEndpointService } from '../webhooks/webhook-endpoint.service';
 
 /**
  * The pages queue: moving buffered views into the database; when a page owner's plan changes, pausing or
  * un-pausing their pages and dropping them from the caches; removing the leads of paused pages when their
- * date comes.
+ * date comes; turning off a webhook the notifications service gave up on.
  */
 @Processor(QueueName.Pages, { concurrency: QUEUE_SETTINGS[QueueName.Pages].concurrency })
 export class PagesProcessor extends ContractWorker<QueueName.Pages> {
@@ -23,12 +24,14 @@ export class PagesProcessor extends ContractWorker<QueueName.Pages> {
     'pages.remove-paused-leads': async (payload) => {
       await this.removePausedLeads.execute(payload.userId);
     },
+    'pages.disable-webhook': (payload) => this.webhookEndpoint.disable(payload),
   };
 
   constructor(
     private readonly flushViews: FlushViewsService,
     private readonly ownerPlanChanged: OwnerPlanChangedService,
     private readonly removePausedLeads: RemovePausedLeadsService,
+    private readonly webhookEndpoint: WebhookEndpointService,
   ) {
     super();
   }

@@ -116,6 +116,9 @@ export const envSchema = z
     OPERATOR_PASSWORD: optionalString,
     // Lets a scraper outside the private network read /metrics (Authorization: Bearer <token>).
     METRICS_TOKEN: optionalString,
+    // Development and tests only: webhooks may reach loopback and private addresses (a local receiver).
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool.default(false),
+    WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(20),
     PLINK_WORKERS: z.string().default('none'),
     HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     // The longest a stop (SIGTERM) may take: requests and jobs under way finish within it, then the process exits.
@@ -200,6 +203,13 @@ export interface AppConfig {
   operatorPassword?: string;
   /** /metrics answers requests from private addresses, and any request bearing this token. */
   metricsToken?: string;
+  /**
+   * Webhooks may connect to loopback, private, link-local and other inward addresses. Off by default: only
+   * for local development and tests (a receiver on 127.0.0.1); logged as a warning at start.
+   */
+  webhookAllowPrivateNetworks: boolean;
+  /** Webhook deliveries one notifications process sends at once. */
+  webhookConcurrency: number;
   workers: string;
   healthPort?: number;
   /** The longest a stop may take (SIGTERM): work under way finishes within it; then the process exits anyway. */
@@ -275,6 +285,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     leadRateLimitPerMinute: e.LEAD_RATE_LIMIT_PER_MINUTE,
     operatorPassword: e.OPERATOR_PASSWORD,
     metricsToken: e.METRICS_TOKEN,
+    webhookAllowPrivateNetworks: e.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+    webhookConcurrency: e.WEBHOOK_CONCURRENCY,
     workers: e.PLINK_WORKERS,
     healthPort: e.HEALTH_PORT,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
@@ -296,6 +308,8 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     mail: config.smtpUrl ? maskUrl(config.smtpUrl) : `folder ${config.mailOutboxDir}`,
     storage: config.s3 ? `s3 ${config.s3.endPoint}/${config.s3.bucket}` : `folder ${config.uploadsDir}`,
     stripe: config.stripe ? (config.stripe.webhookSecret ? 'configured' : 'configured, without STRIPE_WEBHOOK_SECRET (webhooks refused)') : 'not configured',
+    webhookConcurrency: config.webhookConcurrency,
+    webhookAllowPrivateNetworks: config.webhookAllowPrivateNetworks,
     workers: config.workers,
   };
 }

@@ -39,6 +39,9 @@ class RecordingEmailWorker extends ContractWorker<QueueName.Email> {
     'email.payment-failed': async (payload, job) => {
       seen.push({ name: job.name, payload, attempt: job.attemptsMade + 1 });
     },
+    'email.webhook-disabled': async (payload, job) => {
+      seen.push({ name: job.name, payload, attempt: job.attemptsMade + 1 });
+    },
   };
 }
 

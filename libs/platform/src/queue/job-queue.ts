@@ -77,7 +77,7 @@ function jobOptions(name: JobName, jobId?: string) {
   return {
     jobId,
     attempts: settings.attempts,
-    backoff: { type: 'exponential', delay: settings.backoffDelayMs },
+    backoff: { type: settings.backoffType ?? 'exponential', delay: settings.backoffDelayMs },
     removeOnComplete: settings.keepCompleted,
     removeOnFail: settings.keepFailed,
   };

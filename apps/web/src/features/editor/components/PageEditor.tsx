@@ -140,7 +140,7 @@ export function PageEditor({ mode, initialValues }: PageEditorProps) {
                   <AppearanceTab form={form} />
                 </Tabs.Panel>
                 <Tabs.Panel value="settings">
-                  <SettingsTab form={form} isPremium={user.isPremium} />
+                  <SettingsTab form={form} isPremium={user.isPremium} pageId={mode.kind === 'edit' ? mode.id : null} />
                 </Tabs.Panel>
                 <Tabs.Panel value="thank-you">
                   <ThankYouTab form={form} />

@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router-dom';
 import { toast } from '../../../lib/toast';
 import type { PageForm } from '../hooks/usePageForm';
 import { PlanTexts, brandingAfterToggle } from '../model/plan-gating';
+import { WebhookPanel } from './WebhookPanel';
 
 const UPGRADE_PATH = '/checkout?plan=pro';
 
@@ -44,7 +45,7 @@ const ProBadge = () => (
 );
 
 /** SPEC §2 Settings: branding, privacy checkbox, webhook URL and custom code (Pro), tracking ids. */
-export function SettingsTab({ form, isPremium }: { form: PageForm; isPremium: boolean }) {
+export function SettingsTab({ form, isPremium, pageId }: { form: PageForm; isPremium: boolean; pageId: number | null }) {
   const premiumFeature = usePremiumFeature();
   const branding = form.getInputProps('showBranding', { type: 'checkbox' });
 
@@ -80,6 +81,7 @@ export function SettingsTab({ form, isPremium }: { form: PageForm; isPremium: bo
           {...form.getInputProps('webhookUrl')}
         />
       </ProOnly>
+      {isPremium && <WebhookPanel pageId={pageId} />}
       <ProOnly isPremium={isPremium} onLocked={premiumFeature.explain}>
         <Textarea
           label={

@@ -6,4 +6,6 @@ export const pagesKeys = {
   details: () => [...pagesKeys.all, 'detail'] as const,
   detail: (id: number) => [...pagesKeys.details(), id] as const,
   stats: (id: number) => [...pagesKeys.all, 'stats', id] as const,
+  /** The page's webhook endpoint and delivery log (Pro). */
+  webhook: (id: number) => [...pagesKeys.all, 'webhook', id] as const,
 };

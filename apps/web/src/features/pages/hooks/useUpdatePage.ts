@@ -17,6 +17,8 @@ export function useUpdatePage(id: number) {
       queryClient.setQueryData(pagesKeys.detail(id), page);
       void queryClient.invalidateQueries({ queryKey: pagesKeys.lists() });
       void queryClient.invalidateQueries({ queryKey: pagesKeys.stats(id) });
+      // A new webhook URL gets a secret and starts afresh.
+      void queryClient.invalidateQueries({ queryKey: pagesKeys.webhook(id) });
       toast({ title: 'Your page has been updated!', variant: 'success' });
     },
     onError: (error) =>

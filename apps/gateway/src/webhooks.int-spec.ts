@@ -1,0 +1,382 @@
+import { Webhook } from 'standardwebhooks';
+import { WebhookMessages, type LeadCreatedEvent, type WebhookDeliveryDto, type WebhookDto } from '@plink/contracts';
+import { runPlinkCommand } from '@plink/billing';
+import { SmtpCatcher, type CaughtMail } from '@plink/testing';
+import type { TestBrowser } from './testing/http-client';
+import { startTestGateway, type TestGateway } from './testing/test-gateway';
+import { WebhookReceiver, type ReceivedWebhook } from './testing/webhook-receiver';
+
+/**
+ * Webhooks as a Pro creator and their receiver see them: the whole gateway with every worker in-process (real
+ * PostgreSQL, Redis, SMTP), and a real HTTP receiver on 127.0.0.1 (allowed by WEBHOOK_ALLOW_PRIVATE_NETWORKS).
+ */
+describe('webhooks, end to end', () => {
+  let gateway: TestGateway;
+  let smtp: SmtpCatcher;
+  let receiver: WebhookReceiver;
+  let n = 0;
+
+  beforeAll(async () => {
+    smtp = await SmtpCatcher.start();
+    receiver = await WebhookReceiver.start();
+    gateway = await startTestGateway({
+      SMTP_URL: smtp.url,
+      PLINK_WORKERS: 'all',
+      AUTH_RATE_LIMIT_PER_MINUTE: '0',
+      LEAD_RATE_LIMIT_PER_MINUTE: '0',
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    });
+  });
+
+  afterAll(async () => {
+    await gateway?.close();
+    await receiver?.stop();
+    await smtp?.stop();
+  });
+
+  async function plink(args: string[]) {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runPlinkCommand(args, { out: (l) => out.push(l), err: (l) => err.push(l), env: gateway.env.vars });
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  }
+
+  /** Polls until `check` holds. */
+  async function eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
+    const started = Date.now();
+    for (;;) {
+      const value = await check();
+      if (value) return value;
+      if (Date.now() - started > timeoutMs) throw new Error(`not reached within ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  interface Creator {
+    id: number;
+    email: string;
+    browser: TestBrowser;
+  }
+
+  /** A verified creator, made Pro by the operator's command (unless `free`). */
+  async function creator(free = false): Promise<Creator> {
+    n += 1;
+    const tag = `${Date.now().toString(36)}${n}`;
+    const browser = gateway.browser();
+    const who = { username: `hook_${tag}`, email: `hook.${tag}@example.com`, password: 'secret-password' };
+    const registered = await browser.post('/api/register', who);
+    expect(registered.status).toBe(201);
+    await gateway.db.query('update identity.users set is_verified = true where id = $1', [registered.body.id]);
+    if (!free) {
+      expect((await plink(['grant-pro', who.email])).code).toBe(0);
+      await eventually(async () => (await browser.get('/api/user')).body.isPremium === true);
+    }
+    return { id: registered.body.id, email: who.email, browser };
+  }
+
+  /** A page of the creator with its webhook on `path` of the receiver. */
+  async function pageWithWebhook(owner: Creator, path: string): Promise<{ id: number; slug: string }> {
+    const slug = `hooked-${n}-${Date.now().toString(36)}`;
+    const created = await owner.browser.post('/api/pages', { slug, title: `Hooked ${n}`, webhookUrl: `${receiver.origin}${path}` });
+    expect(created.status).toBe(201);
+    expect(created.body.webhookUrl).toBe(`${receiver.origin}${path}`);
+    return { id: created.body.id, slug };
+  }
+
+  const submit = (slug: string, email: string) => gateway.browser().post(`/api/page/${slug}/submit`, { email, consent: true });
+  const webhookOf = async (owner: Creator, pageId: number) => (await owner.browser.get(`/api/pages/${pageId}/webhook`)).body as WebhookDto;
+  const verify = (secret: string, hook: ReceivedWebhook) =>
+    new Webhook(secret).verify(hook.body, hook.headers as Record<string, string>) as LeadCreatedEvent;
+
+  it('delivers a new lead, signed per Standard Webhooks, and logs it for the owner', async () => {
+    const owner = await creator();
+    const page = await pageWithWebhook(owner, '/hooks/signed');
+    const endpoint = await webhookOf(owner, page.id);
+    expect(endpoint).toMatchObject({ url: `${receiver.origin}/hooks/signed`, enabled: true, disabledReason: null, deliveries: [] });
+    expect(endpoint.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
+    // Stored sealed: the database alone does not give the secret away.
+    const stored = (await gateway.db.query('select webhook_secret from pages.pages where id = $1', [page.id])).rows[0].webhook_secret as string;
+    expect(stored).not.toContain(endpoint.secret!.slice(6));
+    expect(stored).not.toContain('whsec_');
+
+    const submitted = Date.now();
+    expect((await submit(page.slug, 'Ada@Example.com')).status).toBe(200);
+    const [hook] = await eventually(async () => receiver.on('/hooks/signed').length === 1 && receiver.on('/hooks/signed'));
+    console.log(`lead accepted → webhook received: ${hook.at - submitted} ms`);
+
+    expect(hook.headers['content-type']).toBe('application/json');
+    expect(hook.headers['user-agent']).toBe('Plink-Webhooks/1');
+    expect(hook.headers['webhook-id']).toMatch(/^msg_[a-z2-7]{26}$/);
+    expect(hook.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/=]+$/);
+    const event = verify(endpoint.secret!, hook);
+    expect(event).toEqual({
+      type: 'lead.created',
+      timestamp: expect.any(String),
+      data: {
+        id: expect.any(Number),
+        email: 'Ada@Example.com',
+        createdAt: expect.any(String),
+        consentAt: expect.any(String),
+        page: { id: page.id, slug: page.slug, title: `Hooked ${n}`, url: `${gateway.config.publicOrigin}/${page.slug}` },
+      },
+    });
+    // A wrong secret does not verify.
+    expect(() => new Webhook(`whsec_${Buffer.alloc(24, 7).toString('base64')}`).verify(hook.body, hook.headers as Record<string, string>)).toThrow();
+
+    const log = await eventually(async () => {
+      const w = await webhookOf(owner, page.id);
+      return w.deliveries[0]?.status === 'delivered' && w;
+    });
+    expect(log.deliveries).toHaveLength(1);
+    expect(log.deliveries[0]).toMatchObject({ id: hook.headers['webhook-id'], eventType: 'lead.created', test: false, nextAttemptAt: null });
+    expect(log.deliveries[0].attempts).toEqual([
+      { at: expect.any(String), url: `${receiver.origin}/hooks/signed`, status: 200, error: null, durationMs: expect.any(Number), response: 'ok' },
+    ]);
+  });
+
+  it('retries a 500 with the same webhook-id until the receiver takes it', async () => {
+    const owner = await creator();
+    const page = await pageWithWebhook(owner, '/hooks/flaky');
+    receiver.answer('/hooks/flaky', { status: 500, body: 'x'.repeat(10_000) });
+    await submit(page.slug, 'retry@example.com');
+    const first = await eventually(async () => receiver.on('/hooks/flaky')[0]);
+    const failing = await eventually(async () => {
+      const d = (await webhookOf(owner, page.id)).deliveries[0];
+      return d?.status === 'failing' && d;
+    });
+    expect(failing.attempts).toHaveLength(1);
+    expect(failing.attempts[0]).toMatchObject({ status: 500, error: null });
+    expect(failing.attempts[0].response).toBe('x'.repeat(500));
+    // The schedule's first retry: 5 s ± 10 %.
+    const next = new Date(failing.nextAttemptAt!).getTime() - new Date(failing.attempts[0].at).getTime();
+    expect(next).toBeGreaterThanOrEqual(4_400);
+    expect(next).toBeLessThanOrEqual(6_500); // 5.5 s at most, plus the time the attempt took to be logged
+
+    const hooks = await eventually(async () => receiver.on('/hooks/flaky').length === 2 && receiver.on('/hooks/flaky'), 20_000);
+    expect(hooks[1].headers['webhook-id']).toBe(first.headers['webhook-id']);
+    expect(hooks[1].body).toBe(first.body);
+    expect(hooks[1].at - first.at).toBeGreaterThanOrEqual(4_400);
+    const delivered = await eventually(async () => {
+      const d = (await webhookOf(owner, page.id)).deliveries[0];
+      return d?.status === 'delivered' && d;
+    });
+    expect(delivered.attempts.map((a) => a.status)).toEqual([500, 200]);
+  }, 40_000);
+
+  it("honours a 429's Retry-After", async () => {
+    const owner = await creator();
+    const page = await pageWithWebhook(owner, '/hooks/busy');
+    receiver.answer('/hooks/busy', { status: 429, headers: { 'retry-after': '8' } });
+    await submit(page.slug, 'later@example.com');
+    const hooks = await eventually(async () => receiver.on('/hooks/busy').length === 2 && receiver.on('/hooks/busy'), 25_000);
+    // 8 s, not the schedule's 5 s.
+    expect(hooks[1].at - hooks[0].at).toBeGreaterThanOrEqual(7_900);
+    expect(hooks[1].headers['webhook-id']).toBe(hooks[0].headers['webhook-id']);
+  }, 40_000);
+
+  it('does not follow a redirect: a 3xx fails the message at once', async () => {
+    const owner = await creator();
+    const page = await pageWithWebhook(owner, '/hooks/moved');
+    receiver.answer('/hooks/moved', { status: 302, headers: { location: `${receiver.origin}/hooks/elsewhere` } });
+    await submit(page.slug, 'moved@example.com');
+    const failed = await eventually(async () => {
+      const d = (await webhookOf(owner, page.id)).deliveries[0];
+      return d?.status === 'failed' && d;
+    });
+    expect(failed.attempts.map((a) => a.status)).toEqual([302]);
+    expect(failed.nextAttemptAt).toBeNull();
+    await new Promise((r) => setTimeout(r, 500));
+    expect(receiver.on('/hooks/elsewhere')).toHaveLength(0);
+    expect(receiver.on('/hooks/moved')).toHaveLength(1);
+  });
+
+  it('410 Gone turns the webhook off at once and e-mails the owner; Re-enable turns it back on', async () => {
+    const owner = await creator();
+    const page = await pageWithWebhook(owner, '/hooks/gone');
+    receiver.answer('/hooks/gone', { status: 410 });
+    await submit(page.slug, 'gone@example.com');
+    const off = await eventually(async () => {
+      const w = await webhookOf(owner, page.id);
+      return !w.enabled && w;
+    });
+    expect(off.disabledReason).toBe(WebhookMessages.disabledGone);
+    expect(off.deliveries[0]).toMatchObject({ status: 'failed' });
+    const mail = await smtp.waitFor((m: CaughtMail) => m.to.includes(owner.email) && /^Webhook turned off/.test(m.subject));
+    expect(mail.text).toContain('410 Gone');
+    expect(mail.text).toContain(`/editor/${page.id}`);
+
+    // While off, new leads are kept but not sent.
+    await eventually(async () => (await submit(page.slug, `off-${Date.now()}@example.com`)).status === 200);
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(receiver.on('/hooks/gone')).toHaveLength(1);
+
+    const enabled = await owner.browser.post(`/api/pages/${page.id}/webhook/enable`);
+    expect(enabled.status).toBe(200);
+    expect(enabled.body).toMatchObject({ enabled: true, disabledReason: null });
+    await submit(page.slug, 'back@example.com');
+    const hooks = await eventually(async () => receiver.on('/hooks/gone').length === 2 && receiver.on('/hooks/gone'));
+    expect(JSON.parse(hooks[1].body).data.email).toBe('back@example.com');
+  });
+
+  it('three messages in a row that fail for good turn the webhook off, and the owner is e-mailed', async () => {
+    const owner = await creator();
+    const page = await pageWithWebhook(owner, '/hooks/refusing');
+    receiver.answer('/hooks/refusing', { status: 400 }, { status: 400 }, { status: 400 });
+    for (let i = 1; i <= 3; i++) {
+      await submit(page.slug, `refused-${i}@example.com`);
+      await eventually(async () => (await webhookOf(owner, page.id)).deliveries.filter((d) => d.status === 'failed').length === i);
+      if (i < 3) expect((await webhookOf(owner, page.id)).enabled).toBe(true);
+    }
+    const off = await eventually(async () => {
+      const w = await webhookOf(owner, page.id);
+      return !w.enabled && w;
+    });
+    expect(off.disabledReason).toBe(WebhookMessages.disabledExhausted);
+    const mail = await smtp.waitFor((m: CaughtMail) => m.to.includes(owner.email) && /^Webhook turned off/.test(m.subject));
+    expect(mail.text).toContain('three new leads in a row could not be delivered');
+  });
+
+  it('an endpoint whose every attempt failed for 24 hours is turned off at its next failure', async () => {
+    const owner = await creator();
+    const page = await pageWithWebhook(owner, '/hooks/down-for-a-day');
+    // Its history: on for two days, and a failed attempt 25 hours ago with no success since.
+    await gateway.db.query("update pages.pages set webhook_enabled_at = now() - interval '2 days' where id = $1", [page.id]);
+    await gateway.db.query(
+      `insert into notifications.webhook_messages (id, page_id, lead_id, event_type, body, status, created_at, finished_at)
+       values ('msg_yesterdayyesterdayyesterd', $1, null, 'lead.created', '{}', 'failed', now() - interval '25 hours', now() - interval '20 hours')`,
+      [page.id],
+    );
+    await gateway.db.query(
+      `insert into notifications.webhook_attempts (message_id, page_id, attempted_at, url, http_status, duration_ms, succeeded)
+       values ('msg_yesterdayyesterdayyesterd', $1, now() - interval '25 hours', 'http://example.invalid/', 503, 10, false)`,
+      [page.id],
+    );
+    receiver.answer('/hooks/down-for-a-day', { status: 503 });
+    await submit(page.slug, 'still-down@example.com');
+    const off = await eventually(async () => {
+      const w = await webhookOf(owner, page.id);
+      return !w.enabled && w;
+    });
+    expect(off.disabledReason).toBe(WebhookMessages.disabledFailing);
+    expect(off.deliveries.find((d) => !d.id.startsWith('msg_yesterday'))).toMatchObject({ status: 'failed', nextAttemptAt: null });
+  });
+
+  it('an attempt that gets no answer in 10 s is a timeout, retried later', async () => {
+    const owner = await creator();
+    const page = await pageWithWebhook(owner, '/hooks/slow');
+    receiver.answer('/hooks/slow', 'hang');
+    await submit(page.slug, 'slow@example.com');
+    const failing = await eventually(async () => {
+      const d = (await webhookOf(owner, page.id)).deliveries[0];
+      return d?.status === 'failing' && d;
+    }, 20_000);
+    expect(failing.attempts[0]).toMatchObject({ status: null, error: 'timeout after 10 s' });
+    expect(failing.attempts[0].durationMs).toBeGreaterThanOrEqual(9_900);
+    expect(failing.nextAttemptAt).not.toBeNull();
+  }, 30_000);
+
+  it('a URL changed while a message is retried: the retry goes to the new URL', async () => {
+    const owner = await creator();
+    const page = await pageWithWebhook(owner, '/hooks/old');
+    receiver.answer('/hooks/old', { status: 503 });
+    await submit(page.slug, 'moving@example.com');
+    const [old] = await eventually(async () => receiver.on('/hooks/old').length === 1 && receiver.on('/hooks/old'));
+    const saved = await owner.browser.request('PUT', `/api/pages/${page.id}`, { webhookUrl: `${receiver.origin}/hooks/new` });
+    expect(saved.status).toBe(200);
+    const [moved] = await eventually(async () => receiver.on('/hooks/new').length === 1 && receiver.on('/hooks/new'), 20_000);
+    expect(moved.headers['webhook-id']).toBe(old.headers['webhook-id']);
+    expect(receiver.on('/hooks/old')).toHaveLength(1);
+  }, 40_000);
+
+  it('sends nothing once the owner is no longer Pro, and the calls answer 403', async () => {
+    const owner = await creator();
+    const page = await pageWithWebhook(owner, '/hooks/downgraded');
+    expect((await plink(['revoke-pro', owner.email])).code).toBe(0);
+    await eventually(async () => (await owner.browser.get('/api/user')).body.isPremium === false);
+    await submit(page.slug, 'after-downgrade@example.com');
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(receiver.on('/hooks/downgraded')).toHaveLength(0);
+    const shown = await owner.browser.get(`/api/pages/${page.id}/webhook`);
+    expect(shown.status).toBe(403);
+    expect(shown.body.message).toBe(WebhookMessages.proOnly);
+  });
+
+  it("answers 404 for another creator's page", async () => {
+    const owner = await creator();
+    const page = await pageWithWebhook(owner, '/hooks/private');
+    const stranger = await creator();
+    expect((await stranger.browser.get(`/api/pages/${page.id}/webhook`)).status).toBe(404);
+    expect((await stranger.browser.post(`/api/pages/${page.id}/webhook/test`)).status).toBe(404);
+    expect((await stranger.browser.post(`/api/pages/${page.id}/webhook/rotate-secret`)).status).toBe(404);
+  });
+
+  it('sends a test event on request, redelivers a message with its webhook-id, and rotates the secret (both sign for a day)', async () => {
+    const owner = await creator();
+    const page = await pageWithWebhook(owner, '/hooks/test');
+    const before = await webhookOf(owner, page.id);
+    const tested = await owner.browser.post(`/api/pages/${page.id}/webhook/test`);
+    expect(tested.status).toBe(200);
+    const delivery = tested.body.delivery as WebhookDeliveryDto;
+    expect(delivery).toMatchObject({ status: 'delivered', test: true, eventType: 'lead.created' });
+    expect(delivery.attempts).toHaveLength(1);
+    const [hook] = receiver.on('/hooks/test');
+    const event = verify(before.secret!, hook);
+    expect(event).toMatchObject({ type: 'lead.created', test: true, data: { email: 'jane.doe@example.com', page: { id: page.id } } });
+
+    const again = await owner.browser.post(`/api/pages/${page.id}/webhook/deliveries/${delivery.id}/redeliver`);
+    expect(again.status).toBe(202);
+    const hooks = await eventually(async () => receiver.on('/hooks/test').length === 2 && receiver.on('/hooks/test'));
+    expect(hooks[1].headers['webhook-id']).toBe(delivery.id);
+    expect(hooks[1].body).toBe(hook.body);
+    expect((await owner.browser.post(`/api/pages/${page.id}/webhook/deliveries/msg_aaaaaaaaaaaaaaaaaaaaaaaaaa/redeliver`)).status).toBe(404);
+
+    const rotated = await owner.browser.post(`/api/pages/${page.id}/webhook/rotate-secret`);
+    expect(rotated.status).toBe(200);
+    const [fresh, previous] = (rotated.body.secret as string).split(' ');
+    expect(previous).toBe(before.secret);
+    expect(fresh).toMatch(/^whsec_/);
+    expect(fresh).not.toBe(before.secret);
+    await submit(page.slug, 'rotated@example.com');
+    const [, , third] = await eventually(async () => receiver.on('/hooks/test').length === 3 && receiver.on('/hooks/test'));
+    expect(String(third.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(verify(fresh, third).data.email).toBe('rotated@example.com');
+    expect(verify(previous, third).data.email).toBe('rotated@example.com');
+  });
+
+  it('limits test events and redeliveries to 30 a minute per page (each is a request to the receiver)', async () => {
+    const owner = await creator();
+    const page = await pageWithWebhook(owner, '/hooks/limited');
+    // 61 calls span at most two minute windows, so one of them sees a 31st call.
+    const answers: { status: number; body: any; headers: Headers }[] = [];
+    for (let i = 0; i < 61; i++) answers.push(await owner.browser.post(`/api/pages/${page.id}/webhook/test`));
+    const refused = answers.filter((a) => a.status === 429);
+    const sent = answers.filter((a) => a.status === 200);
+    expect(refused.length).toBeGreaterThanOrEqual(1);
+    expect(sent.length).toBeGreaterThanOrEqual(30);
+    expect(sent.length + refused.length).toBe(61);
+    for (const a of refused) {
+      expect(a.body.message).toBe(WebhookMessages.tooManySends);
+      expect(Number(a.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+    expect(receiver.on('/hooks/limited')).toHaveLength(sent.length);
+  });
+
+  it('delivers 1,000 leads, each exactly once', async () => {
+    const owner = await creator();
+    const page = await pageWithWebhook(owner, '/hooks/many');
+    const started = Date.now();
+    for (let batch = 0; batch < 10; batch++) {
+      const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => submit(page.slug, `many-${batch * 100 + i}@example.com`)));
+      expect(answers.every((a) => a.status === 200)).toBe(true);
+    }
+    await eventually(async () => receiver.on('/hooks/many').length >= 1_000, 60_000);
+    console.log(`1,000 leads → 1,000 webhooks in ${Date.now() - started} ms`);
+    await new Promise((r) => setTimeout(r, 500));
+    const hooks = receiver.on('/hooks/many');
+    expect(hooks).toHaveLength(1_000);
+    expect(new Set(hooks.map((h) => h.headers['webhook-id'])).size).toBe(1_000);
+    expect(new Set(hooks.map((h) => JSON.parse(h.body).data.email)).size).toBe(1_000);
+    const log = await webhookOf(owner, page.id);
+    expect(log.deliveries).toHaveLength(100); // the 100 newest are kept
+  }, 90_000);
+});

@@ -1,0 +1,83 @@
+import { BadRequestException, Controller, ForbiddenException, Get, HttpCode, NotFoundException, Param, Post, UseGuards } from '@nestjs/common';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { PageMessages, WebhookMessages, webhookMessageIdSchema, type WebhookDto, type WebhookTestResult } from '@plink/contracts';
+import { CurrentUser, SignedInGuard, type User } from '@plink/identity';
+import { PagesDirectory, type WebhookTarget } from '@plink/pages';
+import { Outbox, RateLimiter, tooManyRequests } from '@plink/platform';
+import { DeliverWebhookService } from '../webhooks/deliver-webhook.service';
+import { WebhookLogRepository } from '../webhooks/webhook-log.repository';
+
+const MAX_ID = 2_147_483_647;
+/** Test events and redeliveries one page may ask for in a minute (each is an outbound request). */
+export const SENDS_PER_MINUTE = 30;
+
+/** `:id` of a page: a positive integer, or 404. */
+function pageId(value: string): number {
+  const id = /^[1-9][0-9]{0,9}$/.test(value) ? Number(value) : NaN;
+  if (!(id <= MAX_ID)) throw new NotFoundException({ message: PageMessages.pageNotFound });
+  return id;
+}
+
+/**
+ * A Pro owner's view of a page's webhook: the endpoint and its delivery log, a test event, a redelivery.
+ * (Rotating the secret and turning the webhook back on change the page: the pages service answers those.)
+ */
+@Controller('api/pages/:id/webhook')
+@UseGuards(SignedInGuard)
+export class WebhooksController {
+  constructor(
+    private readonly pages: PagesDirectory,
+    private readonly log: WebhookLogRepository,
+    private readonly delivery: DeliverWebhookService,
+    private readonly outbox: Outbox,
+    private readonly em: EntityManager,
+    private readonly limiter: RateLimiter,
+  ) {}
+
+  @Get()
+  async show(@CurrentUser() user: User, @Param('id') id: string): Promise<WebhookDto> {
+    const target = await this.ownedTarget(user, id);
+    return { ...target.view, deliveries: await this.log.deliveries(target.pageId) };
+  }
+
+  /** Sends a test `lead.created` event now and answers its attempt. */
+  @Post('test')
+  @HttpCode(200)
+  async test(@CurrentUser() user: User, @Param('id') id: string): Promise<WebhookTestResult> {
+    const target = await this.ownedTarget(user, id);
+    if (!target.url || target.secrets.length === 0) throw new BadRequestException({ message: WebhookMessages.noUrl });
+    await this.limitSends(target.pageId);
+    const message = await this.delivery.sendTest(target);
+    return { delivery: (await this.log.delivery(target.pageId, message.id))! };
+  }
+
+  /** Sends a logged message again (same `webhook-id` and body), with the retry schedule. */
+  @Post('deliveries/:messageId/redeliver')
+  @HttpCode(202)
+  async redeliver(@CurrentUser() user: User, @Param('id') id: string, @Param('messageId') messageId: string): Promise<WebhookTestResult> {
+    const target = await this.ownedTarget(user, id);
+    const message = webhookMessageIdSchema.safeParse(messageId).success ? await this.log.findById(messageId) : null;
+    if (!message || message.pageId !== target.pageId) throw new NotFoundException({ message: WebhookMessages.messageNotFound });
+    if (!target.url || target.secrets.length === 0) throw new BadRequestException({ message: WebhookMessages.noUrl });
+    await this.limitSends(target.pageId);
+    await this.em.transactional(async (tx) => {
+      await this.log.setStatus(message.id, 'pending', new Date(), tx);
+      this.outbox.record(tx, 'webhook.redeliver', { v: 1, messageId: message.id });
+    });
+    this.outbox.kick();
+    return { delivery: (await this.log.delivery(target.pageId, message.id))! };
+  }
+
+  private async limitSends(pageId: number): Promise<void> {
+    const decision = await this.limiter.hit('webhook-sends', String(pageId), SENDS_PER_MINUTE, 60);
+    if (!decision.allowed) throw tooManyRequests(WebhookMessages.tooManySends, decision.retryAfterSeconds);
+  }
+
+  /** The page's webhook endpoint: 404 when it is not the caller's page, 403 when the caller is not on Pro. */
+  private async ownedTarget(user: User, id: string): Promise<WebhookTarget> {
+    const target = await this.pages.findWebhookTarget(pageId(id));
+    if (!target || target.ownerId !== user.id) throw new NotFoundException({ message: PageMessages.pageNotFound });
+    if (!user.isPremium) throw new ForbiddenException({ message: WebhookMessages.proOnly });
+    return target;
+  }
+}

@@ -1,0 +1,40 @@
+import type { LeadCreatedEvent } from '@plink/contracts';
+
+export interface EventLead {
+  id: number;
+  email: string;
+  createdAt: Date;
+  consentAt: Date | null;
+}
+
+export interface EventPage {
+  pageId: number;
+  slug: string;
+  title: string;
+  pageUrl: string;
+}
+
+/** The address a test event carries. */
+export const TEST_EVENT_EMAIL = 'jane.doe@example.com';
+
+/** The JSON body of a `lead.created` webhook (written once per message: every attempt sends the same bytes). */
+export function leadCreatedBody(lead: EventLead, page: EventPage, options: { test?: boolean; at?: Date } = {}): string {
+  const event: LeadCreatedEvent = {
+    type: 'lead.created',
+    timestamp: (options.at ?? new Date()).toISOString(),
+    ...(options.test ? { test: true as const } : {}),
+    data: {
+      id: lead.id,
+      email: lead.email,
+      createdAt: lead.createdAt.toISOString(),
+      consentAt: lead.consentAt ? lead.consentAt.toISOString() : null,
+      page: { id: page.pageId, slug: page.slug, title: page.title, url: page.pageUrl },
+    },
+  };
+  return JSON.stringify(event);
+}
+
+/** A test event: an example lead, as if it had just signed up on the page. */
+export function testEventBody(page: EventPage, at = new Date()): string {
+  return leadCreatedBody({ id: 0, email: TEST_EVENT_EMAIL, createdAt: at, consentAt: at }, page, { test: true, at });
+}

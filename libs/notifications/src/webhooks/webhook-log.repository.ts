@@ -1,0 +1,275 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { randomBytes } from 'node:crypto';
+import type { WebhookAttemptDto, WebhookDeliveryDto, WebhookDeliveryStatus, WebhookEventType } from '@plink/contracts';
+import type { AttemptResult } from './webhook-sender';
+
+/** Messages kept per page: older ones are dropped as new ones come (and by the daily clean-up). */
+export const MESSAGES_KEPT_PER_PAGE = 100;
+/** A page's log is trimmed at most this often per process (a burst of leads would otherwise trim on every one). */
+const TRIM_EVERY_MS = 2_000;
+/** Logs older than this go (the clean-up). */
+export const LOG_RETENTION_DAYS = 30;
+
+export interface WebhookMessage {
+  id: string;
+  pageId: number;
+  leadId: number | null;
+  eventType: WebhookEventType;
+  test: boolean;
+  body: string;
+  status: WebhookDeliveryStatus;
+}
+
+interface MessageRow {
+  id: string;
+  page_id: number;
+  lead_id: number | null;
+  event_type: WebhookEventType;
+  is_test: boolean;
+  body: string;
+  status: WebhookDeliveryStatus;
+  next_attempt_at: Date | null;
+  created_at: Date;
+}
+
+interface AttemptRow {
+  message_id: string;
+  attempted_at: Date;
+  url: string;
+  http_status: number | null;
+  error: string | null;
+  duration_ms: number;
+  response_excerpt: string | null;
+}
+
+const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
+
+/** `msg_` and 26 random base32 characters (130 bits). */
+export function newMessageId(): string {
+  const bytes = randomBytes(26);
+  let id = 'msg_';
+  for (const byte of bytes) id += BASE32[byte % 32];
+  return id;
+}
+
+function toMessage(row: MessageRow): WebhookMessage {
+  return {
+    id: row.id,
+    pageId: Number(row.page_id),
+    leadId: row.lead_id === null ? null : Number(row.lead_id),
+    eventType: row.event_type,
+    test: row.is_test,
+    body: row.body,
+    status: row.status,
+  };
+}
+
+/** The notifications service's door to its webhook log tables. */
+@Injectable()
+export class WebhookLogRepository {
+  private readonly trimmedAt = new Map<number, number>();
+
+  constructor(private readonly em: EntityManager) {}
+
+  /**
+   * The message of a lead on a page (the caller found none): created with `body`, or the one a concurrent run
+   * created first, so every attempt and retry of it carries one `webhook-id`. Keeps the page's log to its 100
+   * newest messages.
+   */
+  async messageForLead(pageId: number, leadId: number, eventType: WebhookEventType, body: () => string): Promise<WebhookMessage> {
+    const rows: MessageRow[] = await this.em.execute(
+      `insert into notifications.webhook_messages (id, page_id, lead_id, event_type, body)
+       values (?, ?, ?, ?, ?) on conflict (page_id, lead_id) do nothing returning *`,
+      [newMessageId(), pageId, leadId, eventType, body()],
+    );
+    if (rows[0]) {
+      await this.trim(pageId);
+      return toMessage(rows[0]);
+    }
+    return (await this.findByLead(pageId, leadId))!;
+  }
+
+  /** A test event's message (never retried). */
+  async createTestMessage(pageId: number, body: string): Promise<WebhookMessage> {
+    const rows: MessageRow[] = await this.em.execute(
+      `insert into notifications.webhook_messages (id, page_id, event_type, is_test, body) values (?, ?, 'lead.created', true, ?) returning *`,
+      [newMessageId(), pageId, body],
+    );
+    await this.trim(pageId);
+    return toMessage(rows[0]);
+  }
+
+  async findByLead(pageId: number, leadId: number): Promise<WebhookMessage | null> {
+    const rows: MessageRow[] = await this.em.execute('select * from notifications.webhook_messages where page_id = ? and lead_id = ?', [pageId, leadId]);
+    return rows[0] ? toMessage(rows[0]) : null;
+  }
+
+  async findById(id: string): Promise<WebhookMessage | null> {
+    const rows: MessageRow[] = await this.em.execute('select * from notifications.webhook_messages where id = ?', [id]);
+    return rows[0] ? toMessage(rows[0]) : null;
+  }
+
+  /**
+   * Logs an attempt and the message's new state: one statement, or with `more` (e.g. an outbox job) one
+   * transaction.
+   */
+  async recordAttempt(
+    message: WebhookMessage,
+    attempt: AttemptResult,
+    outcome: { status: WebhookDeliveryStatus; nextAttemptAt: Date | null },
+    more?: (tx: EntityManager) => void,
+  ): Promise<void> {
+    const final = outcome.status === 'delivered' || outcome.status === 'failed';
+    const write = (em: EntityManager) =>
+      em.execute(
+        `with attempt as (
+           insert into notifications.webhook_attempts (message_id, page_id, attempted_at, url, http_status, error, duration_ms, response_excerpt, succeeded)
+           values (?, ?, ?, ?, ?, ?, ?, ?, ?)
+         )
+         update notifications.webhook_messages set status = ?, next_attempt_at = ?, finished_at = ${final ? 'now()' : 'null'} where id = ?`,
+        [
+          message.id,
+          message.pageId,
+          attempt.at,
+          attempt.url.slice(0, 2048),
+          attempt.status,
+          attempt.error?.slice(0, 300) ?? null,
+          attempt.durationMs,
+          attempt.response?.slice(0, 500) ?? null,
+          outcome.status === 'delivered',
+          outcome.status,
+          outcome.nextAttemptAt,
+          message.id,
+        ],
+      );
+    if (!more) {
+      await write(this.em);
+      return;
+    }
+    await this.em.transactional(async (tx) => {
+      await write(tx);
+      more(tx);
+    });
+  }
+
+  /** Runs `work` in one transaction (e.g. recording an outbox job). */
+  async transactional(work: (tx: EntityManager) => void | Promise<void>): Promise<void> {
+    await this.em.transactional(async (tx) => {
+      await work(tx);
+    });
+  }
+
+  /** A message's state; a final one (delivered, failed) records when it ended. */
+  async setStatus(id: string, status: WebhookDeliveryStatus, nextAttemptAt: Date | null, em: EntityManager = this.em): Promise<void> {
+    const final = status === 'delivered' || status === 'failed';
+    await em.execute(
+      `update notifications.webhook_messages set status = ?, next_attempt_at = ?, finished_at = ${final ? 'now()' : 'null'} where id = ?`,
+      [status, nextAttemptAt, id],
+    );
+  }
+
+  /**
+   * Whether the page's endpoint has failed every attempt for 24 hours: attempts since `since` (when its URL
+   * started receiving) include a failure at least 24 h old and no success after it.
+   */
+  async failingForADay(pageId: number, since: Date | null): Promise<boolean> {
+    const rows: { failing: boolean }[] = await this.em.execute(
+      `with recent as (
+         select attempted_at, succeeded from notifications.webhook_attempts
+          where page_id = ? and attempted_at >= coalesce(?::timestamptz, '-infinity')
+       ), last_success as (select max(attempted_at) as at from recent where succeeded)
+       select exists(
+         select 1 from recent, last_success
+          where not recent.succeeded and recent.attempted_at <= now() - interval '24 hours'
+            and (last_success.at is null or recent.attempted_at > last_success.at)
+       ) as failing`,
+      [pageId, since],
+    );
+    return !!rows[0]?.failing;
+  }
+
+  /** Whether the page's last `count` ended lead messages since `since` all failed. */
+  async lastMessagesFailed(pageId: number, since: Date | null, count: number): Promise<boolean> {
+    const rows: { status: WebhookDeliveryStatus }[] = await this.em.execute(
+      `select status from notifications.webhook_messages
+        where page_id = ? and not is_test and status in ('delivered', 'failed') and finished_at >= coalesce(?::timestamptz, '-infinity')
+        order by finished_at desc limit ?`,
+      [pageId, since, count],
+    );
+    return rows.length === count && rows.every((r) => r.status === 'failed');
+  }
+
+  /** The page's newest messages with their attempts (oldest attempt first). */
+  async deliveries(pageId: number, limit = MESSAGES_KEPT_PER_PAGE): Promise<WebhookDeliveryDto[]> {
+    const messages: MessageRow[] = await this.em.execute(
+      'select * from notifications.webhook_messages where page_id = ? order by created_at desc, id desc limit ?',
+      [pageId, limit],
+    );
+    if (messages.length === 0) return [];
+    const attempts: AttemptRow[] = await this.em.execute(
+      `select message_id, attempted_at, url, http_status, error, duration_ms, response_excerpt from notifications.webhook_attempts
+        where message_id in (${messages.map(() => '?').join(', ')}) order by attempted_at, id`,
+      messages.map((m) => m.id),
+    );
+    const byMessage = new Map<string, WebhookAttemptDto[]>();
+    for (const a of attempts) {
+      const list = byMessage.get(a.message_id) ?? [];
+      list.push({
+        at: new Date(a.attempted_at).toISOString(),
+        url: a.url,
+        status: a.http_status,
+        error: a.error,
+        durationMs: a.duration_ms,
+        response: a.response_excerpt,
+      });
+      byMessage.set(a.message_id, list);
+    }
+    return messages.map((m) => toDeliveryDto(m, byMessage.get(m.id) ?? []));
+  }
+
+  async delivery(pageId: number, id: string): Promise<WebhookDeliveryDto | null> {
+    const message = await this.findById(id);
+    if (!message || message.pageId !== pageId) return null;
+    return (await this.deliveries(pageId)).find((d) => d.id === id) ?? null;
+  }
+
+  /** Drops the page's messages beyond its 100 newest (their attempts go with them); at most every 2 s per page. */
+  async trim(pageId: number): Promise<void> {
+    const now = Date.now();
+    if (now - (this.trimmedAt.get(pageId) ?? 0) < TRIM_EVERY_MS) return;
+    this.trimmedAt.set(pageId, now);
+    if (this.trimmedAt.size > 10_000) this.trimmedAt.clear();
+    await this.em.execute(
+      `delete from notifications.webhook_messages where id in (
+         select id from notifications.webhook_messages where page_id = ? order by created_at desc, id desc offset ?)`,
+      [pageId, MESSAGES_KEPT_PER_PAGE],
+    );
+  }
+
+  /** The clean-up: messages older than 30 days, and any beyond a page's 100 newest. Answers how many went. */
+  async clean(): Promise<number> {
+    const old: unknown[] = await this.em.execute(
+      `delete from notifications.webhook_messages where created_at < now() - interval '${LOG_RETENTION_DAYS} days' returning id`,
+    );
+    const extra: unknown[] = await this.em.execute(
+      `delete from notifications.webhook_messages m using (
+         select id, row_number() over (partition by page_id order by created_at desc, id desc) as n from notifications.webhook_messages
+       ) ranked where m.id = ranked.id and ranked.n > ? returning m.id`,
+      [MESSAGES_KEPT_PER_PAGE],
+    );
+    return old.length + extra.length;
+  }
+}
+
+function toDeliveryDto(row: MessageRow, attempts: WebhookAttemptDto[]): WebhookDeliveryDto {
+  return {
+    id: row.id,
+    eventType: row.event_type,
+    test: row.is_test,
+    createdAt: new Date(row.created_at).toISOString(),
+    status: row.status,
+    attempts,
+    nextAttemptAt: row.next_attempt_at ? new Date(row.next_attempt_at).toISOString() : null,
+  };
+}

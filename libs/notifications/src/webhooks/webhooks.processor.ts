@@ -1,0 +1,39 @@
+import { Inject, OnApplicationBootstrap } from '@nestjs/common';
+import { Processor } from '@nestjs/bullmq';
+import { QUEUE_SETTINGS, QueueName } from '@plink/contracts';
+import { APP_CONFIG, ContractWorker, getLogger, type AppConfig, type JobHandlers } from '@plink/platform';
+import { DeliverWebhookService } from './deliver-webhook.service';
+import { webhookBackoff } from './retry-schedule';
+import { WebhookLogRepository } from './webhook-log.repository';
+
+/**
+ * The webhooks queue: lead deliveries, redeliveries and the log clean-up. Retries follow the webhook
+ * schedule (the `webhook-schedule` backoff registered here). Concurrency: WEBHOOK_CONCURRENCY, applied at start.
+ */
+@Processor(QueueName.Webhooks, {
+  concurrency: QUEUE_SETTINGS[QueueName.Webhooks].concurrency,
+  settings: { backoffStrategy: webhookBackoff },
+})
+export class WebhooksProcessor extends ContractWorker<QueueName.Webhooks> implements OnApplicationBootstrap {
+  protected readonly queueName = QueueName.Webhooks;
+  protected readonly handlers: JobHandlers<QueueName.Webhooks> = {
+    'webhook.deliver': (payload, job) => this.delivery.deliverLead(payload.pageId, payload.leadId, job),
+    'webhook.redeliver': (payload, job) => this.delivery.redeliver(payload.messageId, job),
+    'webhook.clean-log': async () => {
+      const removed = await this.log.clean();
+      getLogger().info({ removed }, 'webhook log cleaned');
+    },
+  };
+
+  constructor(
+    private readonly delivery: DeliverWebhookService,
+    private readonly log: WebhookLogRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    super();
+  }
+
+  onApplicationBootstrap() {
+    this.worker.concurrency = this.config.webhookConcurrency;
+  }
+}

@@ -1,0 +1,110 @@
+import { BadRequestException, Inject, Injectable } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { PageMessages, WebhookMessages, type WebhookDisableReason, type WebhookEndpointDto } from '@plink/contracts';
+import { APP_CONFIG, checkOutboundUrl, getLogger, seal, unseal, type AppConfig } from '@plink/platform';
+import type { Page } from '../pages/page.entity';
+
+/** How long the secret before a rotation keeps signing beside the new one. */
+export const PREVIOUS_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
+
+/** A Standard Webhooks secret: `whsec_` and 24 random bytes in base64. */
+export function newWebhookSecret(): string {
+  return `whsec_${randomBytes(24).toString('base64')}`;
+}
+
+/** Seals webhook secrets for the database and opens them again (null when one cannot be opened). */
+export interface SecretBox {
+  seal(plain: string): string;
+  open(sealed: string): string | null;
+}
+
+/**
+ * Webhook secrets are stored sealed (AES-256-GCM under a key derived from SESSION_SECRET), so the database
+ * alone does not let anyone sign messages a creator's receiver would trust. A secret sealed under another
+ * SESSION_SECRET cannot be opened: that page signs nothing until its owner rotates the secret.
+ */
+@Injectable()
+export class WebhookSecretBox implements SecretBox {
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  seal(plain: string): string {
+    return seal(this.config.sessionSecret, plain, 'webhook-secret');
+  }
+
+  open(sealed: string): string | null {
+    try {
+      return unseal(this.config.sessionSecret, sealed, 'webhook-secret');
+    } catch {
+      getLogger().warn('a webhook secret could not be opened (sealed under another SESSION_SECRET?); its owner must rotate it');
+      return null;
+    }
+  }
+}
+
+/** The secrets that sign now: the current one, and the previous one during its 24 hours (space-separated when shown). */
+export function signingSecrets(
+  page: Pick<Page, 'webhookSecret' | 'webhookPreviousSecret' | 'webhookPreviousSecretUntil'>,
+  box: SecretBox,
+  now = new Date(),
+): string[] {
+  if (!page.webhookSecret) return [];
+  const current = box.open(page.webhookSecret);
+  const previous =
+    page.webhookPreviousSecret && page.webhookPreviousSecretUntil && new Date(page.webhookPreviousSecretUntil).getTime() > now.getTime()
+      ? box.open(page.webhookPreviousSecret)
+      : null;
+  return [current, previous].filter((secret): secret is string => secret !== null);
+}
+
+/**
+ * The webhook fields of a page as a save changes them: a new (or changed) URL gets a secret if the page has
+ * none yet and starts afresh (turned on, failures before it forgotten); clearing the URL keeps the secret, so
+ * a URL saved again later signs with the same one.
+ */
+export function webhookFieldsOnSave(
+  page: Pick<Page, 'webhookUrl' | 'webhookSecret'> | null,
+  url: string | null | undefined,
+  box: SecretBox,
+  now = new Date(),
+): Partial<Page> {
+  if (url === undefined || url === null || url === (page?.webhookUrl ?? null)) return {};
+  return {
+    webhookSecret: page?.webhookSecret ?? box.seal(newWebhookSecret()),
+    webhookEnabledAt: now,
+    webhookDisabledAt: null,
+    webhookDisabledReason: null,
+  };
+}
+
+export const DISABLED_REASON_TEXT: Record<WebhookDisableReason, string> = {
+  gone: WebhookMessages.disabledGone,
+  failing: WebhookMessages.disabledFailing,
+  exhausted: WebhookMessages.disabledExhausted,
+};
+
+/**
+ * The check a webhook URL passes on save: http(s) with a host, and not pointing inward (resolved once;
+ * WEBHOOK_ALLOW_PRIVATE_NETWORKS lifts that part). A host that does not resolve now is saved.
+ */
+@Injectable()
+export class WebhookUrlCheck {
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  async assertAllowed(url: string): Promise<void> {
+    const verdict = await checkOutboundUrl(url, { allowPrivate: this.config.webhookAllowPrivateNetworks });
+    if (!verdict.ok) {
+      throw new BadRequestException({ message: verdict.reason === 'scheme' ? PageMessages.invalidUrl : WebhookMessages.blockedAddress });
+    }
+  }
+}
+
+/** The endpoint as its owner sees it. */
+export function toWebhookEndpointDto(page: Page, box: SecretBox, now = new Date()): WebhookEndpointDto {
+  const secrets = signingSecrets(page, box, now);
+  return {
+    url: page.webhookUrl ?? null,
+    enabled: !page.webhookDisabledAt,
+    secret: secrets.length > 0 ? secrets.join(' ') : null,
+    disabledReason: page.webhookDisabledReason ? DISABLED_REASON_TEXT[page.webhookDisabledReason] : null,
+  };
+}
