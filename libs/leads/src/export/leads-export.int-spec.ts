@@ -4,7 +4,8 @@ import { loadConfig, openOrm, withOrmContext, type NativePgPool } from '@plink/p
 import { createTestEnvironment, type TestEnvironment } from '@plink/testing';
 import { LEADS_SCHEMA } from '../leads.schema';
 import { LeadsRepository } from '../leads/leads.repository';
-import { neutraliseCell, neutraliseCellSql } from './leads-csv';
+import { to as copyTo } from 'pg-copy-streams';
+import { leadsCopySql, neutraliseCell, neutraliseCellSql } from './leads-csv';
 
 /**
  * The CSV export as PostgreSQL writes it (COPY … TO STDOUT through the ORM's own pool) on a real database:
@@ -109,6 +110,23 @@ describe('lead export (COPY)', () => {
       `"'=HYPERLINK(""http://x"")@example.com",2026-01-01T00:00:00.000Z,,'=odd'slug\\`,
       `'-1@example.com,2026-01-01T00:00:01.000Z,,'=odd'slug\\`,
     ]);
+  });
+
+  it('gives byte for byte what pg-copy-streams’ own parser gives, for a big page read in many socket chunks', async () => {
+    const page = newPage();
+    await bulk(page, 50_000);
+    await store(page, [['"q",x\n@example.com', '2026-01-01T00:00:00Z', null]]);
+    const client = await pool.connect();
+    let reference: string;
+    try {
+      reference = await text(client.query(copyTo(leadsCopySql(page, client.escapeLiteral('lean')))));
+    } finally {
+      client.release();
+    }
+    const lean = await text(await repo.exportCsv(page, 'lean'));
+    expect(lean.length).toBeGreaterThan(2_000_000);
+    expect(lean).toBe(reference);
+    expect(lean.endsWith('"""q"",x\n@example.com",2026-01-01T00:00:00.000Z,,lean\n')).toBe(true); // quoted, newline kept
   });
 
   it('is one snapshot: a lead stored while the file is being read is not in it', async () => {

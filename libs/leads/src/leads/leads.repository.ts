@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { QueryResult } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import type { NativePgPool } from '@plink/platform';
-import { to as copyTo } from 'pg-copy-streams';
+import { LeanCopyToStream } from '../export/copy-out-stream';
 import { leadsCopySql, neutraliseCell } from '../export/leads-csv';
 import { COUNTER_SHARDS } from './page-counter.entity';
 
@@ -188,7 +188,7 @@ export class LeadsRepository {
       client.release(err);
     };
     try {
-      const stream = client.query(copyTo(leadsCopySql(Math.trunc(pageId), client.escapeLiteral(neutraliseCell(pageSlug)))));
+      const stream = client.query(new LeanCopyToStream(leadsCopySql(Math.trunc(pageId), client.escapeLiteral(neutraliseCell(pageSlug)))));
       stream.on('end', () => release());
       // Kept for the stream's whole life: the closed connection may still report its end to the query.
       stream.on('error', (err) => release(err));
