@@ -1,10 +1,4 @@
-import { exportFilename, leadsCsvStream, neutraliseCell } from './leads-csv';
-
-async function text(stream: NodeJS.ReadableStream): Promise<string> {
-  let out = '';
-  for await (const chunk of stream) out += String(chunk);
-  return out;
-}
+import { exportFilename, leadsCopySql, neutraliseCell } from './leads-csv';
 
 describe('leads CSV', () => {
   it.each([
@@ -28,21 +22,9 @@ describe('leads CSV', () => {
     expect(exportFilename('a'.repeat(300), 's')).toBe(`leads-${'a'.repeat(80)}.csv`);
   });
 
-  it('writes a header and one row per lead with ISO UTC times, quoting what needs it', async () => {
-    async function* batches() {
-      yield [{ email: 'ada@example.com', createdAt: new Date('2026-01-02T03:04:05.678Z'), consentAt: new Date('2026-01-02T03:04:05.000Z') }];
-      yield [{ email: '+x,y@example.com', createdAt: new Date('2026-01-03T00:00:00Z'), consentAt: null }];
-    }
-    const csv = await text(leadsCsvStream(batches(), 'my-page'));
-    expect(csv).toBe(
-      'email,created_at,consent_at,page_slug\n' +
-        'ada@example.com,2026-01-02T03:04:05.678Z,2026-01-02T03:04:05.000Z,my-page\n' +
-        `"'+x,y@example.com",2026-01-03T00:00:00.000Z,,my-page\n`,
-    );
-  });
-
-  it('writes only the header for a page without leads', async () => {
-    async function* none() {}
-    expect(await text(leadsCsvStream(none(), 's'))).toBe('email,created_at,consent_at,page_slug\n');
+  it('puts only an integer page id into the COPY statement (COPY takes no bind parameters)', () => {
+    expect(leadsCopySql(42, "'my-page'")).toContain('where page_id = 42 order by id');
+    expect(() => leadsCopySql(Number('1; drop table leads.leads'), "'x'")).toThrow('is not an integer');
+    expect(() => leadsCopySql(1.5, "'x'")).toThrow('is not an integer');
   });
 });

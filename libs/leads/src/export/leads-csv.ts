@@ -1,21 +1,44 @@
-import { Readable } from 'node:stream';
-import { stringify } from 'csv-stringify';
-
 /** The columns of an export, in order (the header row). */
 export const CSV_COLUMNS = ['email', 'created_at', 'consent_at', 'page_slug'] as const;
 
-export interface CsvLead {
-  email: string;
-  createdAt: Date;
-  consentAt: Date | null;
-}
+/** The characters that make a spreadsheet run a cell as a formula when the cell starts with one. */
+const FORMULA_STARTS = ['=', '+', '-', '@', '\t', '\r'];
 
 /**
  * A cell a spreadsheet would run as a formula (it starts with = + - @, a tab or a carriage return)
  * gets a leading single quote, so it is shown as text.
  */
 export function neutraliseCell(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return FORMULA_STARTS.includes(value.charAt(0)) ? `'${value}` : value;
+}
+
+/** {@link neutraliseCell} in SQL, for the text column `column`. */
+export function neutraliseCellSql(column: string): string {
+  const starts = FORMULA_STARTS.map((c) => `chr(${c.charCodeAt(0)})`).join(', ');
+  return `case when left(${column}, 1) in (${starts}) then '''' || ${column} else ${column} end`;
+}
+
+/** A timestamptz column as `Date.toISOString()` writes it: UTC, milliseconds, `Z` (null stays null). */
+export function isoTimestampSql(column: string): string {
+  return `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+}
+
+/**
+ * The `COPY … TO STDOUT` statement of a page's export: the header row, then one CSV row per lead in the
+ * order they came (id order). PostgreSQL writes the CSV itself (quoting what needs it, an empty cell for
+ * a missing consent). One statement, so one snapshot: a lead stored meanwhile is in it entirely or not at
+ * all. COPY takes no bind parameters: `pageId` must be an integer and `slugLiteral` a literal already
+ * escaped by the driver (`client.escapeLiteral`).
+ */
+export function leadsCopySql(pageId: number, slugLiteral: string): string {
+  if (!Number.isSafeInteger(pageId)) throw new Error(`leadsCopySql: page id ${pageId} is not an integer`);
+  return `copy (
+    select ${neutraliseCellSql('email')} as ${CSV_COLUMNS[0]},
+           ${isoTimestampSql('created_at')} as ${CSV_COLUMNS[1]},
+           ${isoTimestampSql('consent_at')} as ${CSV_COLUMNS[2]},
+           ${slugLiteral}::text as ${CSV_COLUMNS[3]}
+      from leads.leads where page_id = ${pageId} order by id
+  ) to stdout with (format csv, header)`;
 }
 
 /** `leads-{title}.csv`: the title lower-cased, other characters as '-', the slug when nothing is left. */
@@ -28,24 +51,4 @@ export function exportFilename(title: string, slug: string): string {
       .slice(0, 80)
       .replace(/-+$/, '');
   return `leads-${clean(title) || clean(slug) || 'page'}.csv`;
-}
-
-/** The CSV text of the leads that `batches` yields (a stream: one batch in memory at a time). */
-export function leadsCsvStream(batches: AsyncIterable<CsvLead[]>, pageSlug: string): Readable {
-  async function* rows() {
-    for await (const batch of batches) {
-      for (const lead of batch) {
-        yield [
-          neutraliseCell(lead.email),
-          lead.createdAt.toISOString(),
-          lead.consentAt ? lead.consentAt.toISOString() : '',
-          neutraliseCell(pageSlug),
-        ];
-      }
-    }
-  }
-  const csv = stringify({ header: true, columns: [...CSV_COLUMNS], eof: true, record_delimiter: 'unix' });
-  const source = Readable.from(rows());
-  source.on('error', (err) => csv.destroy(err));
-  return source.pipe(csv);
 }

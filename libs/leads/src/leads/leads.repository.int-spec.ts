@@ -6,7 +6,7 @@ import { DeletePageLeadsService } from '../use-cases/delete-page-leads.service';
 import { LeadBatcher } from './lead-batcher';
 import { LeadsRepository, type BatchLead } from './leads.repository';
 
-/** The leads tables on a real PostgreSQL: uniqueness, counting, keyset batches and batched deletes. */
+/** The leads tables on a real PostgreSQL: uniqueness, counting and batched deletes (the export: leads-export.int-spec.ts). */
 describe('LeadsRepository', () => {
   let env: TestEnvironment;
   let orm: MikroORM;
@@ -64,20 +64,9 @@ describe('LeadsRepository', () => {
     expect(await inContext(() => repo.recent(10, 5))).toHaveLength(5);
   });
 
-  it('pages through leads by id up to a fixed last id, and deletes a page’s leads in batches, idempotently', async () => {
+  it('deletes a page’s leads in batches, idempotently', async () => {
     for (let i = 0; i < 25; i += 1) await insert(20, `batch${i}@example.com`);
-    const last = await inContext(() => repo.lastId(20));
-    await insert(20, 'after-last@example.com');
-    const seen: string[] = [];
-    let after = 0;
-    for (;;) {
-      const batch = await inContext(() => repo.batchAfter(20, after, last, 10));
-      if (batch.length === 0) break;
-      seen.push(...batch.map((l) => l.email));
-      after = batch[batch.length - 1].id;
-    }
-    expect(seen).toHaveLength(25);
-    expect(seen).not.toContain('after-last@example.com');
+    expect(await inContext(() => repo.lastId(20))).toBeGreaterThan(0);
 
     const remover = new DeletePageLeadsService(repo);
     await inContext(() => remover.execute(20));

@@ -1,7 +1,10 @@
+import type { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import type { QueryResult } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import type { NativePgPool } from '@plink/platform';
+import { LeanCopyToStream } from '../export/copy-out-stream';
+import { leadsCopySql, neutraliseCell } from '../export/leads-csv';
 import { COUNTER_SHARDS } from './page-counter.entity';
 
 export interface NewLead {
@@ -173,20 +176,40 @@ export class LeadsRepository {
     return rows.map(toLeadRow);
   }
 
-  /** The page's highest lead id now (an export stops there, not chasing leads that arrive meanwhile). */
+  /** The page's highest lead id now (0: no leads). */
   async lastId(pageId: number, em: EntityManager = this.em): Promise<number> {
     const rows: { last: number | string | null }[] = await em.execute('select max(id) as last from leads.leads where page_id = ?', [pageId]);
     return Number(rows[0]?.last ?? 0);
   }
 
-  /** One keyset page of the page's leads in id order: ids in (afterId, upToId]. */
-  async batchAfter(pageId: number, afterId: number, upToId: number, limit: number, em: EntityManager = this.em): Promise<LeadRow[]> {
-    const rows: RawLeadRow[] = await em.execute(
-      `select id, email, created_at, consent_at from leads.leads where page_id = ? and id > ? and id <= ?
-        order by id limit ?`,
-      [pageId, afterId, upToId, limit],
-    );
-    return rows.map(toLeadRow);
+  /**
+   * The page's leads as CSV text, written by PostgreSQL (`COPY … TO STDOUT`, see {@link leadsCopySql}) and
+   * streamed as it comes: back-pressure reaches the database through the socket, so memory stays flat
+   * whatever the page's size. One connection of the ORM's pool is checked out for the stream's life and
+   * given back when the stream ends; on an error or when the stream is destroyed before its end (the
+   * downloader went away), the connection is closed instead — it is in the middle of a COPY — and the pool
+   * opens a new one when it needs it.
+   */
+  async exportCsv(pageId: number, pageSlug: string): Promise<Readable> {
+    const pool = await this.nativePool();
+    const client = await pool.connect();
+    let released = false;
+    const release = (err?: Error) => {
+      if (released) return;
+      released = true;
+      client.release(err);
+    };
+    try {
+      const stream = client.query(new LeanCopyToStream(leadsCopySql(Math.trunc(pageId), client.escapeLiteral(neutraliseCell(pageSlug)))));
+      stream.on('end', () => release());
+      // Kept for the stream's whole life: the closed connection may still report its end to the query.
+      stream.on('error', (err) => release(err));
+      stream.on('close', () => release(new Error('lead export stopped before its end')));
+      return stream;
+    } catch (err) {
+      release(err instanceof Error ? err : new Error(String(err)));
+      throw err;
+    }
   }
 
   /** Deletes up to `limit` of the page's leads; returns how many went. */
