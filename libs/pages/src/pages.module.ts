@@ -4,6 +4,7 @@ import { PageChanges } from './cache/page-changes';
 import { PagesDirectory } from './directory/pages-directory';
 import { PagesController } from './http/pages.controller';
 import { RouteBodyLimits } from './http/route-body-limit';
+import { ExampleImages } from './examples/example-images';
 import { PagesRepository } from './pages/pages.repository';
 import { PublicPageRoutes } from './public-page/public-page.routes';
 import { RenderedPages } from './public-page/rendered-pages';
@@ -60,6 +61,7 @@ export class PagesReadModule {}
     ProcessImageService,
     UploadImageService,
     UploadImageRoute,
+    ExampleImages,
   ],
 })
 export class PagesHttpModule {}

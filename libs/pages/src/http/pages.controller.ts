@@ -9,12 +9,15 @@ import {
   type MessageResponse,
   type PageDto,
   type PageFields,
+  type PageTemplateDto,
   type PublicPageDto,
+  isExampleSlug,
 } from '@plink/contracts';
 import { CurrentUser, SignedInGuard, type User } from '@plink/identity';
 import { ZodPipe } from '@plink/platform';
 import { PagesDirectory } from '../directory/pages-directory';
-import { toPageDto } from '../pages/page.dto';
+import { toPageDto, toPageTemplate } from '../pages/page.dto';
+import { PagesRepository } from '../pages/pages.repository';
 import { CreatePageService } from '../use-cases/create-page.service';
 import { DeletePageService } from '../use-cases/delete-page.service';
 import { GetPageService } from '../use-cases/get-page.service';
@@ -38,6 +41,7 @@ export class PagesController {
     private readonly keepPageLive: KeepPageLiveService,
     private readonly directory: PagesDirectory,
     private readonly views: ViewCounter,
+    private readonly pages: PagesRepository,
   ) {}
 
   @Get('pages')
@@ -100,5 +104,13 @@ export class PagesController {
     if (page.paused) throw new NotFoundException({ message: PageMessages.pagePaused });
     if (request.method === 'GET') this.views.count(page.id, request.headers['user-agent']);
     return page.public;
+  }
+
+  /** An example page's content as the starting values of a new page (the editor's "Use this template"). */
+  @Get('templates/:slug')
+  async template(@Param('slug') slug: string): Promise<PageTemplateDto> {
+    const page = isExampleSlug(slug) ? await this.pages.findBySlug(slug) : null;
+    if (!page?.isExample) throw new NotFoundException({ message: PageMessages.templateNotFound });
+    return toPageTemplate(page);
   }
 }
