@@ -1,5 +1,7 @@
 import { Tabs } from '@mantine/core';
+import { useState } from 'react';
 import { Navigate, useSearchParams } from 'react-router-dom';
+import { editorTemplateHref, rememberTemplate, takeRememberedTemplate } from '../../templates';
 import { CardPageLayout } from '../../../components/CardPageLayout';
 import { PageLoader } from '../../../components/PageLoader';
 import { useCurrentUser } from '../hooks/useCurrentUser';
@@ -12,9 +14,15 @@ export function AuthPage() {
   const { data: user, isPending } = useCurrentUser();
   const [searchParams, setSearchParams] = useSearchParams();
   const tab: AuthTab = searchParams.get('tab') === 'register' ? 'register' : 'login';
+  // "Use this template" from the home page: kept until the user reaches the app signed in and verified.
+  useState(() => rememberTemplate(searchParams.get('template')));
 
   if (isPending) return <PageLoader />;
-  if (user) return <Navigate to={user.isVerified ? '/dashboard' : '/verify-prompt'} replace />;
+  if (user && user.isVerified) {
+    const template = takeRememberedTemplate();
+    return <Navigate to={template ? editorTemplateHref(template) : '/dashboard'} replace />;
+  }
+  if (user) return <Navigate to="/verify-prompt" replace />;
 
   const selectTab = (value: string | null) =>
     setSearchParams(value === 'register' ? { tab: 'register' } : {}, { replace: true });
