@@ -1,7 +1,7 @@
 import { Tabs } from '@mantine/core';
 import { useState } from 'react';
 import { Navigate, useSearchParams } from 'react-router-dom';
-import { editorTemplateHref, rememberTemplate, takeRememberedTemplate } from '../../templates';
+import { rememberTemplate } from '../../templates';
 import { CardPageLayout } from '../../../components/CardPageLayout';
 import { PageLoader } from '../../../components/PageLoader';
 import { useCurrentUser } from '../hooks/useCurrentUser';
@@ -18,11 +18,8 @@ export function AuthPage() {
   useState(() => rememberTemplate(searchParams.get('template')));
 
   if (isPending) return <PageLoader />;
-  if (user && user.isVerified) {
-    const template = takeRememberedTemplate();
-    return <Navigate to={template ? editorTemplateHref(template) : '/dashboard'} replace />;
-  }
-  if (user) return <Navigate to="/verify-prompt" replace />;
+  // A verified user's remembered template is opened by the dashboard.
+  if (user) return <Navigate to={user.isVerified ? '/dashboard' : '/verify-prompt'} replace />;
 
   const selectTab = (value: string | null) =>
     setSearchParams(value === 'register' ? { tab: 'register' } : {}, { replace: true });
