@@ -3,11 +3,12 @@ import type { PageDto } from '@plink/contracts';
 
 function SummaryCard({ label, value }: { label: string; value: number }) {
   return (
-    <Card withBorder radius="md" p={{ base: "sm", sm: "lg" }}>
+    // Sizes follow the window's width (compact on a phone) without per-breakpoint style tags.
+    <Card withBorder radius="md" style={{ padding: 'clamp(0.625rem, 2.5vw, 1.25rem)' }}>
       <Text size="xs" c="dimmed" fw={700} lh={1.3}>
         {label}
       </Text>
-      <Text fz={{ base: 22, sm: 32 }} fw={700} lh={1.2} mt={4}>
+      <Text fz="clamp(1.375rem, 3vw + 0.6rem, 2rem)" fw={700} lh={1.2} mt={4}>
         {value}
       </Text>
     </Card>
