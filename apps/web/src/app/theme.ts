@@ -1,4 +1,4 @@
-import { DEFAULT_THEME, Modal, createTheme, type MantineColorsTuple } from '@mantine/core';
+import { DEFAULT_THEME, Menu, Modal, createTheme, type MantineColorsTuple } from '@mantine/core';
 
 /** A Mantine palette with some shades replaced. */
 function withShades(name: keyof typeof DEFAULT_THEME.colors, shades: Record<number, string>): MantineColorsTuple {
@@ -18,6 +18,8 @@ const colors = {
 
 export const theme = createTheme({
   primaryColor: 'violet',
+  // Violet 7 (#7048e8): links and buttons keep 4.5:1 on white and on the light grey of hovered rows (violet 6: 4.4:1).
+  primaryShade: { light: 7, dark: 8 },
   defaultRadius: 'md',
   colors,
   fontFamily:
@@ -25,6 +27,8 @@ export const theme = createTheme({
   headings: { fontWeight: '700' },
   components: {
     // Dialog titles read as titles.
+    // No focusable placeholder inside role="menu" (a menu holds only its items); focus goes to the first item.
+    Menu: Menu.extend({ defaultProps: { withInitialFocusPlaceholder: false } }),
     Modal: Modal.extend({ styles: { title: { fontWeight: 700, fontSize: 'var(--mantine-font-size-lg)' } } }),
   },
 });

@@ -40,5 +40,6 @@ export function toast({
     color: VARIANT_COLORS[variant],
     autoClose: duration,
     'data-variant': variant,
+    closeButtonProps: { 'aria-label': 'Close notification' },
   });
 }

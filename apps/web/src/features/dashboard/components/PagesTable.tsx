@@ -1,4 +1,4 @@
-import { ActionIcon, Anchor, Badge, Button, Card, Group, Menu, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Box, Button, Card, Group, Menu, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { PausedPageTexts, formatConversionRate, type PageDto } from '@plink/contracts';
 import { Link } from 'react-router-dom';
@@ -79,7 +79,6 @@ function PageActions({ page, onDelete, onKeepLive, keepingLive }: PageRowProps) 
           <Menu.Item component="a" href={leadsExportUrl(page.id)} {...newTab} leftSection={<IconDownload size={16} />}>
             Download Leads
           </Menu.Item>
-          <Menu.Divider />
           <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => onDelete(page)}>
             Delete
           </Menu.Item>
@@ -113,15 +112,23 @@ function PageCard({ page, onDelete, onKeepLive, keepingLive }: PageRowProps) {
           </Group>
         </Stack>
       </Group>
-      <Group justify="space-between" mt="sm" wrap="nowrap">
-        <Group gap="xs" wrap="nowrap">
-          <Text size="sm">{count(page.views, 'view', 'views')}</Text>
-          <Text size="sm">·</Text>
-          <Text size="sm">{count(page.conversions, 'lead', 'leads')}</Text>
-          <Badge variant="light">{formatConversionRate(page.views, page.conversions)}</Badge>
-        </Group>
-        <PageActions page={page} onDelete={onDelete} onKeepLive={onKeepLive} keepingLive={keepingLive} />
+      <Group gap="xs" mt="sm" wrap="wrap">
+        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+          {count(page.views, 'view', 'views')}
+        </Text>
+        <Text size="sm" c="dimmed" aria-hidden="true">
+          ·
+        </Text>
+        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+          {count(page.conversions, 'conversion', 'conversions')}
+        </Text>
+        <Badge variant="light" style={{ flexShrink: 0 }}>
+          {formatConversionRate(page.views, page.conversions)}
+        </Badge>
       </Group>
+      <Box mt="xs">
+        <PageActions page={page} onDelete={onDelete} onKeepLive={onKeepLive} keepingLive={keepingLive} />
+      </Box>
     </Card>
   );
 }

@@ -26,7 +26,7 @@ function ExampleCard({ example }: { example: ExamplePage }) {
           </Button>
         </Box>
         {/* The live page is served by the server: a full page load, not a route of the app. */}
-        <Anchor href={`/${slug}`} size="xs" ff="monospace" aria-label={`Open the example page ${title}`}>
+        <Anchor href={`/${slug}`} size="xs" ff="monospace">
           {displayPageUrl(slug)}
         </Anchor>
       </Stack>
