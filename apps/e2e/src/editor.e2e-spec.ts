@@ -205,7 +205,8 @@ test('a Pro creator builds a page through every tab, uploads images, and visitor
 
   await test.step('on a phone-sized screen the preview is one switch away', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.getByRole('row').filter({ hasText: title }).getByRole('link', { name: 'Edit' }).click();
+    // On a phone the dashboard lists its pages as cards.
+    await page.getByRole('listitem', { name: title }).getByRole('link', { name: 'Edit' }).click();
     await expect(page.getByRole('heading', { name: 'Edit Page' })).toBeVisible();
     await expect(page.getByLabel('Title', { exact: true })).toBeVisible();
     await expect(preview).toBeHidden();

@@ -1,6 +1,7 @@
 import type { ServiceSchema } from '@plink/platform';
 import { CreateUsers20261121 } from './migrations/20261121-create-users';
 import { AddUserPlan20261123 } from './migrations/20261123-add-user-plan';
+import { CreateExamplesAccount20261125 } from './migrations/20261125-create-examples-account';
 import { UserSchema } from './users/user.entity';
 
 /** The identity service's tables (schema "identity") and their migrations. */
@@ -10,5 +11,6 @@ export const IDENTITY_SCHEMA: ServiceSchema = {
   migrations: [
     { name: '20261121_create_users', class: CreateUsers20261121 },
     { name: '20261123_add_user_plan', class: AddUserPlan20261123 },
+    { name: '20261125_create_examples_account', class: CreateExamplesAccount20261125 },
   ],
 };

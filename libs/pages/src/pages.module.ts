@@ -4,6 +4,7 @@ import { PageChanges } from './cache/page-changes';
 import { PagesDirectory } from './directory/pages-directory';
 import { PagesController } from './http/pages.controller';
 import { RouteBodyLimits } from './http/route-body-limit';
+import { ExampleImages } from './examples/example-images';
 import { PagesRepository } from './pages/pages.repository';
 import { PublicPageRoutes } from './public-page/public-page.routes';
 import { RenderedPages } from './public-page/rendered-pages';
@@ -64,6 +65,7 @@ export class PagesReadModule {}
     UploadImageRoute,
     WebhookUrlCheck,
     WebhookEndpointService,
+    ExampleImages,
   ],
 })
 export class PagesHttpModule {}

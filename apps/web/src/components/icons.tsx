@@ -42,3 +42,7 @@ export const IconCopy = createIcon('IconCopy', ['M8 10a2 2 0 0 1 2-2h8a2 2 0 0 1
 export const IconExternalLink = createIcon('IconExternalLink', ['M12 6H6a2 2 0 0 0-2 2v10a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2v-6', 'M11 13l9-9', 'M15 4h5v5']);
 export const IconDownload = createIcon('IconDownload', ['M4 17v2a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-2', 'M7 11l5 5 5-5', 'M12 4v12']);
 export const IconPhoto = createIcon('IconPhoto', ['M15 8h.01', 'M3 6a3 3 0 0 1 3-3h12a3 3 0 0 1 3 3v12a3 3 0 0 1-3 3H6a3 3 0 0 1-3-3V6z', 'M3 16l5-5c.93-.9 2.07-.9 3 0l5 5', 'M14 14l1-1c.93-.9 2.07-.9 3 0l3 3']);
+export const IconPencil = createIcon('IconPencil', ['M4 20h4L18.5 9.5a2.83 2.83 0 0 0-4-4L4 16v4', 'M13.5 6.5l4 4']);
+export const IconDots = createIcon('IconDots', ['M5 12h.01', 'M12 12h.01', 'M19 12h.01']);
+export const IconTrash = createIcon('IconTrash', ['M4 7h16', 'M10 11v6', 'M14 11v6', 'M5 7l1 12a2 2 0 0 0 2 2h8a2 2 0 0 0 2-2l1-12', 'M9 7V4a1 1 0 0 1 1-1h4a1 1 0 0 1 1 1v3']);
+export const IconPlayerPlay = createIcon('IconPlayerPlay', ['M7 4v16l13-8z']);

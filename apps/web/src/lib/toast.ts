@@ -41,5 +41,6 @@ export function toast({
     color: VARIANT_COLORS[variant],
     autoClose: duration,
     'data-variant': variant,
+    closeButtonProps: { 'aria-label': 'Close notification' },
   });
 }

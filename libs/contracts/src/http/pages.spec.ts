@@ -1,7 +1,10 @@
 import {
   FONTS,
   PAGE_LIMITS,
+  EXAMPLE_SLUGS,
   PageMessages,
+  isExampleSlug,
+  mayBePageSlug,
   RESERVED_SLUGS,
   conversionRate,
   createPageSchema,
@@ -72,6 +75,16 @@ describe('page request schemas', () => {
       expect(isReservedSlug(slug.toUpperCase())).toBe(true);
     }
     expect(isReservedSlug('my-page')).toBe(false);
+  });
+
+  it('serves the example pages at their slugs but gives those slugs to no creator', () => {
+    for (const slug of EXAMPLE_SLUGS) {
+      expect(mayBePageSlug(slug)).toBe(true);
+      expect(isExampleSlug(slug.toUpperCase())).toBe(true);
+      expect(firstMessage(slugSchema.safeParse(slug))).toBe(PageMessages.slugReserved);
+    }
+    expect(EXAMPLE_SLUGS).toEqual(['photo-guide', 'startupwkly', 'saas-waitlist']);
+    expect(isExampleSlug('photo-guides')).toBe(false);
   });
 
   it('allows http(s) URLs and the product’s own /uploads files only', () => {

@@ -16,6 +16,7 @@ export const PageMessages = {
   brandingRequiresPro: 'Removing branding requires a Pro subscription.',
   proFeature: 'This feature requires a Pro subscription.',
   pageNotFound: 'Page not found',
+  templateNotFound: 'Template not found',
   verifyFirst: 'Please verify your email before creating a page.',
   /** GET /api/page/{slug} of a page paused after its owner's downgrade (404, like a missing page). */
   pagePaused: 'This page is paused',
@@ -59,6 +60,16 @@ export const RESERVED_SLUGS: readonly string[] = [
   'mail', 'webhooks', 'stripe', 'billing', 'account', 'new', 'null', 'undefined', 'manifest.json', 'sw.js', 'fonts',
   'metrics',
 ];
+
+/**
+ * The slugs of Plink's own example pages (see examples.ts): served to visitors like any page, but no
+ * creator may take them.
+ */
+export const EXAMPLE_SLUGS: readonly string[] = ['photo-guide', 'startupwkly', 'saas-waitlist'];
+
+export function isExampleSlug(slug: string): boolean {
+  return EXAMPLE_SLUGS.includes(slug.toLowerCase());
+}
 
 export function isReservedSlug(slug: string): boolean {
   return RESERVED_SLUGS.includes(slug.toLowerCase());
@@ -156,7 +167,7 @@ export const slugSchema = plainText('Slug', { trim: true, error: PageMessages.sl
   .min(1, { error: PageMessages.slugRequired })
   .max(PAGE_LIMITS.slugMax, { error: PageMessages.slugTooLong })
   .regex(/^[a-z0-9-]+$/, { error: PageMessages.slugCharacters })
-  .refine((s) => !isReservedSlug(s), { error: PageMessages.slugReserved });
+  .refine((s) => !isReservedSlug(s) && !isExampleSlug(s), { error: PageMessages.slugReserved });
 
 /**
  * The editable fields of a page with their defaults (SPEC §3). Creation fills what is missing with
@@ -219,6 +230,15 @@ export const pageFieldsSchema = z.object({
 export const createPageSchema = pageFieldsSchema;
 export type CreatePageRequest = z.input<typeof createPageSchema>;
 export type PageFields = z.output<typeof createPageSchema>;
+
+/** Page fields a template never carries: the address (the creator picks their own) and Pro-only settings. */
+export type PageTemplateExcluded = 'slug' | 'webhookUrl' | 'customCodeSnippet' | 'facebookPixelId' | 'googleAnalyticsId';
+
+/**
+ * GET /api/templates/{slug}: one of Plink's example pages as the starting values of a new page ("Use this
+ * template"), images included (they stay at `/uploads/examples/…`, which any page may show).
+ */
+export type PageTemplateDto = Omit<PageFields, PageTemplateExcluded>;
 
 /**
  * PUT /api/pages/{id}: any subset of the fields. Built from the fields without their defaults, so a
@@ -320,6 +340,11 @@ export interface PublicPageDto {
   customCodeSnippet: string | null;
   facebookPixelId: string | null;
   googleAnalyticsId: string | null;
+  /**
+   * One of Plink's example pages: views are counted, but a submission stores nothing and e-mails nobody,
+   * and the thank-you state says so.
+   */
+  isExample?: boolean;
 }
 
 /** Conversion rate in percent with one decimal; 0 without views (SPEC §9). */

@@ -55,7 +55,8 @@ export class CaptureLeadService {
 
   /**
    * Validates and stores one submission from `address`; throws 400/429 with the visitor-facing text, and
-   * 404 'This page is paused…' for a page paused after its owner's downgrade (nothing is stored).
+   * 404 'This page is paused…' for a page paused after its owner's downgrade (nothing is stored). On an
+   * example page a valid submission is answered like any other, but nothing is stored.
    */
   async execute(page: SubmissionPage, input: unknown, address: string): Promise<SubmitLeadResponse> {
     if (page.paused) throw new NotFoundException({ message: LeadMessages.pagePaused });
@@ -65,7 +66,9 @@ export class CaptureLeadService {
       throw new BadRequestException({ message: LeadMessages.consentRequired });
     }
     const isBot = !!body.website && body.website.trim() !== '';
-    if (!isBot) await this.store(page, body.email, body.consent ? new Date() : null);
+    // Plink's example pages show the whole visitor journey but keep nothing: no lead, no e-mail, no webhook.
+    const isExample = page.public.isExample === true;
+    if (!isBot && !isExample) await this.store(page, body.email, body.consent ? new Date() : null);
     return thankYouOf(page.public);
   }
 

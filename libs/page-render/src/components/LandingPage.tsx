@@ -39,6 +39,8 @@ export const LandingTexts = {
   consentLink: 'privacy policy',
   submitting: 'Submitting...',
   redirecting: 'Redirecting you shortly...',
+  /** The thank-you state of Plink's example pages, which store nothing. */
+  exampleNote: 'This is an example page made by Plink: your address was not stored and nothing will be sent.',
   madeWith: 'Made with Plink',
 } as const;
 
@@ -217,6 +219,7 @@ export function ThankYouMessage({ page, preview = false }: { page: PublicPageDto
         </a>
       )}
       {safeUrl(page.redirectUrl) && <p className="plk-redirect">{LandingTexts.redirecting}</p>}
+      {page.isExample && <p className="plk-example-note">{LandingTexts.exampleNote}</p>}
     </div>
   );
 }

@@ -33,6 +33,7 @@ export const LANDING_PAGE_CSS = [
   '.plk-thanks-title{margin:0;font-size:24px;line-height:1.25;overflow-wrap:anywhere}',
   '.plk-thanks-text{margin:8px 0 0;color:#374151;overflow-wrap:anywhere}',
   '.plk-thanks .plk-btn{margin-top:20px}.plk-redirect{margin:16px 0 0;font-size:13px;color:#6b7280}',
+  '.plk-example-note{margin:16px 0 0;padding:8px 12px;border-radius:6px;background:#f3f4f6;font-size:13px;color:#374151}',
   '.plk-footer{position:relative;z-index:1;margin-top:24px;display:flex;flex-direction:column;align-items:center;gap:10px;font-size:12px}',
   '.plk-links{display:flex;flex-wrap:wrap;justify-content:center;gap:4px 14px;padding:6px 14px;border-radius:999px;background:rgba(255,255,255,.85);color:#4b5563}',
   '.plk-links a,.plk-badge{color:inherit;text-decoration:none}.plk-links a:hover{text-decoration:underline}',

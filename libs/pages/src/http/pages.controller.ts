@@ -9,13 +9,16 @@ import {
   type MessageResponse,
   type PageDto,
   type PageFields,
+  type PageTemplateDto,
   type PublicPageDto,
   type WebhookEndpointDto,
+  isExampleSlug,
 } from '@plink/contracts';
 import { CurrentUser, SignedInGuard, type User } from '@plink/identity';
 import { ZodPipe } from '@plink/platform';
 import { PagesDirectory } from '../directory/pages-directory';
-import { toPageDto } from '../pages/page.dto';
+import { toPageDto, toPageTemplate } from '../pages/page.dto';
+import { PagesRepository } from '../pages/pages.repository';
 import { CreatePageService } from '../use-cases/create-page.service';
 import { DeletePageService } from '../use-cases/delete-page.service';
 import { GetPageService } from '../use-cases/get-page.service';
@@ -43,6 +46,7 @@ export class PagesController {
     private readonly views: ViewCounter,
     private readonly webhookEndpoint: WebhookEndpointService,
     private readonly secrets: WebhookSecretBox,
+    private readonly pages: PagesRepository,
   ) {}
 
   @Get('pages')
@@ -121,5 +125,13 @@ export class PagesController {
     if (page.paused) throw new NotFoundException({ message: PageMessages.pagePaused });
     if (request.method === 'GET') this.views.count(page.id, request.headers['user-agent']);
     return page.public;
+  }
+
+  /** An example page's content as the starting values of a new page (the editor's "Use this template"). */
+  @Get('templates/:slug')
+  async template(@Param('slug') slug: string): Promise<PageTemplateDto> {
+    const page = isExampleSlug(slug) ? await this.pages.findBySlug(slug) : null;
+    if (!page?.isExample) throw new NotFoundException({ message: PageMessages.templateNotFound });
+    return toPageTemplate(page);
   }
 }

@@ -1,4 +1,4 @@
-import { pageFieldsSchema, type PageDto, type PublicPageDto } from '@plink/contracts';
+import { pageFieldsSchema, type PageDto, type PageTemplateDto, type PublicPageDto } from '@plink/contracts';
 import type { Page } from './page.entity';
 
 /** The owner data a visitor's page needs (from identity's read API). */
@@ -17,6 +17,12 @@ const FIELD_NAMES = Object.keys(pageFieldsSchema.shape) as (keyof PageFieldValue
 function fieldsOf(page: Page): PageFieldValues {
   const row = page as unknown as Record<string, unknown>;
   return Object.fromEntries(FIELD_NAMES.map((name) => [name, row[name] ?? DEFAULTS[name] ?? null])) as PageFieldValues;
+}
+
+/** An example page's fields as a template for a new page: not its slug, nor Pro-only settings. */
+export function toPageTemplate(page: Page): PageTemplateDto {
+  const { slug: _slug, webhookUrl: _w, customCodeSnippet: _c, facebookPixelId: _f, googleAnalyticsId: _g, ...fields } = fieldsOf(page);
+  return fields as PageTemplateDto;
 }
 
 /** A page as its owner sees it. */
@@ -75,5 +81,6 @@ export function toPublicPage(page: Page, owner: PageOwner): PublicPageDto {
     customCodeSnippet: pro ? f.customCodeSnippet : null,
     facebookPixelId: pro ? f.facebookPixelId : null,
     googleAnalyticsId: pro ? f.googleAnalyticsId : null,
+    ...(page.isExample && { isExample: true }),
   };
 }

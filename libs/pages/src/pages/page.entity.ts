@@ -70,6 +70,8 @@ export const PageSchema = defineEntity({
      * live (see pages/pause-rules.ts). Only the pages worker's plan rule and keep-live write it.
      */
     pausedAt: p.datetime().nullable(),
+    /** One of Plink's example pages (owned by the examples account; made by a migration, never by a creator). */
+    isExample: p.boolean().default(false),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },

@@ -1,1 +1,2 @@
 export { HomePage } from './components/HomePage';
+export { SiteFooter } from './components/SiteFooter';

@@ -15,6 +15,20 @@ describe('login routes', () => {
     },
   );
 
+  it.each(['/dashboard', '/settings', '/editor/new', '/editor/4', '/stats/7', '/checkout?plan=pro', '/checkout/success?session_id=cs_1'])(
+    'send an unverified user of %s to /verify-prompt, which says why',
+    async (url) => {
+      mockFetch(signedInAs({ isVerified: false, email: 'ana@example.com' }));
+      const { location } = renderApp(url);
+
+      expect(screen.getByTestId('brand-loader')).toBeInTheDocument();
+      expect(await screen.findByRole('heading', { name: 'Please verify your email' })).toBeInTheDocument();
+      expect(screen.getByText('Verification is required before you can create a page.')).toBeInTheDocument();
+      expect(screen.queryByRole('heading', { name: 'Dashboard' })).not.toBeInTheDocument();
+      expect(location()).toBe('/verify-prompt');
+    },
+  );
+
   it('let a signed-in user in', async () => {
     mockFetch(signedInAs({ isPremium: false }));
     const { location } = renderApp('/dashboard');

@@ -41,12 +41,14 @@ describe('/dashboard summary and table', () => {
   });
 
   it('links to the editor, the stats, the CSV and the live page (the last two in a new tab)', async () => {
-    await openDashboard([guide]);
+    const { user } = await openDashboard([guide]);
     const actions = within(await screen.findByRole('row', { name: /Free Guide/ }));
 
     expect(actions.getByRole('link', { name: 'Edit' })).toHaveAttribute('href', '/editor/1');
     expect(actions.getByRole('link', { name: 'Stats' })).toHaveAttribute('href', '/stats/1');
-    const download = actions.getByRole('link', { name: 'Download Leads' });
+    // The rest is in the row's menu.
+    await user.click(actions.getByRole('button', { name: 'More actions for Free Guide' }));
+    const download = await screen.findByRole('menuitem', { name: 'Download Leads' });
     expect(download).toHaveAttribute('href', '/api/pages/1/export');
     expect(download).toHaveAttribute('target', '_blank');
     const view = actions.getByRole('link', { name: 'View' });
@@ -105,7 +107,8 @@ describe('/dashboard delete', () => {
       },
     });
 
-    await user.click(within(await screen.findByRole('row', { name: /Free Guide/ })).getByRole('button', { name: 'Delete' }));
+    await user.click(within(await screen.findByRole('row', { name: /Free Guide/ })).getByRole('button', { name: 'More actions for Free Guide' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Delete' }));
     const dialog = screen.getByRole('dialog', { name: 'Are you sure you want to delete this Plink?' });
     expect(dialog).toHaveTextContent('This action cannot be undone.');
     expect(within(dialog).getByRole('button', { name: 'Cancel' })).toBeInTheDocument();
@@ -126,7 +129,8 @@ describe('/dashboard delete', () => {
   it('does nothing on Cancel', async () => {
     const { user, fetchMock } = await openDashboard([guide]);
 
-    await user.click(within(await screen.findByRole('row', { name: /Free Guide/ })).getByRole('button', { name: 'Delete' }));
+    await user.click(within(await screen.findByRole('row', { name: /Free Guide/ })).getByRole('button', { name: 'More actions for Free Guide' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Delete' }));
     await user.click(screen.getByRole('button', { name: 'Cancel' }));
 
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
@@ -139,7 +143,8 @@ describe('/dashboard delete', () => {
       routes: { 'DELETE /api/pages/1': { status: 500, body: { message: 'Database unavailable' } } },
     });
 
-    await user.click(within(await screen.findByRole('row', { name: /Free Guide/ })).getByRole('button', { name: 'Delete' }));
+    await user.click(within(await screen.findByRole('row', { name: /Free Guide/ })).getByRole('button', { name: 'More actions for Free Guide' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Delete' }));
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete' }));
 
     const toast = await findToast('Error');

@@ -1,14 +1,16 @@
 import { Button, Card, Center, Container, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import type { PageDto } from '@plink/contracts';
-import { useState, type MouseEvent } from 'react';
-import { Link } from 'react-router-dom';
+import { useEffect, useState, type MouseEvent } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { PRODUCT_NAME } from '../../../lib/constants';
 import { usePremiumRecheck } from '../../billing';
 import { useSignedInUser } from '../../auth';
+import { editorTemplateHref, takeRememberedTemplate } from '../../templates';
 import { PageLimitDialog, useDeletePage, useKeepPageLive, usePageLimit, usePages } from '../../pages';
 import { useEmailVerifiedToast } from '../hooks/useEmailVerifiedToast';
 import { useLeadRemovalDate } from '../hooks/useLeadRemovalDate';
 import { DeletePageDialog } from './DeletePageDialog';
+import { EmptyPagesIllustration } from './EmptyPagesIllustration';
 import { LeadRemovalBanner } from './LeadRemovalBanner';
 import { PagesTable } from './PagesTable';
 import { SummaryCards } from './SummaryCards';
@@ -29,19 +31,51 @@ function CreatePageButton({ children, onLimit }: { children: string; onLimit: ()
   );
 }
 
+/** No pages yet: a picture, the sentence of SPEC §2 and the one call to action. */
 function EmptyState({ onLimit }: { onLimit: () => void }) {
   return (
-    <Stack align="center" gap="md" py="xl">
-      <Text c="dimmed">You haven&apos;t created any plinks yet.</Text>
+    <Stack align="center" gap="md" py="xl" ta="center">
+      <EmptyPagesIllustration />
+      <Text fw={600} size="lg">
+        You haven&apos;t created any plinks yet.
+      </Text>
+      <Text c="dimmed" size="sm" maw={360}>
+        Build a landing page in a minute, or start from one of the example templates in the editor.
+      </Text>
       <CreatePageButton onLimit={onLimit}>{`Create Your First ${PRODUCT_NAME}`}</CreatePageButton>
     </Stack>
   );
+}
+
+/**
+ * After "Use this template" a signed-out visitor registers and verifies their address; when they reach
+ * the dashboard, the editor opens with the template they chose.
+ */
+function useRememberedTemplate() {
+  const navigate = useNavigate();
+  useEffect(() => {
+    const template = takeRememberedTemplate();
+    if (template) navigate(editorTemplateHref(template), { replace: true });
+  }, [navigate]);
+}
+
+/** The editor sends a Free user who has a page here with `pageLimit` in the state: the dialog opens over the dashboard. */
+function usePageLimitFromEditor(open: () => void) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const fromEditor = (location.state as { pageLimit?: boolean } | null)?.pageLimit === true;
+  useEffect(() => {
+    if (!fromEditor) return;
+    open();
+    navigate(location.pathname + location.search, { replace: true, state: null });
+  }, [fromEditor, open, navigate, location.pathname, location.search]);
 }
 
 export function DashboardPage() {
   const user = useSignedInUser();
   useEmailVerifiedToast();
   usePremiumRecheck();
+  useRememberedTemplate();
   const pages = usePages();
   const deletion = useDeletePage();
   const keepLive = useKeepPageLive();
@@ -49,7 +83,9 @@ export function DashboardPage() {
   const leadRemovalAt = useLeadRemovalDate(hasPausedPages);
   const [pageToDelete, setPageToDelete] = useState<PageDto | null>(null);
   const [limitDialogOpen, setLimitDialogOpen] = useState(false);
-  const openLimitDialog = () => setLimitDialogOpen(true);
+  const [openLimitDialog] = useState(() => () => setLimitDialogOpen(true));
+  usePageLimitFromEditor(openLimitDialog);
+  const isEmpty = pages.data?.length === 0;
 
   const confirmDelete = () => {
     if (!pageToDelete) return;
@@ -66,7 +102,8 @@ export function DashboardPage() {
             </Title>
             <Text c="dimmed">Welcome, {user.username}.</Text>
           </div>
-          <CreatePageButton onLimit={openLimitDialog}>Create New</CreatePageButton>
+          {/* An empty list has its own call to action. */}
+          {!isEmpty && <CreatePageButton onLimit={openLimitDialog}>Create New</CreatePageButton>}
         </Group>
         {leadRemovalAt && <LeadRemovalBanner removalAt={leadRemovalAt} />}
         {!user.isPremium && <UpgradePanel />}

@@ -1,7 +1,8 @@
-import { ActionIcon, Anchor, Badge, Button, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Box, Button, Card, Group, Menu, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { PausedPageTexts, formatConversionRate, type PageDto } from '@plink/contracts';
 import { Link } from 'react-router-dom';
-import { IconCopy } from '../../../components/icons';
+import { IconChart, IconCopy, IconDots, IconDownload, IconExternalLink, IconPencil, IconPlayerPlay, IconTrash } from '../../../components/icons';
 import { displayPageUrl, leadsExportUrl, publicPagePath } from '../../pages';
 import { useCopyPageUrl } from '../hooks/useCopyPageUrl';
 
@@ -34,6 +35,101 @@ function PausedBadge() {
         Paused
       </Badge>
     </Tooltip>
+  );
+}
+
+/**
+ * A page's actions: Edit, Stats and View as icon buttons with tooltips, the rest (Download Leads, Keep
+ * this page live, Delete in red) in a menu, so the row stays narrow at every width.
+ */
+function PageActions({ page, onDelete, onKeepLive, keepingLive }: PageRowProps) {
+  const label = page.title || 'Untitled';
+  return (
+    <Group gap={4} wrap="nowrap" justify="flex-end">
+      {/* The choice a paused page asks for stays in sight. */}
+      {page.paused && onKeepLive && (
+        <Button size="compact-sm" variant="light" color="orange" loading={keepingLive} onClick={() => onKeepLive(page)} leftSection={<IconPlayerPlay size={14} />}>
+          Keep this page live
+        </Button>
+      )}
+      <Tooltip label="Edit">
+        <ActionIcon component={Link} to={`/editor/${page.id}`} variant="subtle" size="lg" aria-label="Edit">
+          <IconPencil size={18} />
+        </ActionIcon>
+      </Tooltip>
+      <Tooltip label="Stats">
+        <ActionIcon component={Link} to={`/stats/${page.id}`} variant="subtle" size="lg" aria-label="Stats">
+          <IconChart size={18} />
+        </ActionIcon>
+      </Tooltip>
+      <Tooltip label="View">
+        <ActionIcon component="a" href={publicPagePath(page.slug)} {...newTab} variant="subtle" size="lg" aria-label="View">
+          <IconExternalLink size={18} />
+        </ActionIcon>
+      </Tooltip>
+      <Menu position="bottom-end" withinPortal>
+        <Menu.Target>
+          <Tooltip label="More actions">
+            <ActionIcon variant="subtle" color="gray" size="lg" aria-label={`More actions for ${label}`}>
+              <IconDots size={18} />
+            </ActionIcon>
+          </Tooltip>
+        </Menu.Target>
+        <Menu.Dropdown>
+          <Menu.Item component="a" href={leadsExportUrl(page.id)} {...newTab} leftSection={<IconDownload size={16} />}>
+            Download Leads
+          </Menu.Item>
+          <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => onDelete(page)}>
+            Delete
+          </Menu.Item>
+        </Menu.Dropdown>
+      </Menu>
+    </Group>
+  );
+}
+
+/** Below 768 px: one card per page (title, address, numbers, actions), no sideways scrolling. */
+function PageCard({ page, onDelete, onKeepLive, keepingLive }: PageRowProps) {
+  const copy = useCopyPageUrl();
+  const url = displayPageUrl(page.slug);
+  return (
+    <Card withBorder radius="md" padding="md" component="li" aria-label={page.title || 'Untitled'}>
+      <Group justify="space-between" wrap="nowrap" align="flex-start">
+        <Stack gap={4} style={{ minWidth: 0 }}>
+          <Group gap="xs">
+            <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
+              {page.title || 'Untitled'}
+            </Text>
+            {page.paused && <PausedBadge />}
+          </Group>
+          <Group gap={4} wrap="nowrap" style={{ minWidth: 0 }}>
+            <Anchor href={publicPagePath(page.slug)} {...newTab} size="sm" truncate>
+              {url}
+            </Anchor>
+            <ActionIcon variant="subtle" color="gray" aria-label={`Copy URL of ${url}`} onClick={() => void copy(page.slug)}>
+              <IconCopy size={16} />
+            </ActionIcon>
+          </Group>
+        </Stack>
+      </Group>
+      <Group gap="xs" mt="sm" wrap="wrap">
+        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+          {count(page.views, 'view', 'views')}
+        </Text>
+        <Text size="sm" c="dimmed" aria-hidden="true">
+          ·
+        </Text>
+        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+          {count(page.conversions, 'conversion', 'conversions')}
+        </Text>
+        <Badge variant="light" style={{ flexShrink: 0 }}>
+          {formatConversionRate(page.views, page.conversions)}
+        </Badge>
+      </Group>
+      <Box mt="xs">
+        <PageActions page={page} onDelete={onDelete} onKeepLive={onKeepLive} keepingLive={keepingLive} />
+      </Box>
+    </Card>
   );
 }
 
@@ -72,36 +168,25 @@ function PageRow({ page, onDelete, onKeepLive, keepingLive }: PageRowProps) {
         </Group>
       </Table.Td>
       <Table.Td>
-        <Group gap={4} wrap="wrap">
-          <Button component={Link} to={`/editor/${page.id}`} size="compact-sm" variant="subtle">
-            Edit
-          </Button>
-          <Button component={Link} to={`/stats/${page.id}`} size="compact-sm" variant="subtle">
-            Stats
-          </Button>
-          <Button component="a" href={leadsExportUrl(page.id)} {...newTab} size="compact-sm" variant="subtle">
-            Download Leads
-          </Button>
-          <Button component="a" href={publicPagePath(page.slug)} {...newTab} size="compact-sm" variant="subtle">
-            View
-          </Button>
-          {page.paused && onKeepLive && (
-            <Button size="compact-sm" variant="light" color="orange" loading={keepingLive} onClick={() => onKeepLive(page)}>
-              Keep this page live
-            </Button>
-          )}
-          <Button size="compact-sm" variant="subtle" color="red" onClick={() => onDelete(page)}>
-            Delete
-          </Button>
-        </Group>
+        <PageActions page={page} onDelete={onDelete} onKeepLive={onKeepLive} keepingLive={keepingLive} />
       </Table.Td>
     </Table.Tr>
   );
 }
 
 export function PagesTable({ pages, onDelete, onKeepLive, keepingLiveId = null }: PagesTableProps) {
+  const narrow = useMediaQuery('(max-width: 767.98px)');
+  if (narrow) {
+    return (
+      <Stack component="ul" gap="sm" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Your pages">
+        {pages.map((page) => (
+          <PageCard key={page.id} page={page} onDelete={onDelete} onKeepLive={onKeepLive} keepingLive={keepingLiveId === page.id} />
+        ))}
+      </Stack>
+    );
+  }
   return (
-    <Table.ScrollContainer minWidth={860}>
+    <Table.ScrollContainer minWidth={640}>
       <Table verticalSpacing="sm" highlightOnHover>
         <Table.Thead>
           <Table.Tr>

@@ -44,8 +44,10 @@ describe('/dashboard after a downgrade: paused pages', () => {
     expect(row('Waitlist').getByRole('button', { name: 'Keep this page live' })).toBeInTheDocument();
     expect(row('Free Guide').queryByRole('button', { name: 'Keep this page live' })).not.toBeInTheDocument();
     // Stats and the lead export stay available on a paused page.
-    expect(row('Waitlist').getByRole('link', { name: 'Download Leads' })).toHaveAttribute('href', '/api/pages/2/export');
     expect(row('Waitlist').getByRole('link', { name: 'Stats' })).toHaveAttribute('href', '/stats/2');
+    await user.click(row('Waitlist').getByRole('button', { name: 'More actions for Waitlist' }));
+    expect(await screen.findByRole('menuitem', { name: 'Download Leads' })).toHaveAttribute('href', '/api/pages/2/export');
+    await user.keyboard('{Escape}');
 
     await user.hover(badge);
     expect(await screen.findByRole('tooltip')).toHaveTextContent(PausedPageTexts.badgeTooltip);

@@ -1,5 +1,6 @@
 import { act, screen, within } from '@testing-library/react';
 import {
+  signedOut,
   deferred,
   makePage,
   type MockReply,
@@ -139,12 +140,16 @@ describe('/editor/new', () => {
     mockFetch({ ...signedInAs({ isPremium: false }), 'GET /api/pages': { body: [makePage()] } });
     const { user, location } = renderApp('/editor/new');
 
+    // The dialog opens over the dashboard, not over an empty page.
     const dialog = await screen.findByRole('dialog', { name: 'Page Limit Reached' }, { timeout: 5000 });
+    expect(location()).toBe('/dashboard');
+    expect(screen.getByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
     expect(dialog).toHaveTextContent('Free plan users can only create one landing page.');
     expect(within(dialog).getByRole('link', { name: 'Upgrade to Pro' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
 
     await user.click(within(dialog).getByRole('button', { name: 'Back to Dashboard' }));
+    expect(screen.queryByRole('dialog', { name: 'Page Limit Reached' })).not.toBeInTheDocument();
     expect(location()).toBe('/dashboard');
   });
 
@@ -205,5 +210,59 @@ describe('/editor/:id', () => {
 
     expect(await screen.findByRole('heading', { name: 'Page not found' }, { timeout: 5000 })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Return to Dashboard' })).toHaveAttribute('href', '/dashboard');
+  });
+});
+
+describe('templates', () => {
+  const template = {
+    title: 'Free Photography Cheat Sheet',
+    subtext: '<p>Sharper photos on your next shoot.</p>',
+    authorName: 'Maya',
+    buttonText: 'Send Me the Guide',
+    buttonColor: '#c2410c',
+    backgroundColor: '#fff7ed',
+    imageUrl: '/uploads/examples/photo-guide.jpg',
+    textAlignment: 'center',
+    titleFont: 'Playfair Display',
+  };
+
+  it('opens the editor prefilled from a template (image included), with no slug yet', async () => {
+    const { fetchMock } = await openEditor('/editor/new?template=photo-guide', { 'GET /api/templates/photo-guide': { body: template } });
+
+    expect(screen.getByLabelText(/Title/, { selector: 'input' })).toHaveValue('Free Photography Cheat Sheet');
+    expect(slug()).toHaveValue('');
+    expect(preview().getByRole('heading', { name: 'Free Photography Cheat Sheet' })).toBeInTheDocument();
+    expect(screen.getByTestId('live-preview').querySelector('img')).toHaveAttribute('src', '/uploads/examples/photo-guide.jpg');
+    expect(fetchMock).toHaveBeenCalledWith('/api/templates/photo-guide', expect.anything());
+  });
+
+  it('offers "Start from a template" in create mode only', async () => {
+    const { user } = await openEditor('/editor/new');
+    await user.click(screen.getByRole('button', { name: 'Start from a template' }));
+    expect(await screen.findByRole('menuitem', { name: 'Startup Weekly' })).toHaveAttribute('href', '/editor/new?template=startupwkly');
+  });
+
+  it('takes a signed-in verified user from "Use this template" straight to the prefilled editor', async () => {
+    mockFetch({ ...signedInAs({ username: 'ana' }), 'GET /api/pages': { body: [] }, 'GET /api/templates/photo-guide': { body: template } });
+    const { location } = renderApp('/auth?tab=register&template=photo-guide');
+
+    await screen.findByRole('button', { name: 'Save' }, { timeout: 5000 });
+    expect(location()).toBe('/editor/new?template=photo-guide');
+    expect(screen.getByLabelText(/Title/, { selector: 'input' })).toHaveValue('Free Photography Cheat Sheet');
+  });
+
+  it('keeps a signed-out visitor\'s choice until they reach the dashboard signed in and verified', async () => {
+    localStorage.clear();
+    mockFetch(signedOut);
+    const first = renderApp('/auth?tab=register&template=startupwkly');
+    expect(await screen.findByRole('heading', { name: 'Create an account' })).toBeInTheDocument();
+    first.unmount();
+
+    mockFetch({ ...signedInAs({ username: 'ana' }), 'GET /api/pages': { body: [] }, 'GET /api/templates/startupwkly': { body: { ...template, title: 'Startup Weekly' } } });
+    const { location } = renderApp('/dashboard');
+    await screen.findByRole('button', { name: 'Save' }, { timeout: 5000 });
+    expect(location()).toBe('/editor/new?template=startupwkly');
+    expect(screen.getByLabelText(/Title/, { selector: 'input' })).toHaveValue('Startup Weekly');
+    expect(localStorage.getItem('plink.pending-template')).toBeNull();
   });
 });

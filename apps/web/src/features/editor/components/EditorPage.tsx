@@ -1,15 +1,26 @@
-import { useNavigate, useParams } from 'react-router-dom';
+import { Navigate, useParams, useSearchParams } from 'react-router-dom';
 import { PageLoader } from '../../../components/PageLoader';
-import { PageLimitDialog, PageLoadError, parsePageId, usePage, usePageLimit } from '../../pages';
-import { newPageFormValues, pageToFormValues } from '../model/page-form';
+import { PageLoadError, parsePageId, usePage, usePageLimit } from '../../pages';
+import { TemplatePicker, usePageTemplate } from '../../templates';
+import { newPageFormValues, pageToFormValues, templateToFormValues } from '../model/page-form';
 import { PageEditor } from './PageEditor';
 
 function CreatePageEditor() {
-  const navigate = useNavigate();
+  const templateSlug = useSearchParams()[0].get('template');
+  const template = usePageTemplate(templateSlug);
   const { isChecking, limitReached } = usePageLimit();
-  if (isChecking) return <PageLoader />;
-  if (limitReached) return <PageLimitDialog opened onBack={() => navigate('/dashboard')} />;
-  return <PageEditor mode={{ kind: 'create' }} initialValues={newPageFormValues()} />;
+  if (isChecking || template.isLoading) return <PageLoader />;
+  // The dialog opens over the dashboard rather than over an empty page.
+  if (limitReached) return <Navigate to="/dashboard" replace state={{ pageLimit: true }} />;
+  // Keyed by template: choosing another one starts the form again from it (after asking about unsaved changes).
+  return (
+    <PageEditor
+      key={template.data ? (templateSlug ?? 'blank') : 'blank'}
+      mode={{ kind: 'create' }}
+      initialValues={template.data ? templateToFormValues(template.data) : newPageFormValues()}
+      actions={<TemplatePicker />}
+    />
+  );
 }
 
 function EditPageEditor({ id }: { id: number }) {

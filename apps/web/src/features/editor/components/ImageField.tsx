@@ -42,7 +42,7 @@ export function ImageField({ label, description, type, value, onChange, error, o
           <FileButton onChange={upload} accept={type === 'favicon' ? UPLOAD_FAVICON_ACCEPT : UPLOAD_IMAGE_ACCEPT}>
             {(props) => (
               <Button {...props} variant="light" size="xs" loading={isUploading} aria-label={`Upload ${label}`}>
-                Upload image
+                Upload
               </Button>
             )}
           </FileButton>

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Box, Button, Container, Grid, Group, SegmentedControl, Stack, Tabs, Text, Title } from '@mantine/core';
 import { PageMessages } from '@plink/contracts';
 import { useState } from 'react';
@@ -24,6 +25,8 @@ export type EditorMode = { kind: 'create' } | { kind: 'edit'; id: number };
 interface PageEditorProps {
   mode: EditorMode;
   initialValues: PageFormValues;
+  /** More buttons beside Save (create mode: "Start from a template"). */
+  actions?: ReactNode;
 }
 
 /** The save call of the mode: create (then the dashboard) or update (stay). */
@@ -33,7 +36,7 @@ function useSavePage(mode: EditorMode) {
   return mode.kind === 'create' ? create : update;
 }
 
-export function PageEditor({ mode, initialValues }: PageEditorProps) {
+export function PageEditor({ mode, initialValues, actions }: PageEditorProps) {
   const user = useSignedInUser();
   const form = usePageForm(initialValues);
   const [tab, setTab] = useState<EditorTab>('content');
@@ -99,12 +102,13 @@ export function PageEditor({ mode, initialValues }: PageEditorProps) {
               {creating ? 'Build your landing page and watch the preview.' : 'Changes go live when you save.'}
             </Text>
           </div>
-          <Group gap="sm">
+          <Group gap="sm" wrap="wrap">
             {form.isDirty() && (
               <Text size="sm" c="dimmed" data-testid="unsaved-indicator">
                 Unsaved changes
               </Text>
             )}
+            {actions}
             <Button onClick={submit} loading={save.isPending}>
               Save
             </Button>

@@ -42,7 +42,7 @@ export function SharingTab({ form }: { form: PageForm }) {
         maxLength={PAGE_LIMITS.metaDescription}
         {...form.getInputProps('metaDescription')}
       />
-      <Text size="xs" c={hint.tone === 'good' ? 'teal' : 'dimmed'} mt={-10} data-testid="meta-description-counter">
+      <Text size="xs" c={hint.tone === 'good' ? 'green.7' : 'dimmed'} mt={-10} data-testid="meta-description-counter">
         {description.length} characters{hint.text ? ` · ${hint.text}` : ''}
       </Text>
       <ImageField

@@ -4,6 +4,7 @@ import {
   type CreatePageRequest,
   type PageDto,
   type PageFields,
+  type PageTemplateDto,
   type PublicPageDto,
 } from '@plink/contracts';
 
@@ -26,6 +27,11 @@ function toFormValues(fields: Partial<Record<PageFieldName, unknown>>): PageForm
 /** A new page: the schema's own defaults (SPEC §3), every optional text empty. */
 export function newPageFormValues(): PageFormValues {
   return { ...toFormValues(createPageSchema.parse({ slug: 'new-page' })), slug: '' };
+}
+
+/** A new page started from a template: the template's values over the defaults, and no slug yet. */
+export function templateToFormValues(template: PageTemplateDto): PageFormValues {
+  return { ...newPageFormValues(), ...toFormValues({ ...newPageFormValues(), ...template }), slug: '' };
 }
 
 /** An existing page's values (nulls become ''). */

@@ -27,7 +27,7 @@ describe('/verify-email', () => {
     expect(sentPayloads(fetchMock, 'POST', '/api/verify-email')).toEqual([{ token: 'tok-123' }]);
   });
 
-  it('still goes to the dashboard when verification fails', async () => {
+  it('still goes to the dashboard when verification fails, which sends the still unverified user to the verify prompt', async () => {
     mockFetch({
       'GET /api/user': { body: makeUser({ isVerified: false }) },
       'POST /api/verify-email': { status: 400, body: { message: 'Invalid or expired verification token' } },
@@ -39,8 +39,8 @@ describe('/verify-email', () => {
     );
     await act(() => jest.advanceTimersByTime(1500));
 
-    expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
-    expect(location()).toBe('/dashboard');
+    expect(await screen.findByRole('heading', { name: 'Please verify your email' })).toBeInTheDocument();
+    expect(location()).toBe('/verify-prompt');
     expect(screen.queryByText('Thanks for verifying your email')).not.toBeInTheDocument();
   });
 

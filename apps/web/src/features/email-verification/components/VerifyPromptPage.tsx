@@ -60,7 +60,7 @@ export function VerifyPromptPage() {
         </Button>
       </Stack>
       <Text size="sm" c="dimmed" ta="center">
-        Need help? Contact us at <Anchor href={SUPPORT_MAILTO}>{SUPPORT_EMAIL}</Anchor>
+        Need help? Contact us at <Anchor href={SUPPORT_MAILTO} underline="always">{SUPPORT_EMAIL}</Anchor>
       </Text>
     </CardPageLayout>
   );

@@ -1,7 +1,9 @@
-import { Box, Button, Card, Image, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Box, Button, Card, Group, Image, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Link } from 'react-router-dom';
 import type { ExamplePage } from '../data/examples';
 import { EXAMPLE_PAGES } from '../data/examples';
 import { displayPageUrl } from '../../pages';
+import { templateSignUpHref } from '../../templates/model/pending-template';
 import { Section } from './Section';
 
 function ExampleCard({ example }: { example: ExamplePage }) {
@@ -9,24 +11,33 @@ function ExampleCard({ example }: { example: ExamplePage }) {
   return (
     <Card withBorder radius="md" padding={0} shadow="sm">
       <Image src={image} alt="" h={160} />
-      <Stack p="lg" gap="sm" ta={align} align={align === 'center' ? 'center' : 'stretch'}>
+      <Stack p="lg" gap="sm" ta={align} align={align === 'center' ? 'center' : 'stretch'} style={{ flex: 1 }}>
         <Title order={3} fz="h4">
           {title}
         </Title>
         <Text c="dimmed" size="sm">
           {subtext}
         </Text>
-        {/* A picture of the visitor's form: not meant to be filled in. */}
+        {/* A picture of the visitor's form: not meant to be filled in (the real page is one click away). */}
         <Box w="100%" aria-hidden="true" style={{ pointerEvents: 'none' }}>
           <TextInput placeholder="you@example.com" readOnly tabIndex={-1} mb="xs" />
           <Button fullWidth tabIndex={-1} color="dark">
             {buttonText}
           </Button>
         </Box>
-        <Text size="xs" c="dimmed" ff="monospace">
+        {/* The live page is served by the server: a full page load, not a route of the app. */}
+        <Anchor href={`/${slug}`} size="xs" ff="monospace">
           {displayPageUrl(slug)}
-        </Text>
+        </Anchor>
       </Stack>
+      <Group p="lg" pt={0} grow>
+        <Button component="a" href={`/${slug}`} variant="default">
+          View page
+        </Button>
+        <Button component={Link} to={templateSignUpHref(slug)} variant="light" aria-label={`Use this template: ${title}`}>
+          Use this template
+        </Button>
+      </Group>
     </Card>
   );
 }

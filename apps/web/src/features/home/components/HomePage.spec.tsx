@@ -12,8 +12,16 @@ describe('/ home page', () => {
     const [heroCta] = screen.getAllByRole('link', { name: 'Get Started Free' });
     expect(heroCta).toHaveAttribute('href', '/auth?tab=register');
     expect(screen.getByRole('link', { name: 'See Examples' })).toHaveAttribute('href', '/#examples');
-    for (const slug of ['photo-guide', 'startupwkly', 'saas-waitlist']) {
-      expect(screen.getByText(`localhost/${slug}`)).toBeInTheDocument();
+    for (const [slug, title] of [
+      ['photo-guide', 'Free Photography Cheat Sheet'],
+      ['startupwkly', 'Startup Weekly'],
+      ['saas-waitlist', 'Join the Waitlist'],
+    ]) {
+      expect(screen.getByText(`localhost/${slug}`).closest('a')).toHaveAttribute('href', `/${slug}`);
+      expect(screen.getByRole('link', { name: `Use this template: ${title}` })).toHaveAttribute(
+        'href',
+        `/auth?tab=register&template=${slug}`,
+      );
     }
   });
 

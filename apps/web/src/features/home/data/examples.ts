@@ -16,7 +16,7 @@ export const EXAMPLE_PAGES: ExamplePage[] = [
     subtext: 'Master exposure, composition and light with a one-page guide for every shoot.',
     buttonText: 'Send Me the Guide',
     slug: 'photo-guide',
-    image: '/examples/photo-guide.svg',
+    image: '/uploads/examples/photo-guide.jpg',
     align: 'center',
   },
   {
@@ -25,7 +25,7 @@ export const EXAMPLE_PAGES: ExamplePage[] = [
     subtext: 'The five stories founders should read, every Monday. No spam, unsubscribe anytime.',
     buttonText: 'Subscribe',
     slug: 'startupwkly',
-    image: '/examples/startupwkly.svg',
+    image: '/uploads/examples/startupwkly.jpg',
     align: 'left',
   },
   {
@@ -34,7 +34,7 @@ export const EXAMPLE_PAGES: ExamplePage[] = [
     subtext: 'Be the first to try our new analytics tool for small teams when it launches.',
     buttonText: 'Get Early Access',
     slug: 'saas-waitlist',
-    image: '/examples/saas-waitlist.svg',
+    image: '/uploads/examples/saas-waitlist.jpg',
     align: 'center',
   },
 ];
