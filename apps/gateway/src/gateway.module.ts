@@ -1,6 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { BILLING_SCHEMA, BillingHttpModule } from '@plink/billing';
-import { IDENTITY_SCHEMA, IdentityHttpModule } from '@plink/identity';
+import { IDENTITY_SCHEMA, IdentityHttpModule, SESSION_COOKIE } from '@plink/identity';
 import { LEADS_SCHEMA, LeadsHttpModule, LeadsReadModule } from '@plink/leads';
 import { PAGES_SCHEMA, PagesHttpModule } from '@plink/pages';
 import { PlatformModule, SpaShell, type AppConfig } from '@plink/platform';
@@ -29,7 +29,7 @@ export class GatewayModule {
         ...workers,
       ],
       controllers: [HealthController],
-      providers: [{ provide: SpaShell, useValue: new FileSpaShell(findWebDist(config.webDistDir), config.publicOrigin) }],
+      providers: [{ provide: SpaShell, useValue: new FileSpaShell(findWebDist(config.webDistDir), config.publicOrigin, SESSION_COOKIE) }],
       exports: [SpaShell, LeadsReadModule],
       global: true,
     };

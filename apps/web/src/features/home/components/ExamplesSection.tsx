@@ -1,11 +1,14 @@
 import { Box, Button, Card, Image, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import type { ExamplePage } from '../data/examples';
 import { EXAMPLE_PAGES } from '../data/examples';
-import { displayPageUrl } from '../../pages';
+import { displayPageUrl } from '../../pages/api/pages.api';
+import { useBrowserValue } from '../../../lib/use-browser-value';
 import { Section } from './Section';
 
 function ExampleCard({ example }: { example: ExamplePage }) {
   const { title, subtext, buttonText, slug, image, align } = example;
+  // The prerendered home page cannot know the host it will be served on.
+  const pageUrl = useBrowserValue(() => displayPageUrl(slug), `/${slug}`);
   return (
     <Card withBorder radius="md" padding={0} shadow="sm">
       <Image src={image} alt="" h={160} />
@@ -24,7 +27,7 @@ function ExampleCard({ example }: { example: ExamplePage }) {
           </Button>
         </Box>
         <Text size="xs" c="dimmed" ff="monospace">
-          {displayPageUrl(slug)}
+          {pageUrl}
         </Text>
       </Stack>
     </Card>
