@@ -49,6 +49,17 @@ async function json(method, url, body, cookie) {
   return { body: text ? JSON.parse(text) : undefined, cookie: res.headers.get('set-cookie')?.split(';')[0] };
 }
 
+/** What a failed audit found, shortly (the console's errors, the elements with too little contrast…). */
+function detail(audit) {
+  const items = audit.details?.items ?? [];
+  const said = items
+    .slice(0, 3)
+    .map((item) => item.description ?? item.node?.snippet ?? item.url ?? item.source ?? '')
+    .filter(Boolean)
+    .map((text) => String(text).replace(/\s+/g, ' ').slice(0, 140));
+  return said.length ? ` (${said.join(' | ')}${items.length > 3 ? ` | +${items.length - 3}` : ''})` : '';
+}
+
 /** One Lighthouse run: the four scores (0–100), the main metrics and the bytes transferred. */
 async function audit(url, port, preset) {
   const flags = { port, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES };
@@ -58,7 +69,7 @@ async function audit(url, port, preset) {
   const failed = CATEGORIES.flatMap((c) =>
     categories[c].auditRefs
       .filter((ref) => ref.weight > 0 && audits[ref.id].score !== null && audits[ref.id].score < 1 && c !== 'performance')
-      .map((ref) => `${c}: ${ref.id}`),
+      .map((ref) => `${c}: ${ref.id}${detail(audits[ref.id])}`),
   );
   return {
     scores,

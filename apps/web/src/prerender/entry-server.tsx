@@ -1,5 +1,5 @@
 import { StrictMode } from 'react';
-import { prerenderToNodeStream } from 'react-dom/static';
+import { renderToString } from 'react-dom/server';
 import { RouterProvider, createMemoryRouter } from 'react-router-dom';
 import { AppProviders } from '../app/AppProviders';
 import { appRoutes } from '../app/app-routes';
@@ -16,21 +16,30 @@ export const PRERENDERED_PATHS = ['/', '/terms', '/privacy'] as const;
 
 /**
  * The app's markup at `path` for a signed-out visitor: the same providers, router and routes as the
- * browser (a memory router in place of the browser's), so hydration finds the same tree. Waits for the
- * lazy screens (terms, privacy) to load.
+ * browser (a memory router in place of the browser's), so hydration finds the same tree.
+ *
+ * `renderToString`, not a streaming prerender: React streams a large Suspense boundary as a fallback plus an
+ * inline script that swaps the content in, and the app's policy runs no inline script. A lazy screen
+ * (terms, privacy) suspends on the first pass, which starts loading it; the pass after it has loaded
+ * renders it in full.
  */
 export async function renderPath(path: string): Promise<string> {
   const queryClient = createQueryClient();
   seedSignedOut(queryClient);
   const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
-  const { prelude } = await prerenderToNodeStream(
-    <StrictMode>
-      <AppProviders queryClient={queryClient}>
-        <RouterProvider router={router} {...routerOptions} />
-      </AppProviders>
-    </StrictMode>,
-  );
-  const chunks: Buffer[] = [];
-  for await (const chunk of prelude) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
-  return Buffer.concat(chunks).toString('utf8');
+  const render = () =>
+    renderToString(
+      <StrictMode>
+        <AppProviders queryClient={queryClient}>
+          <RouterProvider router={router} {...routerOptions} />
+        </AppProviders>
+      </StrictMode>,
+    );
+  for (let pass = 0; pass < 5; pass += 1) {
+    const html = render();
+    // React marks a boundary that showed its fallback with <!--$!--> (client-rendered) in a string render.
+    if (!html.includes('<!--$!-->') && !html.includes('<!--$?-->')) return html;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`${path} still shows a loading fallback after its lazy screens loaded`);
 }
