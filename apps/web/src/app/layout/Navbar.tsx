@@ -1,27 +1,37 @@
-import { Anchor, Box, Burger, Button, Container, Drawer, Group, Menu, Stack } from '@mantine/core';
+import { Anchor, Box, Burger, Button, Container, Group, Menu } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import type { UserDto } from '@plink/contracts';
+import { Suspense, lazy, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { IconChevronDown } from '../../components/icons';
 import { useCurrentUser, useLogout } from '../../features/auth';
 import { PRODUCT_NAME } from '../../lib/constants';
 import { PRODUCT_ANCHORS } from '../../lib/navigation';
 
+/** The drawer's code loads when it is first opened. */
+const SectionsDrawer = lazy(() => import('./SectionsDrawer'));
+
 /** On phones the home page sections move into a drawer behind a burger button. */
-function SectionsDrawer() {
+function SectionsMenu() {
   const [opened, { toggle, close }] = useDisclosure(false);
+  const [used, setUsed] = useState(false);
   return (
     <>
-      <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={opened ? 'Close menu' : 'Open menu'} />
-      <Drawer opened={opened} onClose={close} hiddenFrom="sm" size="xs" position="right" title={PRODUCT_NAME}>
-        <Stack gap="md">
-          {PRODUCT_ANCHORS.map(({ label, href }) => (
-            <Anchor key={href} component={Link} to={href} onClick={close} c="dark" size="lg" fw={500}>
-              {label}
-            </Anchor>
-          ))}
-        </Stack>
-      </Drawer>
+      <Burger
+        opened={opened}
+        onClick={() => {
+          setUsed(true);
+          toggle();
+        }}
+        hiddenFrom="sm"
+        size="sm"
+        aria-label={opened ? 'Close menu' : 'Open menu'}
+      />
+      {used && (
+        <Suspense fallback={null}>
+          <SectionsDrawer opened={opened} onClose={close} />
+        </Suspense>
+      )}
     </>
   );
 }
@@ -39,7 +49,7 @@ function SignedOutNav() {
       <Button component={Link} to="/auth" size="sm">
         Log in
       </Button>
-      <SectionsDrawer />
+      <SectionsMenu />
     </>
   );
 }
