@@ -5,7 +5,7 @@
 // with the machine's load; the load average is printed with them.
 // Environment: CHROME_PATH (/usr/bin/chromium), LIGHTHOUSE_RUNS (1: the median performance run of N is kept).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +14,6 @@ import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import pg from 'pg';
 import testing from '@plink/testing';
-import { firstLoadReport } from '../../web/scripts/first-load.mjs';
 
 const { createTestDatabase, deleteRedisPrefix, freePort, testRedisUrl, uniqueRedisPrefix } = testing;
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../../..');
@@ -160,7 +159,9 @@ async function main() {
       console.log(`${r.name.padEnd(14)}${r.preset.padEnd(9)}${cells}${String(r.lcp).padEnd(9)}${String(r.tbt).padEnd(8)}${String(r.kib).padEnd(6)}${wanted} ${met ? 'met' : 'NOT met'}`);
       for (const f of r.failed) console.log(`              ${r.preset.padEnd(9)}fails ${f}`);
     }
-    console.log(`\n${firstLoadReport(join(ROOT, 'apps/web/dist'))}`);
+    // Written by the web build (apps/web/scripts/build.mjs).
+    const firstLoad = join(ROOT, 'apps/web/dist/.vite/first-load.json');
+    console.log(`\n${existsSync(firstLoad) ? JSON.parse(readFileSync(firstLoad, 'utf8')).report : 'first-load JS: run `npm run build` first'}`);
   } finally {
     await chrome?.kill();
     gateway.kill('SIGTERM');
