@@ -138,7 +138,7 @@ describe('SPA delivery: prerendered public screens, compression and caching', ()
     expect(missingApi.headers['content-encoding']).toBeUndefined();
   });
 
-  it('compresses a large JSON answer', async () => {
+  it('compresses a large JSON answer, not a streamed download', async () => {
     const browser = gateway.browser();
     const t = Date.now().toString(36);
     const registered = await browser.post('/api/register', { username: `json_${t}`, email: `json.${t}@example.com`, password: 'json-secret-1' });
@@ -152,6 +152,13 @@ describe('SPA delivery: prerendered public screens, compression and caching', ()
     expect(pages.status).toBe(200);
     expect(pages.headers['content-encoding']).toBe('gzip');
     expect(JSON.parse(decoded(pages))[0]).toMatchObject({ slug: `json-${t}`, title: 'A long page' });
+
+    // A streamed answer (the leads' CSV export) goes as it is, even to a client that accepts compression.
+    const exported = await rawGet(gateway.origin, `/api/pages/${created.body.id}/export`, { cookie, 'accept-encoding': 'br, gzip' });
+    expect(exported.status).toBe(200);
+    expect(exported.headers['content-type']).toMatch(/^text\/csv/);
+    expect(exported.headers['content-encoding']).toBeUndefined();
+    expect(exported.raw.toString('utf8')).toMatch(/^email,created_at,consent_at,page_slug\n/);
   });
 
   it('serves hashed assets precompressed and cached a year, other files briefly, index.html never', async () => {

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { Readable } from 'node:stream';
 import { constants as zlib } from 'node:zlib';
 import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
@@ -65,10 +66,17 @@ export function findWebDist(configured?: string): string | undefined {
 /**
  * Compresses the app's answers (HTML, JSON, text) for clients that accept it: brotli, else gzip, only from
  * COMPRESS_THRESHOLD_BYTES up, brotli at a quality that costs little CPU per answer. Files the web build
- * compressed already (the SPA's assets) are sent as they are, and so are fonts and images. Must be
+ * compressed already (the SPA's assets) are sent as they are, and so are fonts, images and every streamed answer. Must be
  * registered before the routes it covers.
  */
 export async function installCompression(fastify: FastifyInstance): Promise<void> {
+  // Streamed answers (the leads' CSV export, files) go as they are: an export is a long download that would
+  // hold a compressor for its whole length, and files are precompressed or compressed formats already.
+  // The plugin's own switch for that is the request header below; this hook runs before the plugin's.
+  fastify.addHook('onSend', async (request, _reply, payload) => {
+    if (payload instanceof Readable) request.headers['x-no-compression'] = 'stream';
+    return payload;
+  });
   await fastify.register(fastifyCompress, {
     threshold: COMPRESS_THRESHOLD_BYTES,
     encodings: ['br', 'gzip'],

@@ -38,11 +38,17 @@ function chunkFiles(key, seen = new Set()) {
   }
   return [...seen];
 }
+/** The app font's faces the first screen draws (src/app/inter.css): fetched with the stylesheet, not after it. */
+const FONT_PRELOADS = ['/fonts/inter-latin-400-normal.woff2', '/fonts/inter-latin-700-normal.woff2'].map(
+  (href) => `<link rel="preload" as="font" type="font/woff2" crossorigin href="${href}">`,
+);
 const preloads = (path) =>
-  chunkFiles(SCREEN_MODULES[path])
-    .filter((file) => !entryFiles.has(file))
-    .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`)
-    .join('\n    ');
+  [
+    ...FONT_PRELOADS,
+    ...chunkFiles(SCREEN_MODULES[path])
+      .filter((file) => !entryFiles.has(file))
+      .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
+  ].join('\n    ');
 if (!shell.includes('<div id="root"></div>')) throw new Error('dist/index.html has no empty <div id="root"></div>');
 await mkdir(join(DIST, 'prerendered'), { recursive: true });
 for (const path of PRERENDERED_PATHS) {
