@@ -73,9 +73,9 @@ export async function installCompression(fastify: FastifyInstance): Promise<void
   // Streamed answers (the leads' CSV export, files) go as they are: an export is a long download that would
   // hold a compressor for its whole length, and files are precompressed or compressed formats already.
   // The plugin's own switch for that is the request header below; this hook runs before the plugin's.
-  fastify.addHook('onSend', async (request, _reply, payload) => {
+  fastify.addHook('onSend', (request, _reply, payload, done) => {
     if (payload instanceof Readable) request.headers['x-no-compression'] = 'stream';
-    return payload;
+    done(null, payload);
   });
   await fastify.register(fastifyCompress, {
     threshold: COMPRESS_THRESHOLD_BYTES,
