@@ -38,17 +38,13 @@ function chunkFiles(key, seen = new Set()) {
   }
   return [...seen];
 }
-/** The app font's faces the first screen draws (src/app/inter.css): fetched with the stylesheet, not after it. */
-const FONT_PRELOADS = ['/fonts/inter-latin-400-normal.woff2', '/fonts/inter-latin-700-normal.woff2'].map(
-  (href) => `<link rel="preload" as="font" type="font/woff2" crossorigin href="${href}">`,
-);
+// No font preload: measured, it delays the largest paint on a slow phone (the text shows in a fallback
+// font first and swaps, font-display: swap).
 const preloads = (path) =>
-  [
-    ...FONT_PRELOADS,
-    ...chunkFiles(SCREEN_MODULES[path])
-      .filter((file) => !entryFiles.has(file))
-      .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
-  ].join('\n    ');
+  chunkFiles(SCREEN_MODULES[path])
+    .filter((file) => !entryFiles.has(file))
+    .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`)
+    .join('\n    ');
 if (!shell.includes('<div id="root"></div>')) throw new Error('dist/index.html has no empty <div id="root"></div>');
 await mkdir(join(DIST, 'prerendered'), { recursive: true });
 for (const path of PRERENDERED_PATHS) {
