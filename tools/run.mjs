@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test|build|lint|typecheck|e2e|bench|bench:ops` → `nx run-many -t <target>` (bench:ops: bench-ops) on the project's Node 24.
+// `npm test|build|lint|typecheck|e2e|bench|bench:ops|lighthouse` → `nx run-many -t <target>` (bench:ops: bench-ops) on the project's Node 24.
 //
 // Usage: node tools/run.mjs <target> [extra nx args...]
 //   e.g. npm test -- --projects=@plink/contracts
@@ -18,6 +18,7 @@ const TARGETS = {
   e2e: ['run-many', '-t', 'e2e', '--parallel=1', '--outputStyle=stream'],
   bench: ['run-many', '-t', 'bench', '--parallel=1', '--outputStyle=stream'],
   'bench-ops': ['run-many', '-t', 'bench-ops', '--parallel=1', '--outputStyle=stream'],
+  lighthouse: ['run-many', '-t', 'lighthouse', '--parallel=1', '--outputStyle=stream'],
 };
 
 const [target, ...extra] = process.argv.slice(2);

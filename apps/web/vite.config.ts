@@ -25,5 +25,7 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // Read by scripts/first-load.mjs (the dashboard's first-load JavaScript).
+    manifest: true,
   },
 });

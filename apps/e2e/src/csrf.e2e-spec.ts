@@ -37,7 +37,9 @@ test('a page of another origin cannot act for the signed-in creator or sign the 
   const slug = `csrf-${Date.now().toString(36)}`;
   const { origin: attacker, server } = await attackerSite(origin, slug);
   try {
-    const [formAnswer] = await Promise.all([page.waitForResponse(`${origin}/api/pages`), page.goto(`${attacker}/form`)]);
+    // The form's POST, not the dashboard's GET /api/pages that may still be loading when the journey moves on.
+    const formPost = page.waitForResponse((r) => r.url() === `${origin}/api/pages` && r.request().method() === 'POST');
+    const [formAnswer] = await Promise.all([formPost, page.goto(`${attacker}/form`)]);
     expect(formAnswer.status()).toBe(403);
     expect(await formAnswer.json()).toEqual({ message: CommonMessages.crossSiteRequest });
 

@@ -3,13 +3,15 @@ import { JobQueue, SpaShell, Storage, createHttpApp, installSecurityHeaders, ser
 import { GatewayModule } from './gateway.module';
 import { serveFonts } from './fonts';
 import { installQueueDashboard } from './queue-dashboard';
-import { findWebDist, serveSpa } from './spa';
+import { findWebDist, installCompression, serveSpa } from './spa';
 
 /** Builds and initialises the gateway application (not yet listening). */
 export async function createGateway(config: AppConfig): Promise<NestFastifyApplication> {
   const app = await createHttpApp(GatewayModule.forRoot(config), config);
   // First, so every route added below (and Nest's, at init) gets its headers.
   await installSecurityHeaders(app.getHttpAdapter().getInstance(), config);
+  // Before the routes: it attaches itself to each route as it is added.
+  await installCompression(app.getHttpAdapter().getInstance());
   serveFonts(app.getHttpAdapter().getInstance());
   serveUploads(app.getHttpAdapter().getInstance(), app.get(Storage));
   await installQueueDashboard(app.getHttpAdapter().getInstance(), config, app.get(JobQueue));

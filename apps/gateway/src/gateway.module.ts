@@ -1,6 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { BILLING_SCHEMA, BillingHttpModule } from '@plink/billing';
-import { IDENTITY_SCHEMA, IdentityHttpModule } from '@plink/identity';
+import { IDENTITY_SCHEMA, IdentityHttpModule, SESSION_COOKIE } from '@plink/identity';
 import { LEADS_SCHEMA, LeadsHttpModule, LeadsReadModule } from '@plink/leads';
 import { NOTIFICATIONS_SCHEMA, WebhooksHttpModule } from '@plink/notifications';
 import { PAGES_SCHEMA, PagesHttpModule } from '@plink/pages';
@@ -31,7 +31,7 @@ export class GatewayModule {
         ...workers,
       ],
       controllers: [HealthController],
-      providers: [{ provide: SpaShell, useValue: new FileSpaShell(findWebDist(config.webDistDir), config.publicOrigin) }],
+      providers: [{ provide: SpaShell, useValue: new FileSpaShell(findWebDist(config.webDistDir), config.publicOrigin, SESSION_COOKIE) }],
       exports: [SpaShell, LeadsReadModule],
       global: true,
     };

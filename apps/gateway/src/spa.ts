@@ -1,5 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import { constants as zlib } from 'node:zlib';
+import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { escapeHtml } from '@plink/page-render';
@@ -8,22 +11,49 @@ import { SpaShell, apiNotFound } from '@plink/platform';
 /** The <meta> naming the landing pages' origin, read by the SPA to show and copy page links. */
 export const PUBLIC_ORIGIN_META = 'plink-public-origin';
 
+/** Where the web build writes the screens it prerenders (`index.html` is `/`, `terms.html` is `/terms`…). */
+const PRERENDERED_DIR = 'prerendered';
+
+/** Answers smaller than this are sent as they are: compressing them saves less than it costs. */
+export const COMPRESS_THRESHOLD_BYTES = 1024;
+
 /**
  * The SPA shell read once from the built index.html, with the landing pages' origin (PUBLIC_ORIGIN) in a
- * <meta> the SPA reads: page links it shows and copies name that host, not the app's.
+ * <meta> the SPA reads: page links it shows and copies name that host, not the app's. Beside it, the
+ * screens the web build prerendered (home, terms, privacy), answered to visitors without a session cookie:
+ * they see the page before any JavaScript runs, and the SPA hydrates it. A request with a session cookie
+ * gets the bare shell, so a signed-in user is never shown the signed-out page (the app sends them on from
+ * `/` to the dashboard).
  */
 export class FileSpaShell extends SpaShell {
   private readonly content?: string;
-  constructor(distDir: string | undefined, publicOrigin?: string) {
+  private readonly prerendered = new Map<string, string>();
+  private readonly sessionCookie?: RegExp;
+
+  constructor(distDir: string | undefined, publicOrigin?: string, sessionCookieName?: string) {
     super();
+    const withOrigin = (html: string) =>
+      publicOrigin ? html.replace('</head>', `<meta name="${PUBLIC_ORIGIN_META}" content="${escapeHtml(publicOrigin)}">\n</head>`) : html;
     const html = distDir ? readFileSync(join(distDir, 'index.html'), 'utf8') : undefined;
-    this.content =
-      html && publicOrigin
-        ? html.replace('</head>', `<meta name="${PUBLIC_ORIGIN_META}" content="${escapeHtml(publicOrigin)}">\n</head>`)
-        : html;
+    this.content = html && withOrigin(html);
+    const dir = distDir && join(distDir, PRERENDERED_DIR);
+    if (dir && existsSync(dir)) {
+      for (const file of readdirSync(dir).filter((name) => name.endsWith('.html'))) {
+        const path = file === 'index.html' ? '/' : `/${file.slice(0, -'.html'.length)}`;
+        this.prerendered.set(path, withOrigin(readFileSync(join(dir, file), 'utf8')));
+      }
+    }
+    if (sessionCookieName) this.sessionCookie = new RegExp(`(?:^|;\\s*)${sessionCookieName}=[^;\\s]`);
   }
+
   html(): string | undefined {
     return this.content;
+  }
+
+  override htmlFor(path: string, cookieHeader: string | undefined): string | undefined {
+    const page = this.prerendered.get(path);
+    if (!page || (cookieHeader && this.sessionCookie?.test(cookieHeader))) return this.content;
+    return page;
   }
 }
 
@@ -34,19 +64,50 @@ export function findWebDist(configured?: string): string | undefined {
 }
 
 /**
- * Serves the built SPA: hashed assets with long-lived caching, and index.html (never cached) for
- * every other GET that is not an API call or a file, so client-side routes survive a reload.
- * Unknown /api paths and missing files answer a JSON 404.
+ * Compresses the app's answers (HTML, JSON, text) for clients that accept it: brotli, else gzip, only from
+ * COMPRESS_THRESHOLD_BYTES up, brotli at a quality that costs little CPU per answer. Files the web build
+ * compressed already (the SPA's assets) are sent as they are, and so are fonts, images and every streamed answer. Must be
+ * registered before the routes it covers.
+ */
+export async function installCompression(fastify: FastifyInstance): Promise<void> {
+  // Streamed answers (the leads' CSV export, files) go as they are: an export is a long download that would
+  // hold a compressor for its whole length, and files are precompressed or compressed formats already.
+  // The plugin's own switch for that is the request header below; this hook runs before the plugin's.
+  fastify.addHook('onSend', (request, _reply, payload, done) => {
+    if (payload instanceof Readable) request.headers['x-no-compression'] = 'stream';
+    done(null, payload);
+  });
+  await fastify.register(fastifyCompress, {
+    threshold: COMPRESS_THRESHOLD_BYTES,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
+    // Request bodies stay plain: nothing sends them compressed, and inflating them invites zip bombs.
+    globalDecompression: false,
+  });
+}
+
+/**
+ * Serves the built SPA: hashed assets cached a year (immutable) and sent precompressed (the `.br`/`.gz`
+ * files the web build writes beside them, with `Content-Encoding` and `Vary: Accept-Encoding`), other
+ * files five minutes, and index.html (never cached) for every other GET that is not an API call or a file,
+ * so client-side routes survive a reload. Unknown /api paths and missing files answer a JSON 404.
  */
 export async function serveSpa(fastify: FastifyInstance, distDir: string | undefined, shell: SpaShell): Promise<void> {
-  const indexHtml = shell.html();
   if (distDir) {
     await fastify.register(fastifyStatic, {
       root: distDir,
       wildcard: false,
       index: false,
+      preCompressed: true,
+      // The prerendered screens answer at their own paths (with the session rule), the build manifest nowhere.
+      allowedPath: (path) => !path.startsWith(`/${PRERENDERED_DIR}/`) && !path.startsWith('/.vite/'),
       setHeaders: (res, path) => {
-        res.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'public, max-age=300');
+        const cacheControl = path.endsWith('.html')
+          ? 'no-cache'
+          : path.includes('/assets/')
+            ? 'public, max-age=31536000, immutable'
+            : 'public, max-age=300';
+        void res.header('cache-control', cacheControl);
       },
     });
   }
@@ -57,11 +118,12 @@ export async function serveSpa(fastify: FastifyInstance, distDir: string | undef
       void reply.status(404).send(apiNotFound());
       return;
     }
-    if (!indexHtml) {
+    const html = shell.htmlFor(path, request.headers.cookie);
+    if (!html) {
       void reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build`.');
       return;
     }
     // Helmet's headers (the app's CSP, no framing…) are already on this answer.
-    void reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+    void reply.header('cache-control', 'no-cache').header('vary', 'Cookie').type('text/html; charset=utf-8').send(html);
   });
 }

@@ -1,14 +1,23 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
+import './app/inter.css';
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App } from './app/App';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { App, startSignedOut } from './app/App';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
-createRoot(root).render(
+const app = (
   <StrictMode>
     <App />
-  </StrictMode>,
+  </StrictMode>
 );
+
+// The home, terms and privacy pages arrive prerendered (for signed-out visitors): hydrate them.
+if (root.firstElementChild) {
+  startSignedOut();
+  hydrateRoot(root, app);
+} else {
+  createRoot(root).render(app);
+}

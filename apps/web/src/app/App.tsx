@@ -1,14 +1,17 @@
 import { RouterProvider, createBrowserRouter } from 'react-router-dom';
 import { AppProviders } from './AppProviders';
-import { AppRoutes } from './AppRoutes';
+import { appRoutes } from './app-routes';
 import { createQueryClient } from './query-client';
 import { routerOptions } from './router-options';
+import { seedSignedOut } from './signed-out';
 
 const queryClient = createQueryClient();
+const router = createBrowserRouter(appRoutes);
 
-// A data router (one splat route around the app's <Routes>): it is what lets the editor ask before
-// leaving with unsaved changes (useBlocker).
-const router = createBrowserRouter([{ path: '*', element: <AppRoutes /> }]);
+/** Before hydrating prerendered HTML: the gateway sends it only to signed-out visitors. */
+export function startSignedOut(): void {
+  seedSignedOut(queryClient);
+}
 
 export function App() {
   return (

@@ -1,12 +1,13 @@
 import { Route, Routes } from 'react-router-dom';
 import { NotFoundPage } from '../components/NotFoundPage';
 import { RequireAuth } from '../features/auth';
-import { HomePage } from '../features/home';
 import { lazyPage } from '../lib/lazy-page';
 import { AppLayout } from './layout/AppLayout';
 
-// The home page ships in the entry chunk; every other screen loads on first visit. The forms
-// bring the shared zod schemas, which the home page does not need.
+// Every screen loads on first visit, so the signed-in dashboard's first load stays small. The home page
+// comes prerendered: its HTML names its chunk for the browser to fetch at once (scripts/build.mjs). The
+// forms bring the shared zod schemas, which other screens do not need.
+const HomePage = lazyPage(() => import('../features/home'), 'HomePage');
 const AuthPage = lazyPage(() => import('../features/auth/components/AuthPage'), 'AuthPage');
 const DashboardPage = lazyPage(() => import('../features/dashboard'), 'DashboardPage');
 const VerifyEmailPage = lazyPage(() => import('../features/email-verification'), 'VerifyEmailPage');

@@ -4,6 +4,7 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { makePage } from '../__fixtures__/page';
 import { LandingPage, type LandingPageProps } from './LandingPage';
+import { LANDING_PAGE_CSS } from './styles';
 
 afterEach(cleanup);
 
@@ -171,6 +172,24 @@ describe('LandingPage — layout and appearance', () => {
     expect(q('.plk-author')!.style.fontWeight).toBe('700');
     expect(q('.plk-subtext')!.style.fontFamily).toMatch(/^Lato,.*sans-serif$/);
     expect(q('.plk-subtext')!.style.fontWeight).toBe('700');
+  });
+
+  it("draws the form, its messages and the badge in the description's font, not the system font", () => {
+    const { q } = draw({ page: makePage({ titleFont: 'Playfair Display', descriptionFont: 'Lato' }) });
+    // The page's body font is set on the root; the input and button take `font: inherit` from it.
+    expect(q('.plk-root')!.style.fontFamily).toMatch(/^Lato,.*sans-serif$/);
+    const rules = LANDING_PAGE_CSS.split('\n');
+    for (const selector of ['.plk-input{', '.plk-btn{']) {
+      expect(rules.find((rule) => rule.startsWith(selector))).toContain('font:inherit');
+    }
+    // Nothing else names a font: only the root's system stack, which the inline style overrides.
+    expect(rules.filter((rule) => /font-family/.test(rule)).map((rule) => rule.split('{')[0])).toEqual(['.plk-root']);
+  });
+
+  it('fills the window without scrolling when the content fits (padding inside the minimum height)', () => {
+    const root = LANDING_PAGE_CSS.split('\n').find((rule) => rule.startsWith('.plk-root{'))!;
+    expect(root).toContain('box-sizing:border-box');
+    expect(root).toContain('min-height:100vh');
   });
 
   it('links the footer to /terms, /privacy, / and /dashboard', () => {

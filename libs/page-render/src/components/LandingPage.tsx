@@ -87,7 +87,12 @@ export function LandingPage({
   const cardClass = `plk-card${page.useSharpCorners ? ' plk-sharp' : ''}${center ? ' plk-center' : ''}`;
 
   return (
-    <div className={preview ? 'plk-root plk-preview' : 'plk-root'} data-plk-state={state}>
+    <div
+      className={preview ? 'plk-root plk-preview' : 'plk-root'}
+      data-plk-state={state}
+      // The description's font is the page's body font: the form, its messages and the footer use it too.
+      style={{ fontFamily: fontStack(page.descriptionFont) }}
+    >
       <div
         className="plk-bg"
         aria-hidden="true"

@@ -5,7 +5,7 @@
  * component, so they hold even before this sheet is applied.
  */
 export const LANDING_PAGE_CSS = [
-  '.plk-root{position:relative;min-height:100vh;margin:0;padding:40px 16px 24px;display:flex;flex-direction:column;align-items:center;font-family:system-ui,-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;color:#111827;line-height:1.5;-webkit-font-smoothing:antialiased}',
+  '.plk-root{position:relative;box-sizing:border-box;min-height:100vh;min-height:100dvh;margin:0;padding:40px 16px 24px;display:flex;flex-direction:column;align-items:center;font-family:system-ui,-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;color:#111827;line-height:1.5;-webkit-font-smoothing:antialiased}',
   '.plk-root *,.plk-root *::before,.plk-root *::after{box-sizing:border-box}',
   '.plk-root.plk-preview{min-height:100%}',
   '.plk-bg{position:fixed;inset:0;z-index:0;background-position:center;background-size:cover;background-repeat:no-repeat}',
@@ -28,7 +28,9 @@ export const LANDING_PAGE_CSS = [
   '.plk-btn{display:block;width:100%;padding:12px 16px;border:0;border-radius:8px;font:inherit;font-size:15px;font-weight:600;line-height:1.3;text-align:center;text-decoration:none;cursor:pointer}',
   '.plk-btn:hover{filter:brightness(.92)}.plk-btn:disabled{opacity:.7;cursor:default;filter:none}',
   '.plk-sharp .plk-input,.plk-sharp .plk-btn{border-radius:0}',
-  '.plk-error{margin:0;font-size:14px;color:#dc2626}',
+  '.plk-error{margin:0;font-size:14px;color:#c92a2a;text-align:left}.plk-center .plk-error{text-align:center}',
+  '.plk-input+.plk-error,.plk-consent+.plk-error{margin-top:-6px;font-size:13px}',
+  '.plk-input[aria-invalid=true]{border-color:#c92a2a}',
   '.plk-check{display:inline-flex;align-items:center;justify-content:center;width:48px;height:48px;margin-bottom:12px;border-radius:50%;font-size:24px;line-height:1}',
   '.plk-thanks-title{margin:0;font-size:24px;line-height:1.25;overflow-wrap:anywhere}',
   '.plk-thanks-text{margin:8px 0 0;color:#374151;overflow-wrap:anywhere}',

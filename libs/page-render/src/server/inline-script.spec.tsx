@@ -159,6 +159,41 @@ describe('the inline submit script', () => {
     expect(t.fields().some((f) => f.disabled)).toBe(false);
   });
 
+  it('takes the checks over from the browser and says what is missing right under that field', () => {
+    const fetchMock = mockFetch(() => new Promise<Response>(() => undefined));
+    const t = load(makePage(), fetchMock);
+    // The browser's own bubbles stay for visitors without JavaScript (the fields keep `required`).
+    expect(t.form.noValidate).toBe(true);
+    expect(t.email.required).toBe(true);
+    expect(t.consent!.required).toBe(true);
+
+    t.fill('ann@example.com', false);
+    t.submit();
+    const consentLabel = t.consent!.closest('.plk-consent')!;
+    const message = t.q('.plk-error')!;
+    expect(consentLabel.nextElementSibling).toBe(message);
+    expect(message.textContent).toBe('Please agree to the privacy policy to continue.');
+    expect(message.getAttribute('role')).toBe('alert');
+    expect(t.consent!.getAttribute('aria-invalid')).toBe('true');
+    expect(t.consent!.getAttribute('aria-describedby')).toBe(message.id);
+    expect(t.document.activeElement).toBe(t.consent);
+
+    t.fill('not-an-address', true);
+    t.submit();
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(t.document.querySelectorAll('.plk-error')).toHaveLength(1);
+    expect(t.email.nextElementSibling).toBe(t.q('.plk-error'));
+    expect(t.q('.plk-error')!.textContent).toBe('Please enter a valid email address');
+    expect(t.email.getAttribute('aria-invalid')).toBe('true');
+    expect(t.consent!.hasAttribute('aria-invalid')).toBe(false);
+
+    t.fill('ann@example.com', true);
+    t.submit();
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(t.q('.plk-error')).toBeNull();
+    expect(t.email.hasAttribute('aria-invalid')).toBe(false);
+  });
+
   it("re-enables the form and shows 'Failed to submit: {message}' on an error answer", async () => {
     const fetchMock = mockFetch(async () => respond(400, { message: 'Please enter a valid email address' }));
     const t = load(makePage(), fetchMock);

@@ -13,8 +13,10 @@ export interface SubmitScriptConfig {
 }
 
 /**
- * The visitor page's only JavaScript (no framework; the form works without it). On submit: checks an
- * e-mail was entered (and the consent box, when shown), disables the inputs and shows
+ * The visitor page's only JavaScript (no framework; the form works without it). It takes over the form's
+ * checks from the browser (whose bubbles look like no part of the page; without JavaScript they still
+ * guard the plain post). On submit: checks an e-mail was entered (and the consent box, when shown), and
+ * says what is missing in the page's own error style right under that field, disables the inputs and shows
  * 'Submitting...', POSTs {email, consent, website} as JSON; on success swaps the card's body for the
  * server-rendered thank-you <template> (texts taken from the answer when it has them) and, with a
  * redirect URL, goes there after 3 s; on failure re-enables the form and shows
@@ -24,10 +26,14 @@ const SOURCE = `(function(){
 var d=document,f=d.querySelector('form.plk-form'),t=d.getElementById('${THANK_YOU_TEMPLATE_ID}'),C=__CONFIG__;
 if(!f||!t||!('content' in t)||!window.fetch)return;
 var b=f.querySelector('button[type=submit]'),label=b?b.textContent:'';
+f.noValidate=true;
 function busy(on){var a=f.querySelectorAll('input,button');for(var i=0;i<a.length;i++)a[i].disabled=on;
 if(b)b.textContent=on?C.submitting:label;if(on)f.setAttribute('aria-busy','true');else f.removeAttribute('aria-busy')}
-function error(m){var e=f.querySelector('.plk-error');if(!m){if(e)e.parentNode.removeChild(e);return}
-if(!e){e=d.createElement('p');e.className='plk-error';e.setAttribute('role','alert');f.appendChild(e)}e.textContent=m}
+function error(m,at){var e=f.querySelector('.plk-error');if(!m){if(e)e.parentNode.removeChild(e);mark(null);return}
+if(!e){e=d.createElement('p');e.className='plk-error';e.id='plk-error';e.setAttribute('role','alert')}
+if(at)at.parentNode.insertBefore(e,at.nextSibling);else f.appendChild(e);e.textContent=m}
+function mark(el){var a=f.querySelectorAll('input');for(var i=0;i<a.length;i++){a[i].removeAttribute('aria-invalid');a[i].removeAttribute('aria-describedby')}
+if(el){el.setAttribute('aria-invalid','true');el.setAttribute('aria-describedby','plk-error')}}
 function safe(u){return typeof u=='string'&&(/^https?:\\/\\/[^\\s\\/\\\\]/i.test(u)||/^\\/(?![\\/\\\\])/.test(u))?u:null}
 function thanks(j){
 var n=t.content.cloneNode(true),q=function(s){return n.querySelector(s)},h=q('.plk-thanks-title'),p=q('.plk-thanks-text'),
@@ -44,8 +50,8 @@ if(go)setTimeout(function(){location.href=go},C.delay)}
 f.addEventListener('submit',function(ev){
 ev.preventDefault();if(f.getAttribute('aria-busy'))return;
 var el=f.elements,em=el.namedItem('email'),c=el.namedItem('consent'),w=el.namedItem('website'),v=em?em.value.trim():'';
-if(!v){error(C.invalidEmail);if(em)em.focus();return}
-if(c&&!c.checked){error(C.consentRequired);c.focus();return}
+if(!v||(em.validity&&em.validity.typeMismatch)){error(C.invalidEmail,em);mark(em);em.focus();return}
+if(c&&!c.checked){error(C.consentRequired,c.closest?c.closest('.plk-consent'):null);mark(c);c.focus();return}
 error('');busy(true);
 fetch(C.submitUrl,{method:'POST',credentials:'same-origin',headers:{'Content-Type':'application/json',Accept:'application/json'},
 body:JSON.stringify({email:v,consent:c?c.checked:false,website:w?w.value:''})})

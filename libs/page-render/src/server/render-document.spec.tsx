@@ -153,7 +153,7 @@ describe('renderPublicPageDocument — escaping', () => {
 describe('renderPublicPageDocument — body', () => {
   it('renders the landing page inside #root and the form posts to the page path by default', () => {
     const html = doc();
-    expect(html).toMatch(/<div id="root"><div class="plk-root" data-plk-state="form">/);
+    expect(html).toMatch(/<div id="root"><div class="plk-root" data-plk-state="form" style="font-family:[^"]+">/);
     expect(html).toContain('<form class="plk-form" action="/photo-guide"');
     expect(html).toContain('method="post"');
     expect(inlineScripts(html)[1]).toContain('"submitUrl":"/api/page/photo-guide/submit"');

@@ -23,8 +23,8 @@ type Params = { slug?: string; username?: string };
  */
 @Injectable()
 export class PublicPageRoutes implements OnModuleInit {
-  /** The SPA shell, encoded once. */
-  private shell?: { html: string; bytes: Buffer };
+  /** The SPA's documents (shell, prerendered screens), each encoded once. */
+  private readonly encoded = new Map<string, Buffer>();
 
   /** The app's security headers (CSP, no framing…), for the SPA shell these routes answer on app paths. */
   private readonly spaHeaders: Record<string, string>;
@@ -45,7 +45,7 @@ export class PublicPageRoutes implements OnModuleInit {
     // `/` is the SPA's home: without its own route it would reach `/:slug` with an empty slug.
     // Visitor traffic: the access log keeps only failures and slow answers (see installHttpEdge).
     const quiet = { config: { quietAccessLog: true } };
-    fastify.get('/', quiet, (_request, reply) => this.sendSpa(reply));
+    fastify.get('/', quiet, (request, reply) => this.sendSpa(request, reply));
     fastify.get<{ Params: Params }>('/:slug', quiet, (request, reply) => this.bySlug(request, reply));
     fastify.get<{ Params: Params }>('/p/:slug', quiet, (request, reply) => this.safely(reply, this.sendPage(request, reply, request.params.slug ?? '')));
     fastify.get<{ Params: Params }>('/p/:username/:slug', quiet, (request, reply) =>
@@ -56,7 +56,7 @@ export class PublicPageRoutes implements OnModuleInit {
   private bySlug(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): FastifyReply | Promise<FastifyReply> {
     const slug = request.params.slug ?? '';
     if (slug.toLowerCase() === 'api' || isFileName(slug)) return reply.status(404).send(apiNotFound());
-    if (!mayBePageSlug(slug)) return this.sendSpa(reply);
+    if (!mayBePageSlug(slug)) return this.sendSpa(request, reply);
     return this.safely(reply, this.sendPage(request, reply, slug));
   }
 
@@ -75,11 +75,14 @@ export class PublicPageRoutes implements OnModuleInit {
     return reply.status(200).headers(page.headers).type(HTML).send(page.html);
   }
 
-  private sendSpa(reply: FastifyReply): FastifyReply {
-    const html = this.spa?.html();
+  /** The SPA's document for this path: the home, terms and privacy pages come prerendered to visitors. */
+  private sendSpa(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+    const html = this.spa?.htmlFor(request.url.split('?')[0], request.headers.cookie);
     if (!html) return reply.status(503).type('text/plain; charset=utf-8').send(NOT_BUILT);
-    if (html !== this.shell?.html) this.shell = { html, bytes: Buffer.from(html, 'utf8') };
-    return reply.headers(this.spaHeaders).type(HTML).send(this.shell.bytes);
+    let bytes = this.encoded.get(html);
+    if (!bytes) this.encoded.set(html, (bytes = Buffer.from(html, 'utf8')));
+    // Vary: the same path answers a prerendered page or the bare shell depending on the session cookie.
+    return reply.headers(this.spaHeaders).header('vary', 'Cookie').type(HTML).send(bytes);
   }
 
   /** Outside Nest's exception filters: an unexpected failure still answers like the API does. */

@@ -175,7 +175,7 @@ async function buildGatewayStandIn(config: AppConfig, conversions: ConversionsRe
   @Module({
     providers: [
       { provide: ConversionsReader, useValue: conversions },
-      { provide: SpaShell, useValue: { html: () => SPA_SHELL_HTML } },
+      { provide: SpaShell, useValue: { html: () => SPA_SHELL_HTML, htmlFor: () => SPA_SHELL_HTML } },
     ],
     exports: [ConversionsReader, SpaShell],
   })

@@ -1,10 +1,40 @@
-import { Anchor, Box, Button, Container, Group, Menu } from '@mantine/core';
+import { Anchor, Box, Burger, Button, Container, Group, Menu } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
 import type { UserDto } from '@plink/contracts';
+import { Suspense, lazy, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { IconChevronDown } from '../../components/icons';
 import { useCurrentUser, useLogout } from '../../features/auth';
 import { PRODUCT_NAME } from '../../lib/constants';
 import { PRODUCT_ANCHORS } from '../../lib/navigation';
+
+/** The drawer's code loads when it is first opened. */
+const SectionsDrawer = lazy(() => import('./SectionsDrawer'));
+
+/** On phones the home page sections move into a drawer behind a burger button. */
+function SectionsMenu() {
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const [used, setUsed] = useState(false);
+  return (
+    <>
+      <Burger
+        opened={opened}
+        onClick={() => {
+          setUsed(true);
+          toggle();
+        }}
+        hiddenFrom="sm"
+        size="sm"
+        aria-label={opened ? 'Close menu' : 'Open menu'}
+      />
+      {used && (
+        <Suspense fallback={null}>
+          <SectionsDrawer opened={opened} onClose={close} />
+        </Suspense>
+      )}
+    </>
+  );
+}
 
 function SignedOutNav() {
   return (
@@ -19,6 +49,7 @@ function SignedOutNav() {
       <Button component={Link} to="/auth" size="sm">
         Log in
       </Button>
+      <SectionsMenu />
     </>
   );
 }
@@ -57,13 +88,21 @@ function SignedInNav({ user }: { user: UserDto }) {
 export function Navbar() {
   const { data: user, isPending } = useCurrentUser();
   return (
-    <Box component="header" h={64} style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
+    // Sticky: the navigation stays on top while a long page (the home page on a phone) scrolls.
+    <Box
+      component="header"
+      h={64}
+      pos="sticky"
+      top={0}
+      bg="var(--mantine-color-body)"
+      style={{ zIndex: 100, borderBottom: '1px solid var(--mantine-color-default-border)' }}
+    >
       <Container size="lg" h="100%">
         <Group h="100%" justify="space-between">
           <Anchor component={Link} to={user ? '/dashboard' : '/'} underline="never" fw={800} fz="xl">
             {PRODUCT_NAME}
           </Anchor>
-          <Group component="nav" aria-label="Main" gap="lg">
+          <Group component="nav" aria-label="Main" gap="sm" wrap="nowrap">
             {isPending ? null : user ? <SignedInNav user={user} /> : <SignedOutNav />}
           </Group>
         </Group>

@@ -2,12 +2,15 @@ import { Anchor, Box, Button, Card, Group, Image, SimpleGrid, Stack, Text, TextI
 import { Link } from 'react-router-dom';
 import type { ExamplePage } from '../data/examples';
 import { EXAMPLE_PAGES } from '../data/examples';
-import { displayPageUrl } from '../../pages';
+import { displayPageUrl } from '../../pages/api/pages.api';
 import { templateSignUpHref } from '../../templates/model/pending-template';
+import { useBrowserValue } from '../../../lib/use-browser-value';
 import { Section } from './Section';
 
 function ExampleCard({ example }: { example: ExamplePage }) {
   const { title, subtext, buttonText, slug, image, align } = example;
+  // The prerendered home page cannot know the host it will be served on.
+  const pageUrl = useBrowserValue(() => displayPageUrl(slug), `/${slug}`);
   return (
     <Card withBorder radius="md" padding={0} shadow="sm">
       <Image src={image} alt="" h={160} />
@@ -27,7 +30,7 @@ function ExampleCard({ example }: { example: ExamplePage }) {
         </Box>
         {/* The live page is served by the server: a full page load, not a route of the app. */}
         <Anchor href={`/${slug}`} size="xs" ff="monospace">
-          {displayPageUrl(slug)}
+          {pageUrl}
         </Anchor>
       </Stack>
       <Group p="lg" pt={0} grow>

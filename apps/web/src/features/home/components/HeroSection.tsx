@@ -1,4 +1,4 @@
-import { Box, Button, Container, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Box, Button, Container, Group, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import { IconCheck } from '../../../components/icons';
 
@@ -19,14 +19,15 @@ export function HeroSection() {
           <Text size="xl" c="dimmed" maw={560}>
             Beautiful landing pages in seconds
           </Text>
-          <Group justify="center">
+          {/* Two buttons of one width: side by side, or stacked full width on a phone. */}
+          <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm" w={{ base: '100%', xs: 'auto' }}>
             <Button size="lg" component={Link} to="/auth?tab=register">
               Get Started Free
             </Button>
             <Button size="lg" variant="default" component={Link} to="/#examples">
               See Examples
             </Button>
-          </Group>
+          </SimpleGrid>
           <Group justify="center" gap="lg">
             {NOTES.map((note) => (
               <Group key={note} gap={6}>

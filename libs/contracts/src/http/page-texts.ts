@@ -1,0 +1,51 @@
+// Page texts and formatting shared by the server and the SPA. No zod here: the SPA's dashboard imports
+// them without the request schemas.
+
+/** Texts the server and the SPA share for pages (SPEC §5, §8). */
+export const PageMessages = {
+  slugRequired: 'Slug is required',
+  slugCharacters: 'Slug can only contain lowercase letters, numbers, and hyphens',
+  slugReserved: 'This URL is reserved. Please choose another one.',
+  slugTaken: 'This URL is already taken. Please choose another one.',
+  slugTooLong: 'Slug must be at most 60 characters',
+  invalidUrl: 'Please enter a valid URL starting with http:// or https://',
+  invalidColor: 'Colours must be in #rrggbb form',
+  invalidFont: 'Please choose one of the available fonts',
+  invalidAlignment: 'Alignment must be left or center',
+  freePlanLimit: 'Free plan users can only create one landing page.',
+  brandingRequiresPro: 'Removing branding requires a Pro subscription.',
+  proFeature: 'This feature requires a Pro subscription.',
+  pageNotFound: 'Page not found',
+  templateNotFound: 'Template not found',
+  verifyFirst: 'Please verify your email before creating a page.',
+  /** GET /api/page/{slug} of a page paused after its owner's downgrade (404, like a missing page). */
+  pagePaused: 'This page is paused',
+  /** POST /api/pages/{id}/keep-live */
+  keptLive: 'This page is live again. Your other pages are paused.',
+} as const;
+
+/**
+ * What happens to pages when Pro ends (SPEC §4): a Free owner keeps ONE page live (the oldest, until they
+ * choose another with POST /api/pages/{id}/keep-live); the others are paused — their public URL answers
+ * 404 'This page is paused', they take no sign-ups, and their leads are removed 30 days after the
+ * downgrade. Pro again un-pauses every page.
+ */
+export const PausedPageTexts = {
+  /** The public page's heading and <title>. */
+  title: 'This page is paused',
+  /** Under it: nothing about the page itself (no title, no creator). */
+  explanation: "The creator's plan changed, so this page is not available right now.",
+  /** The dashboard's badge tooltip. */
+  badgeTooltip: 'Free plans keep one page live. Visitors see "This page is paused" and no sign-ups are taken. Choose "Keep this page live" or upgrade to Pro.',
+} as const;
+
+/** Conversion rate in percent with one decimal; 0 without views (SPEC §9). */
+export function conversionRate(views: number, conversions: number): number {
+  if (!views) return 0;
+  return Math.round((conversions / views) * 1000) / 10;
+}
+
+/** The badge text: '12.5%', or '0%' without views. */
+export function formatConversionRate(views: number, conversions: number): string {
+  return views ? `${conversionRate(views, conversions).toFixed(1)}%` : '0%';
+}
