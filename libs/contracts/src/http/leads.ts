@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { plainText } from './text';
 
 export const LeadMessages = {
+  /** GET /api/pages/{id}/export while half the process's database connections already stream exports (503). */
+  exportsBusy: 'Too many lead exports are running right now. Please try again in a moment.',
   invalidEmail: 'Please enter a valid email address',
   consentRequired: 'Please agree to the privacy policy to continue.',
   tooManySubmissions: 'Too many submissions from your address. Please try again in a minute.',

@@ -1,7 +1,9 @@
 import type { Readable } from 'node:stream';
-import { Injectable } from '@nestjs/common';
+import type { PoolClient } from 'pg';
+import { Injectable, ServiceUnavailableException } from '@nestjs/common';
 import type { QueryResult } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
+import { LeadMessages } from '@plink/contracts';
 import type { NativePgPool } from '@plink/platform';
 import { LeanCopyToStream } from '../export/copy-out-stream';
 import { leadsCopySql, neutraliseCell } from '../export/leads-csv';
@@ -65,6 +67,8 @@ function statementName(variant: string): string {
 @Injectable()
 export class LeadsRepository {
   private pool?: Promise<NativePgPool>;
+  /** Exports streaming now in this process (each holds a pool connection until its downloader is done). */
+  private exportsRunning = 0;
 
   constructor(private readonly em: EntityManager) {}
 
@@ -189,14 +193,29 @@ export class LeadsRepository {
    * given back when the stream ends; on an error or when the stream is destroyed before its end (the
    * downloader went away), the connection is closed instead — it is in the middle of a COPY — and the pool
    * opens a new one when it needs it.
+   *
+   * A download lasts as long as its downloader reads, so exports may hold at most half the pool: one more
+   * answers 503 'Too many lead exports are running right now…' at once, and slow downloads can never take
+   * the connections sign-ups and the API need.
    */
   async exportCsv(pageId: number, pageSlug: string): Promise<Readable> {
     const pool = await this.nativePool();
-    const client = await pool.connect();
+    if (this.exportsRunning >= Math.max(1, Math.floor((pool.options.max ?? 10) / 2))) {
+      throw new ServiceUnavailableException({ message: LeadMessages.exportsBusy });
+    }
+    this.exportsRunning += 1;
+    let client: PoolClient;
+    try {
+      client = await pool.connect();
+    } catch (err) {
+      this.exportsRunning -= 1;
+      throw err;
+    }
     let released = false;
     const release = (err?: Error) => {
       if (released) return;
       released = true;
+      this.exportsRunning -= 1;
       client.release(err);
     };
     try {
