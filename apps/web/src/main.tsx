@@ -14,8 +14,10 @@ const app = (
   </StrictMode>
 );
 
-// The home, terms and privacy pages arrive prerendered (for signed-out visitors): hydrate them.
-if (root.firstElementChild) {
+// The home, terms and privacy pages arrive prerendered (for signed-out visitors): hydrate them. Every other
+// screen arrives with only the brand loader (.plink-boot) in #root, which the app replaces.
+const prerendered = root.firstElementChild !== null && !root.firstElementChild.classList.contains('plink-boot');
+if (prerendered) {
   startSignedOut();
   hydrateRoot(root, app);
 } else {
