@@ -4,6 +4,7 @@ import './app/inter.css';
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App, startSignedOut } from './app/App';
+import { isPrerendered } from './app/prerendered';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
@@ -15,9 +16,8 @@ const app = (
 );
 
 // The home, terms and privacy pages arrive prerendered (for signed-out visitors): hydrate them. Every other
-// screen arrives with only the brand loader (.plink-boot) in #root, which the app replaces.
-const prerendered = root.firstElementChild !== null && !root.firstElementChild.classList.contains('plink-boot');
-if (prerendered) {
+// screen arrives with only the brand loader in #root, which the app replaces.
+if (isPrerendered(root)) {
   startSignedOut();
   hydrateRoot(root, app);
 } else {
