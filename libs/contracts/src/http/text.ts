@@ -1,5 +1,11 @@
 import { z } from 'zod';
 
+// In the browser, zod's fast object parsers would be compiled with `new Function`, which the app's
+// Content-Security-Policy (`script-src 'self'`) refuses: zod only probes for it and falls back, but the probe
+// is reported as a CSP violation on every screen. Interpreted parsing is plenty for forms. This module is the
+// first of the contracts to build a schema (every schema module imports it), so the setting comes first.
+if ('document' in globalThis) z.config({ jitless: true });
+
 /**
  * Characters no text field takes. Control characters (C0 and DEL) are never typed by a person, break
  * logs, headers and e-mails, and NUL is refused by PostgreSQL itself; a lone UTF-16 surrogate is not a
