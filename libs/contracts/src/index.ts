@@ -6,6 +6,8 @@ export * from './http/rich-text';
 export * from './http/uploads';
 export * from './http/billing';
 export * from './http/webhooks';
+export * from './http/auth-aliases';
+export * from './http/api-schemas';
 export * from './http/text';
 export * from './jobs/queues';
 export * from './jobs/jobs';

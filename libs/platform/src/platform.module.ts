@@ -1,8 +1,10 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
+import { TerminusModule } from '@nestjs/terminus';
 import { ConfigModule } from './config/config.module';
 import type { AppConfig } from './config/config.schema';
 import { DatabaseModule } from './database/database.module';
 import type { ServiceSchema } from './database/service-schema';
+import { DatabaseHealthIndicator, QueuesHealthIndicator, RedisHealthIndicator } from './health/health-indicators';
 import { HealthService } from './health/health.service';
 import { MailModule } from './mail/mail.module';
 import { MetricsSources } from './metrics/metrics-sources';
@@ -30,8 +32,10 @@ export class PlatformModule {
         QueueModule,
         MailModule,
         StorageModule,
+        // Failed checks are not logged here: the clients' own connection errors already are, at a bounded rate.
+        TerminusModule.forRoot({ logger: false }),
       ],
-      providers: [RateLimiter, HealthService, MetricsSources],
+      providers: [RateLimiter, HealthService, DatabaseHealthIndicator, RedisHealthIndicator, QueuesHealthIndicator, MetricsSources],
       exports: [ConfigModule, DatabaseModule, RedisModule, QueueModule, MailModule, StorageModule, RateLimiter, HealthService],
     };
   }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { plainText } from './text';
 
-/** The texts of the subscription calls (SPEC §7, §8), shared by the server and the SPA. */
+/** The texts of the subscription calls, shared by the server and the SPA, which shows them word for word. */
 export const BillingMessages = {
   notConfigured: 'Payments are not configured on this server.',
   grantedByOperator: 'Your Pro plan was granted by the operator of this server and has no subscription to cancel.',

@@ -4,7 +4,7 @@ const firstMessage = (r: { success: boolean; error?: { issues: { message: string
   r.success ? undefined : r.error?.issues[0]?.message;
 
 describe('identity request schemas', () => {
-  it('uses the SPEC texts for login', () => {
+  it('refuses a bad e-mail or a short password at login with the texts the user sees, and trims the address', () => {
     expect(firstMessage(loginSchema.safeParse({ email: 'nope', password: 'secret1' }))).toBe('Please enter a valid email');
     expect(firstMessage(loginSchema.safeParse({ email: 'a@b.co', password: '12345' }))).toBe(
       'Password must be at least 6 characters',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { plainText } from './text';
 
-/** Texts the server and the SPA share, exactly as SPEC §5 and §8 name them. */
+/** Texts the server and the SPA share; users see them word for word, so change them only on purpose. */
 export const IdentityMessages = {
   invalidEmail: 'Please enter a valid email',
   invalidEmailAddress: 'Please enter a valid email address',
@@ -53,7 +53,7 @@ export const LIMITS = {
   tokenMax: 200,
 } as const;
 
-/** Resend-verification cooldown, enforced by the server and counted down by the SPA (SPEC §9). */
+/** Resend-verification cooldown (30 s after a resend), enforced by the server and counted down by the SPA. */
 export const RESEND_VERIFICATION_COOLDOWN_SECONDS = 30;
 
 const email = (message: string) =>

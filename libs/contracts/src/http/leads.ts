@@ -56,5 +56,5 @@ export interface PageStatsDto {
 }
 
 export const STATS_RECENT_LEADS = 100;
-/** Redirect after a public submission (SPEC §9). */
+/** After a submission, a page with a redirect URL sends the visitor there this long after the thank-you. */
 export const SUBMIT_REDIRECT_DELAY_MS = 3_000;

@@ -1,7 +1,7 @@
-// Page texts and formatting shared by the server and the SPA. No zod here: the SPA's dashboard imports
-// them without the request schemas.
+// Page texts, formatting and the example slugs shared by the server and the SPA. No zod here: the SPA's
+// dashboard imports them without the request schemas.
 
-/** Texts the server and the SPA share for pages (SPEC §5, §8). */
+/** Texts the server and the SPA share for pages; users see them word for word. */
 export const PageMessages = {
   slugRequired: 'Slug is required',
   slugCharacters: 'Slug can only contain lowercase letters, numbers, and hyphens',
@@ -25,7 +25,7 @@ export const PageMessages = {
 } as const;
 
 /**
- * What happens to pages when Pro ends (SPEC §4): a Free owner keeps ONE page live (the oldest, until they
+ * What happens to pages when Pro ends (Free allows one page): a Free owner keeps ONE page live (the oldest, until they
  * choose another with POST /api/pages/{id}/keep-live); the others are paused — their public URL answers
  * 404 'This page is paused', they take no sign-ups, and their leads are removed 30 days after the
  * downgrade. Pro again un-pauses every page.
@@ -39,7 +39,7 @@ export const PausedPageTexts = {
   badgeTooltip: 'Free plans keep one page live. Visitors see "This page is paused" and no sign-ups are taken. Choose "Keep this page live" or upgrade to Pro.',
 } as const;
 
-/** Conversion rate in percent with one decimal; 0 without views (SPEC §9). */
+/** Conversion rate: conversions / views in percent, rounded to one decimal; 0 without views. */
 export function conversionRate(views: number, conversions: number): number {
   if (!views) return 0;
   return Math.round((conversions / views) * 1000) / 10;
@@ -48,4 +48,14 @@ export function conversionRate(views: number, conversions: number): number {
 /** The badge text: '12.5%', or '0%' without views. */
 export function formatConversionRate(views: number, conversions: number): string {
   return views ? `${conversionRate(views, conversions).toFixed(1)}%` : '0%';
+}
+
+/**
+ * The slugs of Plink's own example pages (see examples.ts): served to visitors like any page, but no
+ * creator may take them.
+ */
+export const EXAMPLE_SLUGS: readonly string[] = ['photo-guide', 'startupwkly', 'saas-waitlist'];
+
+export function isExampleSlug(slug: string): boolean {
+  return EXAMPLE_SLUGS.includes(slug.toLowerCase());
 }

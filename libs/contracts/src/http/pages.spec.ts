@@ -14,13 +14,14 @@ import {
   slugSchema,
   updatePageSchema,
 } from '../index';
+import { newPageFields } from '../testing';
 
 const firstMessage = (r: { success: boolean; error?: { issues: { message: string }[] } }) =>
   r.success ? undefined : r.error?.issues[0]?.message;
 
 describe('page request schemas', () => {
-  it('fills the SPEC §3 defaults on creation', () => {
-    expect(createPageSchema.parse({ slug: 'my-page' })).toEqual({
+  it('fills every field a new page leaves out with its default', () => {
+    const defaults = {
       slug: 'my-page',
       title: '',
       buttonText: 'Submit',
@@ -40,6 +41,27 @@ describe('page request schemas', () => {
       titleBold: true,
       descriptionBold: false,
       authorBold: false,
+    };
+    expect(createPageSchema.parse({ slug: 'my-page' })).toEqual(defaults);
+    // The tests' new page (@plink/contracts/testing, read from the schema): these defaults, and none for the rest.
+    expect(newPageFields('my-page')).toEqual({
+      ...defaults,
+      subtext: null,
+      authorName: null,
+      backgroundImage: null,
+      imageUrl: null,
+      fileUrl: null,
+      redirectUrl: null,
+      webhookUrl: null,
+      customCodeSnippet: null,
+      thankYouButtonText: null,
+      thankYouButtonUrl: null,
+      metaTitle: null,
+      metaDescription: null,
+      metaImageUrl: null,
+      faviconUrl: null,
+      facebookPixelId: null,
+      googleAnalyticsId: null,
     });
   });
 

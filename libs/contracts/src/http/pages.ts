@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { plainText } from './text';
-import { PageMessages } from './page-texts';
+import { PageMessages, isExampleSlug } from './page-texts';
 
 // Texts and formatting without zod live in page-texts.ts, so screens that need only them stay light.
 export * from './page-texts';
 
-/** SPEC §2 font choices. */
+/** The fonts a creator can choose for title, description and author: web fonts first, then system fonts. */
 export const FONTS = [
   'Inter', 'Roboto', 'Open Sans', 'Lato', 'Montserrat', 'Poppins', 'Raleway', 'Merriweather', 'Playfair Display',
   'Nunito', 'Oswald', 'Source Sans Pro', 'Ubuntu', 'Rubik', 'Work Sans', 'PT Sans', 'Noto Sans', 'Quicksand',
@@ -26,16 +26,6 @@ export const RESERVED_SLUGS: readonly string[] = [
   'mail', 'webhooks', 'stripe', 'billing', 'account', 'new', 'null', 'undefined', 'manifest.json', 'sw.js', 'fonts',
   'metrics',
 ];
-
-/**
- * The slugs of Plink's own example pages (see examples.ts): served to visitors like any page, but no
- * creator may take them.
- */
-export const EXAMPLE_SLUGS: readonly string[] = ['photo-guide', 'startupwkly', 'saas-waitlist'];
-
-export function isExampleSlug(slug: string): boolean {
-  return EXAMPLE_SLUGS.includes(slug.toLowerCase());
-}
 
 export function isReservedSlug(slug: string): boolean {
   return RESERVED_SLUGS.includes(slug.toLowerCase());
@@ -136,7 +126,7 @@ export const slugSchema = plainText('Slug', { trim: true, error: PageMessages.sl
   .refine((s) => !isReservedSlug(s) && !isExampleSlug(s), { error: PageMessages.slugReserved });
 
 /**
- * The editable fields of a page with their defaults (SPEC §3). Creation fills what is missing with
+ * The editable fields of a page, each with its default below. Creation fills what is missing with
  * the defaults; an update changes only the fields it sends. Unknown fields are ignored.
  */
 export const pageFieldsSchema = z.object({
@@ -192,7 +182,7 @@ export const pageFieldsSchema = z.object({
     .optional(),
 });
 
-/** POST /api/pages. */
+/** POST /api/pages (every page field). @alias */
 export const createPageSchema = pageFieldsSchema;
 export type CreatePageRequest = z.input<typeof createPageSchema>;
 export type PageFields = z.output<typeof createPageSchema>;

@@ -1,5 +1,5 @@
 /**
- * The rich text of a page (its subtext): SPEC §2's toolbar and nothing else. The pages service
+ * The rich text of a page (its subtext): what the editor's toolbar makes and nothing else. The pages service
  * sanitises every saved text to this allowlist; the editor cleans pasted HTML to the same one, so
  * what a creator pastes is what visitors will see.
  */
@@ -16,7 +16,7 @@ export const RICH_TEXT_NON_TEXT_TAGS = [
 /** Links: only http, https, mailto and tel. Anything else (javascript:, data:, relative paths…) loses its href. */
 export const RICH_TEXT_LINK_HREF = /^(?:https?:\/\/[^\s/?#]+|mailto:|tel:)/i;
 
-/** Images: http(s), or inline data of the SPEC's types (png, gif, jpeg, bmp, x-icon) in base64. */
+/** Images: http(s), or inline data in base64 of the types a creator may paste (png, gif, jpeg, bmp, x-icon). */
 export const RICH_TEXT_IMAGE_SRC = /^(?:https?:\/\/[^\s/?#]+\S*|data:image\/(?:png|gif|jpeg|bmp|x-icon);base64,[A-Za-z0-9+/]+={0,2})$/i;
 
 /** Browsers ignore tabs, newlines and control characters in a URL; so do the checks. */

@@ -10,7 +10,7 @@ describe('upload contracts', () => {
     }
   });
 
-  it('lets the SPA refuse a file that is too large or not an image before uploading (SPEC §5)', () => {
+  it('lets the SPA refuse a file that is too large or not an image before uploading', () => {
     expect(checkImageFile({ size: MAX_IMAGE_BYTES, type: 'image/png' })).toBeNull();
     expect(checkImageFile({ size: 1000, type: '' })).toBeNull(); // unknown type: the server decides from the bytes
     expect(checkImageFile({ size: MAX_IMAGE_BYTES + 1, type: 'image/jpeg' })).toBe('Image must be less than 2MB in size.');

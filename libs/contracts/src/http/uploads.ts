@@ -1,25 +1,25 @@
 import { z } from 'zod';
 
 /**
- * POST /api/upload-image?type=… (SPEC §5, §7): one image in the multipart field `image`, answered with
+ * POST /api/upload-image?type=…: one image (at most 2 MB) in the multipart field `image`, answered with
  * `{ imageUrl }` or `{ message }`. The server decides what the file is from its bytes, re-encodes it and
  * sizes it for its use; the SPA may check size and type first to spare the round trip.
  */
 
-/** What the image is for. `meta` is the sharing image (og:image), an addition to SPEC's three. */
+/** What the image is for: main image, favicon, background, and `meta`, the sharing image (og:image). */
 export const UPLOAD_IMAGE_TYPES = ['main', 'favicon', 'background', 'meta'] as const;
 export type UploadImageType = (typeof UPLOAD_IMAGE_TYPES)[number];
 
 /** The multipart field that carries the file. */
 export const UPLOAD_IMAGE_FIELD = 'image';
 
-/** SPEC §9: at most 2 MB (2 × 1024 × 1024 bytes) per image. */
+/** At most 2 MB (2 × 1024 × 1024 bytes) per image. */
 export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
 
 /** Decoding refuses images with more pixels than this (a small file can unpack to gigabytes). */
 export const MAX_IMAGE_PIXELS = 40_000_000;
 
-/** Texts the server and the SPA share (SPEC §5, §8). The `…Title` ones are the SPA's toast titles. */
+/** Texts the server and the SPA share, word for word. The `…Title` ones are the SPA's toast titles. */
 export const UploadMessages = {
   tooLarge: 'Image must be less than 2MB in size.',
   tooLargeTitle: 'File too large',
@@ -54,7 +54,7 @@ export interface UploadImageResponse {
  * - main: fits in 1600 × 1600; JPEG, or PNG when it has transparency;
  * - background: fits in 2560 × 2560; JPEG, or PNG when it has transparency;
  * - favicon: exactly 64 × 64, the whole image kept (transparent margins), PNG;
- * - meta: exactly 1200 × 630 (SPEC §9's sharing size), cropped to fill, JPEG.
+ * - meta: exactly 1200 × 630 (the size social networks show), cropped to fill, JPEG.
  */
 export const UPLOAD_IMAGE_SIZES: Record<UploadImageType, { width: number; height: number; exact: boolean }> = {
   main: { width: 1600, height: 1600, exact: false },
@@ -68,7 +68,7 @@ export const UPLOAD_IMAGE_ACCEPT = 'image/png,image/jpeg,image/webp,image/gif,im
 export const UPLOAD_FAVICON_ACCEPT = `${UPLOAD_IMAGE_ACCEPT},image/x-icon,image/vnd.microsoft.icon,.ico`;
 
 /**
- * The SPA's check before uploading (SPEC §5): the message to show, or null when the file may go.
+ * The SPA's check before uploading (at most 2 MB, an image type): the message to show, or null when it may go.
  * The server checks again, from the bytes.
  */
 export function checkImageFile(file: { size: number; type: string }): string | null {

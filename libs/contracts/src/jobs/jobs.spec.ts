@@ -23,7 +23,7 @@ describe('job contracts', () => {
   });
 
   it('puts every webhook job on the webhooks queue, served by the notifications service', () => {
-    expect(jobsOfQueue(QueueName.Webhooks).sort()).toEqual(['webhook.clean-log', 'webhook.deliver', 'webhook.redeliver']);
+    expect(jobsOfQueue(QueueName.Webhooks).sort()).toEqual(['webhook.clean-log', 'webhook.deliver', 'webhook.endpoint-changed', 'webhook.redeliver']);
     expect(QUEUE_OWNER[QueueName.Webhooks]).toBe('notifications');
     expect(QUEUE_SETTINGS[QueueName.Webhooks].backoffType).toBe('webhook-schedule');
     const redeliver = JOBS['webhook.redeliver'].schema;
@@ -35,7 +35,7 @@ describe('job contracts', () => {
   });
 
   it('sends plan changes to identity, then to pages, and the grant expiry to billing', () => {
-    expect(jobsOfQueue(QueueName.Identity)).toEqual(['identity.plan-changed']);
+    expect(jobsOfQueue(QueueName.Identity).sort()).toEqual(['identity.account-email', 'identity.plan-changed']);
     expect(JOBS['pages.owner-plan-changed'].queue).toBe(QueueName.Pages);
     expect(jobsOfQueue(QueueName.Billing)).toEqual(['billing.expire-grants', 'billing.lead-removal', 'billing.stripe-event']);
     expect(JOBS['billing.stripe-event'].schema.safeParse({ v: 1, eventId: 'evt_1' }).success).toBe(true);
@@ -66,6 +66,43 @@ describe('job contracts', () => {
     expect(warning.safeParse({ v: 1, userId: 4 }).success).toBe(false);
     // The plan-change job keeps its first shape: jobs queued before this release are still handled.
     expect(JOBS['pages.owner-plan-changed'].schema.safeParse({ v: 1, userId: 4 }).success).toBe(true);
+  });
+
+  it('carries in a webhook delivery what the event says, and still accepts the former shape (ids only)', () => {
+    const deliver = JOBS['webhook.deliver'].schema;
+    const lead = {
+      v: 2,
+      leadId: 7,
+      pageId: 3,
+      email: 'ada@example.com',
+      createdAt: '2026-11-24T10:00:00.123456+00:00',
+      consentAt: null,
+      page: { slug: 'guide', title: 'The guide', url: 'https://plink.example/guide' },
+    };
+    expect(deliver.safeParse(lead).success).toBe(true);
+    expect(deliver.safeParse({ v: 1, leadId: 7, pageId: 3 }).success).toBe(true);
+    expect(deliver.safeParse({ ...lead, page: undefined }).success).toBe(false);
+    expect(deliver.safeParse({ v: 2, leadId: 7, pageId: 3 }).success).toBe(false);
+  });
+
+  it('addresses account e-mails in their second version, and has identity address the first (user id only)', () => {
+    const proEnded = JOBS['email.pro-ended'].schema;
+    expect(proEnded.safeParse({ v: 1, userId: 4 }).success).toBe(true);
+    expect(proEnded.safeParse({ v: 2, to: { userId: 4, email: 'ada@example.com', username: 'ada' } }).success).toBe(true);
+    expect(proEnded.safeParse({ v: 2, userId: 4 }).success).toBe(false);
+    const account = JOBS['identity.account-email'];
+    expect(account.queue).toBe(QueueName.Identity);
+    expect(account.schema.safeParse({ v: 1, userId: 4, email: 'email.pro-ended', content: {} }).success).toBe(true);
+    expect(account.schema.safeParse({ v: 1, userId: 4, email: 'email.file-delivery', content: {} }).success).toBe(false);
+  });
+
+  it('tells the notifications service every change of a webhook endpoint, a deleted page as no endpoint', () => {
+    const changed = JOBS['webhook.endpoint-changed'];
+    expect(changed.queue).toBe(QueueName.Webhooks);
+    const endpoint = { url: 'https://hooks.example/x', secret: 's', previousSecret: null, previousSecretUntil: null, enabled: true, enabledAt: '2026-11-24T10:00:00.000Z' };
+    expect(changed.schema.safeParse({ v: 1, pageId: 3, ownerId: 4, at: '2026-11-24T10:00:00.000Z', endpoint, ownerIsPro: true }).success).toBe(true);
+    expect(changed.schema.safeParse({ v: 1, pageId: 3, ownerId: 4, at: '2026-11-24T10:00:00.000Z', endpoint: null }).success).toBe(true);
+    expect(changed.schema.safeParse({ v: 1, pageId: 3, ownerId: 4, at: 'now', endpoint: null }).success).toBe(false);
   });
 
   it('puts the upload sweep on the uploads queue, with only a version as payload', () => {

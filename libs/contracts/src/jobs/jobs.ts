@@ -17,35 +17,113 @@ export type WebhookDisableReason = (typeof WEBHOOK_DISABLE_REASONS)[number];
 /** A webhook message id: `msg_` and 26 base32 characters, the `webhook-id` header. */
 export const webhookMessageIdSchema = z.string().regex(/^msg_[a-z0-9]{26}$/);
 
+const id = z.number().int().positive();
+const sealedToken = z.string().min(1).max(1000);
+/** Creator-written text a job carries (a page title): bounded, never trusted as markup. */
+const pageTitle = z.string().max(10_000);
+const absoluteOrOwnUrl = z.string().min(1).max(4096);
+
+/**
+ * Who an account e-mail goes to, as the identity service has the account when it records the e-mail (the
+ * notifications service reads no account: it sends to what the job says).
+ */
+const recipientSchema = z.object({ userId: id, email: z.string().min(3).max(320), username: z.string().min(1).max(100) });
+
+/**
+ * The e-mails sent to an account. Version 1 of each names the user by id only (billing records them so:
+ * it does not know addresses); the notifications worker has the identity service address it
+ * ('identity.account-email'), which records version 2, carrying the address and name.
+ */
+export const ACCOUNT_EMAILS = [
+  'email.verification',
+  'email.password-reset',
+  'email.pro-started',
+  'email.trial-ending',
+  'email.payment-failed',
+  'email.pro-ended',
+  'email.lead-removal-warning',
+  'email.webhook-disabled',
+] as const;
+export type AccountEmail = (typeof ACCOUNT_EMAILS)[number];
+
+/** A page's webhook endpoint as the pages service has it (signing secrets sealed, as stored). */
+const webhookEndpointStateSchema = z.object({
+  url: z.string().min(1).max(2048).nullable(),
+  /** The current signing secret, sealed (null before the page ever had a URL). */
+  secret: z.string().min(1).max(1000).nullable(),
+  /** The secret before the last rotation, sealed, and until when it still signs. */
+  previousSecret: z.string().min(1).max(1000).nullable(),
+  previousSecretUntil: isoDate.nullable(),
+  /** False once Plink turned the webhook off (410 Gone, or it kept failing), until the owner turns it back on. */
+  enabled: z.boolean(),
+  /** When the current URL started receiving: failures before it do not count. */
+  enabledAt: isoDate.nullable(),
+});
+export type WebhookEndpointState = z.infer<typeof webhookEndpointStateSchema>;
+
+/**
+ * What the leads service needs to know of a page to take a submission on it (see 'leads.page-changed').
+ * `public` is the page as a visitor sees it, built by the pages service with its owner's plan applied;
+ * it is kept as given (the thank-you answer and the form shown again after a refused submission).
+ */
+export const pageFactsSchema = z.object({
+  slug: z.string().min(1).max(200),
+  ownerId: z.number().int().positive(),
+  ownerUsername: z.string().min(1).max(100),
+  /** Paused after the owner's downgrade: submissions are refused ('This page is paused'). */
+  paused: z.boolean(),
+  /** The file e-mailed to each new lead (null: none); the file e-mail job carries it. */
+  fileUrl: z.string().max(2048).nullable(),
+  /** A Pro owner's page with its webhook on: each new lead is sent to it. */
+  sendsWebhook: z.boolean(),
+  public: z.record(z.string(), z.unknown()),
+});
+export type PageFacts = z.infer<typeof pageFactsSchema>;
+
 /**
  * Job contracts: the payload schema is bound to the job's name, so a producer cannot pick
  * another payload shape, and a consumer parses what Redis gives it (Redis JSON is untrusted).
- * Payloads carry ids and a version; the worker reloads what it needs.
+ * Payloads carry a version, and ids of what the worker's own service owns; what belongs to another
+ * service travels in the payload (a worker reads only its own service's tables). A new payload
+ * version is added beside the old one, so jobs queued before a release are still accepted.
  */
 export const JOBS = {
-  /** Send the e-mail-verification link to a freshly registered (or re-requesting) user. */
+  /**
+   * Send the e-mail-verification link to a freshly registered (or re-requesting) user. The token is sealed
+   * with the platform secret (only its hash is stored). v2: recorded by identity with the address.
+   */
   'email.verification': {
     queue: QueueName.Email,
-    schema: z.object({
-      v: z.literal(1),
-      userId: z.number().int().positive(),
-      /** The verification token, sealed with the platform secret (only its hash is stored). */
-      sealedToken: z.string().min(1).max(1000),
-    }),
+    schema: z.discriminatedUnion('v', [
+      z.object({ v: z.literal(1), userId: id, sealedToken }),
+      z.object({ v: z.literal(2), to: recipientSchema, sealedToken }),
+    ]),
   },
   /** Send the password-reset link. */
   'email.password-reset': {
     queue: QueueName.Email,
-    schema: z.object({
-      v: z.literal(1),
-      userId: z.number().int().positive(),
-      sealedToken: z.string().min(1).max(1000),
-    }),
+    schema: z.discriminatedUnion('v', [
+      z.object({ v: z.literal(1), userId: id, sealedToken }),
+      z.object({ v: z.literal(2), to: recipientSchema, sealedToken }),
+    ]),
   },
-  /** E-mail a visitor the file link of the page they signed up on (ids only: the worker reloads). */
+  /**
+   * E-mail a visitor the file link of the page they signed up on. v2 (recorded by the leads service with the
+   * lead) carries what the e-mail shows: the visitor's address, the page's title and file link, and the
+   * page owner's name. v1 (the lead's id only) came from releases whose e-mail worker read the lead.
+   */
   'email.file-delivery': {
     queue: QueueName.Email,
-    schema: z.object({ v: z.literal(1), leadId: z.number().int().positive() }),
+    schema: z.discriminatedUnion('v', [
+      z.object({ v: z.literal(1), leadId: id }),
+      z.object({
+        v: z.literal(2),
+        leadId: id,
+        to: z.string().min(3).max(320),
+        page: z.object({ id, title: pageTitle, fileUrl: absoluteOrOwnUrl }),
+        senderName: z.string().max(100),
+      }),
+    ]),
   },
   /**
    * Tell a user their Pro plan started (an operator grant or a Stripe subscription): until when, if it ends.
@@ -53,7 +131,10 @@ export const JOBS = {
    */
   'email.pro-started': {
     queue: QueueName.Email,
-    schema: z.object({ v: z.literal(1), userId: z.number().int().positive(), until: isoDate.nullable(), trial: z.boolean().optional() }),
+    schema: z.discriminatedUnion('v', [
+      z.object({ v: z.literal(1), userId: id, until: isoDate.nullable(), trial: z.boolean().optional() }),
+      z.object({ v: z.literal(2), to: recipientSchema, until: isoDate.nullable(), trial: z.boolean().optional() }),
+    ]),
   },
   /**
    * Stripe's reminder that a trial ends in 3 days: the end date, and whether a card is on file (without one,
@@ -61,22 +142,36 @@ export const JOBS = {
    */
   'email.trial-ending': {
     queue: QueueName.Email,
-    schema: z.object({ v: z.literal(1), userId: z.number().int().positive(), trialEnd: isoDate, cardOnFile: z.boolean() }),
+    schema: z.discriminatedUnion('v', [
+      z.object({ v: z.literal(1), userId: id, trialEnd: isoDate, cardOnFile: z.boolean() }),
+      z.object({ v: z.literal(2), to: recipientSchema, trialEnd: isoDate, cardOnFile: z.boolean() }),
+    ]),
   },
   /** A subscription payment failed (Stripe retries the card): the e-mail links to Settings → Subscription, whose 'Manage billing' opens the Billing Portal. */
   'email.payment-failed': {
     queue: QueueName.Email,
-    schema: z.object({ v: z.literal(1), userId: z.number().int().positive() }),
+    schema: z.discriminatedUnion('v', [z.object({ v: z.literal(1), userId: id }), z.object({ v: z.literal(2), to: recipientSchema })]),
   },
-  /** Tell a page's owner that Plink turned the page's webhook off (410 Gone, or it kept failing). */
+  /**
+   * Tell a page's owner that Plink turned the page's webhook off (410 Gone, or it kept failing). v2 carries the
+   * page as the pages service had it when it turned the webhook off (title, webhook URL) and the owner's address.
+   */
   'email.webhook-disabled': {
     queue: QueueName.Email,
-    schema: z.object({ v: z.literal(1), pageId: z.number().int().positive(), reason: z.enum(WEBHOOK_DISABLE_REASONS) }),
+    schema: z.discriminatedUnion('v', [
+      z.object({ v: z.literal(1), pageId: id, reason: z.enum(WEBHOOK_DISABLE_REASONS) }),
+      z.object({
+        v: z.literal(2),
+        to: recipientSchema,
+        page: z.object({ id, title: pageTitle, webhookUrl: z.string().min(1).max(2048).nullable() }),
+        reason: z.enum(WEBHOOK_DISABLE_REASONS),
+      }),
+    ]),
   },
   /** Tell a user their Pro plan ended (revoked, expired, or the subscription ended). */
   'email.pro-ended': {
     queue: QueueName.Email,
-    schema: z.object({ v: z.literal(1), userId: z.number().int().positive() }),
+    schema: z.discriminatedUnion('v', [z.object({ v: z.literal(1), userId: id }), z.object({ v: z.literal(2), to: recipientSchema })]),
   },
   /**
    * Warn a downgraded user, once, that the leads of their paused pages will be removed on `removalAt`
@@ -84,7 +179,37 @@ export const JOBS = {
    */
   'email.lead-removal-warning': {
     queue: QueueName.Email,
-    schema: z.object({ v: z.literal(1), userId: z.number().int().positive(), removalAt: isoDate }),
+    schema: z.discriminatedUnion('v', [
+      z.object({ v: z.literal(1), userId: id, removalAt: isoDate }),
+      z.object({ v: z.literal(2), to: recipientSchema, removalAt: isoDate }),
+    ]),
+  },
+  /**
+   * Address an account e-mail (the identity service owns the accounts): identity checks it is still wanted
+   * (the account exists; a verification link is still needed and current, a reset link current; no
+   * lead-removal warning to a user who is Pro again) and records `email` in version 2, with `content` (the
+   * version-2 payload without `v` and `to`) and the account's address and name.
+   */
+  'identity.account-email': {
+    queue: QueueName.Identity,
+    schema: z.object({ v: z.literal(1), userId: id, email: z.enum(ACCOUNT_EMAILS), content: z.record(z.string(), z.unknown()) }),
+  },
+  /**
+   * Tell the notifications service every page's webhook endpoint and its owner's plan (one
+   * 'webhook.endpoint-changed' per page that has or had a webhook URL): how its copy of the endpoints is
+   * filled the first time (its migration records this job). Safe to repeat.
+   */
+  'pages.publish-webhook-endpoints': {
+    queue: QueueName.Pages,
+    schema: z.object({ v: z.literal(1) }),
+  },
+  /**
+   * The lead-removal warning of a downgraded user (billing decided it is due): the pages service, which knows
+   * the paused pages, drops it when the user has none, else has identity address it.
+   */
+  'pages.lead-removal-warning': {
+    queue: QueueName.Pages,
+    schema: z.object({ v: z.literal(1), userId: id, removalAt: isoDate }),
   },
   /**
    * A user's plan changed (decided by billing, which owns the plan): identity stores it on the user.
@@ -105,14 +230,24 @@ export const JOBS = {
     }),
   },
   /**
-   * A page owner's plan changed (identity has stored it): the pages service pauses every page but one of a
-   * Free owner (un-pauses all of a Pro owner), judged from the owner's plan as identity has it when the job
-   * runs (never from the job itself, so duplicates and late jobs cannot undo a newer change), and drops the
-   * owner's pages from every visitor cache.
+   * A page owner's plan changed (identity has stored it), or identity tells the pages service an owner as it
+   * has them: the pages service keeps the owner's username and plan in its own table (`changedAt` orders the
+   * changes: an older one than the one kept is ignored), pauses every page but one of a Free owner
+   * (un-pauses all of a Pro owner) judged from the plan it keeps, never from the job alone (so duplicates
+   * and late jobs cannot undo a newer change), and drops the owner's pages from every visitor cache. The
+   * owner's fields are optional: a job recorded before they existed carries the id only, and then the plan
+   * kept is judged as it is.
    */
   'pages.owner-plan-changed': {
     queue: QueueName.Pages,
-    schema: z.object({ v: z.literal(1), userId: z.number().int().positive() }),
+    schema: z.object({
+      v: z.literal(1),
+      userId: z.number().int().positive(),
+      username: z.string().min(1).max(30).optional(),
+      isPremium: z.boolean().optional(),
+      /** When identity's copy of the plan last changed; null when it never did (the plan is the first one). */
+      changedAt: isoDate.nullable().optional(),
+    }),
   },
   /**
    * The lead-removal date of a downgraded user has come (recorded once by billing): the pages service has
@@ -186,6 +321,23 @@ export const JOBS = {
     queue: QueueName.Uploads,
     schema: z.object({ v: z.literal(1) }),
   },
+  /**
+   * A page changed in the pages service (created, edited, paused or live again, its webhook turned off or on,
+   * its owner's plan changed) or was deleted (`page: null`): the leads service keeps the facts a submission
+   * needs in its own read model. Recorded with the change (same transaction); `version` (when the change was
+   * recorded, ms since the epoch) lets the read model keep the newest state whatever order the jobs run in.
+   */
+  'leads.page-changed': {
+    queue: QueueName.Leads,
+    schema: z.object({
+      v: z.literal(1),
+      pageId: z.number().int().positive(),
+      version: z.number().int().nonnegative(),
+      /** The slug the page had before this change, when it changed (caches of the old slug are dropped too). */
+      formerSlug: z.string().min(1).max(200).nullable(),
+      page: pageFactsSchema.nullable(),
+    }),
+  },
   /** Remove every lead (and counter) of a deleted page. */
   'leads.delete-for-page': {
     queue: QueueName.Leads,
@@ -199,10 +351,44 @@ export const JOBS = {
     queue: QueueName.Leads,
     schema: z.object({ v: z.literal(1), pageId: z.number().int().positive() }),
   },
-  /** Tell a Pro user's automation tool about a new lead (Standard Webhooks signature). */
+  /**
+   * Tell a Pro user's automation tool about a new lead (Standard Webhooks signature). v2 (recorded by the leads
+   * service with the lead) carries what the `lead.created` event says: the lead (`createdAt` is the lead's own,
+   * written in the same statement) and the page as the visitor saw it. v1 (ids only) came from releases whose
+   * webhook worker read the lead: it is still delivered when its message is already logged (a retry).
+   */
   'webhook.deliver': {
     queue: QueueName.Webhooks,
-    schema: z.object({ v: z.literal(1), leadId: z.number().int().positive(), pageId: z.number().int().positive() }),
+    schema: z.discriminatedUnion('v', [
+      z.object({ v: z.literal(1), leadId: id, pageId: id }),
+      z.object({
+        v: z.literal(2),
+        leadId: id,
+        pageId: id,
+        email: z.string().min(3).max(320),
+        createdAt: isoDate,
+        consentAt: isoDate.nullable(),
+        page: z.object({ slug: z.string().min(1).max(200), title: pageTitle, url: z.string().min(1).max(4096) }),
+      }),
+    ]),
+  },
+  /**
+   * A page's webhook endpoint changed (its URL saved, its secret rotated, the webhook turned on or off, the
+   * page deleted: `endpoint` null, or the owner's plan changed): recorded by the pages service, which owns the
+   * endpoint, for the notifications service's own copy, which deliveries read. `at` orders the changes of a
+   * page (an older one arriving late changes nothing). `ownerIsPro` is left out when the change does not know
+   * it (the copy keeps the one it has).
+   */
+  'webhook.endpoint-changed': {
+    queue: QueueName.Webhooks,
+    schema: z.object({
+      v: z.literal(1),
+      pageId: id,
+      ownerId: id,
+      at: isoDate,
+      endpoint: webhookEndpointStateSchema.nullable(),
+      ownerIsPro: z.boolean().optional(),
+    }),
   },
   /** Send a logged webhook message again, with its own `webhook-id` (the owner's Redeliver button). */
   'webhook.redeliver': {

@@ -10,6 +10,7 @@ import { ApiExceptionFilter } from '../http/api-exception.filter';
 import { installBodyParsers } from '../http/body-parsers';
 import { installCsrfDefence } from '../http/csrf';
 import { installHttpEdge } from '../http/http-edge';
+import { installRouteOptions } from '../http/route-options';
 import { PinoNestLogger } from '../logging/nest-logger';
 import { httpRequestSeconds, mayReadMetrics, renderMetrics } from '../metrics/metrics';
 
@@ -21,13 +22,16 @@ export const JSON_BODY_LIMIT = 100 * 1024;
 
 /**
  * A Nest application on Fastify with Plink's HTTP edge: correlation ids, ORM request contexts,
- * cookies, the body limit, the body parsers, the CSRF guard (installCsrfDefence) and JSON errors. Not yet initialised: the caller may add to the
+ * cookies, the body limit (and a route's own, see installRouteOptions), the body parsers, the CSRF guard (installCsrfDefence) and JSON errors. Not yet initialised: the caller may add to the
  * Fastify instance, then calls `init()` / `listen()`.
  */
 export async function createHttpApp(rootModule: Type<unknown> | DynamicModule, config: AppConfig): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: JSON_BODY_LIMIT,
     trustProxy: config.trustProxy,
+    // A visitor's mistyped link (`/p/user/`, `/p//x`) reaches the page it names, or its "Page Not Found", like
+    // any address without the stray slash; an empty path segment would otherwise match no route at all.
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     // While stopping, requests on connections already open are still served (readiness says 'draining' so no
     // new traffic comes); new connections are refused.
     return503OnClosing: false,
@@ -49,6 +53,7 @@ export async function createHttpApp(rootModule: Type<unknown> | DynamicModule, c
     setTimeout(() => fastify.server.closeAllConnections(), CLOSE_GRACE_MS).unref();
     done();
   });
+  installRouteOptions(fastify);
   installMetrics(fastify, config);
   installHttpEdge(fastify, app.get(MikroORM));
   installCsrfDefence(fastify, config);

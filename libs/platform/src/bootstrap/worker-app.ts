@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { createServer, type Server } from 'node:http';
+import { setPriority } from 'node:os';
 import { type DynamicModule, type INestApplicationContext, Module, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { loadConfig, describeConfig, type AppConfig } from '../config/config.schema';
@@ -17,15 +18,20 @@ export interface WorkerAppOptions {
   service: string;
   /** The service's worker module (its BullMQ processors). */
   workerModule: Type<unknown> | DynamicModule;
-  /** Database schemas the service needs (its own, and any it reads through another service's API). */
-  schemas: ServiceSchema[];
+  /**
+   * The service's own database schema: the worker migrates and opens this one and `platform` (the outbox),
+   * nothing else. What it needs of another service comes in its jobs' payloads or from a read model it keeps
+   * in this schema; asking the ORM for another schema's entity fails (see ForeignSchemaError). The gateway
+   * and `plink migrate` handle every schema.
+   */
+  schema: ServiceSchema;
   /** Port of the /health endpoint when HEALTH_PORT is not set. */
   defaultHealthPort: number;
 }
 
-/** Builds the Nest application context of one service's workers. */
+/** Builds the Nest application context of one service's workers, over that service's schema and `platform` only. */
 export async function createWorkerContext(options: WorkerAppOptions, config: AppConfig): Promise<INestApplicationContext> {
-  @Module({ imports: [PlatformModule.forRoot({ config, schemas: options.schemas }), options.workerModule] })
+  @Module({ imports: [PlatformModule.forRoot({ config, schemas: [options.schema] }), options.workerModule] })
   class WorkerRootModule {}
   return NestFactory.createApplicationContext(WorkerRootModule, { logger: new PinoNestLogger(), abortOnError: false });
 }
@@ -41,6 +47,7 @@ export async function runWorkerApp(options: WorkerAppOptions): Promise<void> {
   initLogger({ level: config.logLevel, pretty: config.env === 'development', name: options.service });
   const log = getLogger();
   log.info({ config: describeConfig(config) }, `${options.service} starting`);
+  if (config.workerNiceness > 0) lowerPriority(config.workerNiceness, log);
 
   let app: INestApplicationContext;
   try {
@@ -89,4 +96,18 @@ export async function runWorkerApp(options: WorkerAppOptions): Promise<void> {
     },
     config.shutdownGraceMs,
   );
+}
+
+/**
+ * WORKER_NICENESS: on a host shared with gateways, a worker app can give way to them when the CPU is short
+ * (its jobs then wait during a burst of requests and catch up after it; nothing changes when the CPU is free).
+ * Set on the process's main thread, where its JavaScript runs, and inherited by the threads it starts later.
+ */
+function lowerPriority(niceness: number, log: ReturnType<typeof getLogger>): void {
+  try {
+    setPriority(niceness);
+    log.info({ niceness }, 'scheduling priority lowered (WORKER_NICENESS)');
+  } catch (err) {
+    log.warn({ niceness, err }, 'could not lower the scheduling priority (WORKER_NICENESS)');
+  }
 }

@@ -121,6 +121,8 @@ export const envSchema = z
     WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(20),
     PLINK_WORKERS: z.string().default('none'),
     HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+    // Worker apps on a host shared with gateways: their OS scheduling niceness (0 = normal … 19 = lowest).
+    WORKER_NICENESS: z.coerce.number().int().min(0).max(19).default(0),
     // The longest a stop (SIGTERM) may take: requests and jobs under way finish within it, then the process exits.
     SHUTDOWN_GRACE_MS: z.coerce.number().int().min(1_000).max(600_000).default(25_000),
     WEB_DIST_DIR: optionalString,
@@ -212,6 +214,7 @@ export interface AppConfig {
   webhookConcurrency: number;
   workers: string;
   healthPort?: number;
+  workerNiceness: number;
   /** The longest a stop may take (SIGTERM): work under way finishes within it; then the process exits anyway. */
   shutdownGraceMs: number;
   webDistDir?: string;
@@ -289,6 +292,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     webhookConcurrency: e.WEBHOOK_CONCURRENCY,
     workers: e.PLINK_WORKERS,
     healthPort: e.HEALTH_PORT,
+    workerNiceness: e.WORKER_NICENESS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     webDistDir: e.WEB_DIST_DIR,
   };

@@ -1,15 +1,20 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { MikroORM } from '@mikro-orm/postgresql';
-import type { Redis } from 'ioredis';
+import { Injectable, ServiceUnavailableException } from '@nestjs/common';
+import { HealthCheckService, type HealthCheckResult, type HealthIndicatorResult } from '@nestjs/terminus';
 import { isDraining } from '../bootstrap/graceful-stop';
-import { REDIS } from '../redis/redis.module';
+import { DatabaseHealthIndicator, QueuesHealthIndicator, RedisHealthIndicator } from './health-indicators';
+
+export { HEALTH_CHECK_TIMEOUT_MS } from './health-indicators';
+
+type UpOrDown = 'up' | 'down';
 
 export interface HealthReport {
   /** 'draining': the process is stopping (SIGTERM) and takes no new traffic, whatever its dependencies say. */
   status: 'ok' | 'degraded' | 'draining';
   service: string;
   uptimeSeconds: number;
-  checks: { database: 'up' | 'down'; redis: 'up' | 'down' };
+  checks: { database: UpOrDown; redis: UpOrDown; queues: UpOrDown };
+  /** Each check's answer as @nestjs/terminus gives it (`{ status, message?, … }` per check). */
+  details: HealthIndicatorResult;
 }
 
 /** What `/health/live` answers: the process runs and its event loop turns (no dependency is asked). */
@@ -19,21 +24,20 @@ export interface LivenessReport {
   uptimeSeconds: number;
 }
 
-/** How long a readiness check waits for PostgreSQL or Redis before calling it down. */
-export const HEALTH_CHECK_TIMEOUT_MS = 1_000;
-
 /**
- * Health of a Plink process. Two questions, as orchestrators ask them:
+ * Health of a Plink process, on @nestjs/terminus. Two questions, as orchestrators ask them:
  * - live: should this process be restarted? Only when it no longer answers at all, so no dependency is
  *   checked (an outage of Redis is not cured by restarting every gateway).
- * - ready: should traffic be sent here? When PostgreSQL and Redis both answer within
- *   {@link HEALTH_CHECK_TIMEOUT_MS}, and the process is not stopping. `/health` answers the same report.
+ * - ready: should traffic be sent here? When PostgreSQL, Redis and this process's queues all answer within
+ *   a second each, and the process is not stopping. `/health` answers the same report.
  */
 @Injectable()
 export class HealthService {
   constructor(
-    @Inject(MikroORM) private readonly orm: MikroORM,
-    @Inject(REDIS) private readonly redis: Redis,
+    private readonly health: HealthCheckService,
+    private readonly database: DatabaseHealthIndicator,
+    private readonly redis: RedisHealthIndicator,
+    private readonly queues: QueuesHealthIndicator,
   ) {}
 
   live(service: string): LivenessReport {
@@ -41,28 +45,21 @@ export class HealthService {
   }
 
   async report(service: string): Promise<HealthReport> {
-    const [database, redis] = await Promise.all([
-      upOrDown(this.orm.em.fork().execute('select 1')),
-      // The shared client fails fast while Redis is away, so this answers at once then.
-      upOrDown(this.redis.ping()),
-    ]);
+    let result: HealthCheckResult;
+    try {
+      result = await this.health.check([() => this.database.check('database'), () => this.redis.check('redis'), () => this.queues.check('queues')]);
+    } catch (err) {
+      // Terminus answers a failed check by throwing a 503 that carries the result.
+      if (!(err instanceof ServiceUnavailableException)) throw err;
+      result = err.getResponse() as HealthCheckResult;
+    }
+    const state = (key: string): UpOrDown => (result.details[key]?.status === 'up' ? 'up' : 'down');
     return {
-      status: isDraining() ? 'draining' : database === 'up' && redis === 'up' ? 'ok' : 'degraded',
+      status: isDraining() ? 'draining' : result.status === 'ok' ? 'ok' : 'degraded',
       service,
       uptimeSeconds: Math.round(process.uptime()),
-      checks: { database, redis },
+      checks: { database: state('database'), redis: state('redis'), queues: state('queues') },
+      details: result.details,
     };
   }
-}
-
-function upOrDown(check: Promise<unknown>): Promise<'up' | 'down'> {
-  let timer: NodeJS.Timeout;
-  return Promise.race([
-    check.then(() => 'up' as const),
-    new Promise<'down'>((resolve) => {
-      timer = setTimeout(() => resolve('down'), HEALTH_CHECK_TIMEOUT_MS);
-    }),
-  ])
-    .catch(() => 'down' as const)
-    .finally(() => clearTimeout(timer));
 }

@@ -16,7 +16,8 @@ import { ApiError } from './api-exception.filter';
  *   lead form); any other route answers 415 (the CSRF guard already refuses them before the body is read).
  *   A form field named `__proto__`, `constructor` or `prototype` answers 400 as in JSON.
  * - Fastify's plain-text parser is removed: no call takes text, so a text body answers 415.
- * Multipart is parsed only inside the image upload's own plugin scope.
+ * - multipart forms only reach the routes that read them themselves (`config.bodyKind: 'multipart'`, the
+ *   image upload), as the unread stream; any other route answers 415.
  */
 export function installBodyParsers(fastify: FastifyInstance): void {
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
@@ -43,6 +44,14 @@ export function installBodyParsers(fastify: FastifyInstance): void {
       return;
     }
     done(null, fields);
+  });
+  fastify.addContentTypeParser('multipart/form-data', (request, _payload, done) => {
+    if (request.routeOptions.config?.bodyKind !== 'multipart') {
+      done(new ApiError(HttpStatus.UNSUPPORTED_MEDIA_TYPE, CommonMessages.unsupportedMediaType), undefined);
+      return;
+    }
+    // The route reads the body from the request stream itself.
+    done(null, undefined);
   });
 }
 

@@ -1,8 +1,8 @@
-import type { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { RequestContext, type EntityManager, type MikroORM } from '@mikro-orm/postgresql';
+import type { MikroORM } from '@mikro-orm/postgresql';
 import { CommonMessages } from '@plink/contracts';
+import { runWithRequestOrmContext } from '../database/request-orm-context';
 import { getLogger, runWithCorrelation } from '../logging/logger';
 
 declare module 'fastify' {
@@ -14,7 +14,7 @@ declare module 'fastify' {
 
 /**
  * Per-request plumbing on the Fastify instance: a correlation id (x-request-id) and a pino child
- * logger, an ORM context, the two security headers every answer carries (the app's full set and the landing
+ * logger, an ORM context (forked on first use), the two security headers every answer carries (the app's full set and the landing
  * pages' policies: security-headers.ts), and one access-log line per request (route pattern, never the raw URL,
  * which may carry a token). Errors, including Fastify's own (bad JSON, too large), reach Nest's
  * exception filters, where {@link toApiError} shapes them.
@@ -24,7 +24,7 @@ export function installHttpEdge(fastify: FastifyInstance, orm: MikroORM): void {
     const incoming = request.headers['x-request-id'];
     const id = typeof incoming === 'string' && /^[A-Za-z0-9._:-]{1,100}$/.test(incoming) ? incoming : randomUUID();
     void reply.header('x-request-id', id);
-    runWithCorrelation(id, () => contextStorage.run(new RequestContext(new LazyForks(orm.em)), () => done()));
+    runWithCorrelation(id, () => runWithRequestOrmContext(orm, () => done()));
   });
 
   fastify.addHook('onSend', (_request, reply, payload, done) => {
@@ -47,40 +47,6 @@ export function installHttpEdge(fastify: FastifyInstance, orm: MikroORM): void {
     );
     done();
   });
-}
-
-/**
- * MikroORM's own request-context storage (public at run time, private in its typings): entering a
- * RequestContext we build lets the fork below be lazy. Every HTTP test that touches the database
- * covers this.
- */
-const contextStorage = (RequestContext as unknown as { storage: AsyncLocalStorage<RequestContext> }).storage;
-
-/**
- * The request's ORM context, forked on first use: a request that never touches the database (a
- * cached visitor page, a health probe) pays nothing for it.
- */
-class LazyForks extends Map<string, EntityManager> {
-  private forking = false;
-
-  constructor(private readonly root: EntityManager) {
-    super();
-  }
-
-  override get(name: string): EntityManager | undefined {
-    let fork = super.get(name);
-    // While the fork is being built, MikroORM asks for the context again: answer "none" then.
-    if (!fork && name === this.root.name && !this.forking) {
-      this.forking = true;
-      try {
-        fork = this.root.fork({ useContext: true, disableContextResolution: true });
-      } finally {
-        this.forking = false;
-      }
-      super.set(name, fork);
-    }
-    return fork;
-  }
 }
 
 /** 404 JSON for unknown /api routes. */

@@ -19,6 +19,8 @@ const INLINE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/web
  * Register before the SPA fallback (`/*`); being more specific, this route wins over it either way.
  */
 export function serveUploads(fastify: FastifyInstance, storage: Storage): void {
+  // `/uploads/` (its trailing slash ignored by the router) names no file: the same JSON 404, not the web app.
+  fastify.route({ method: ['GET', 'HEAD'], url: '/uploads', config: { quietAccessLog: true }, handler: async (_request, reply) => notFound(reply) });
   fastify.route<{ Params: { '*': string } }>({
     method: ['GET', 'HEAD'],
     url: '/uploads/*',

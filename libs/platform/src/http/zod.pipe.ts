@@ -4,7 +4,7 @@ import { CommonMessages } from '@plink/contracts';
 
 /**
  * Validates a request body with a shared contract schema. Answers 400 with the first message
- * (the SPEC's text where the schema carries one); the handler only ever sees valid data.
+ * (the text the user sees, where the schema carries one); the handler only ever sees valid data.
  */
 export class ZodPipe<S extends ZodType> implements PipeTransform<unknown, z.infer<S>> {
   constructor(private readonly schema: S) {}

@@ -5,22 +5,40 @@ import pino, { type Logger, type LoggerOptions } from 'pino';
 export type { Logger } from 'pino';
 
 const EMAIL_PATTERN = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
-const SECRET_KEYS = new Set([
+
+/** Fields that hold a secret: their value never reaches a log line ('[redacted]'). */
+const SECRET_FIELDS = [
   'password',
-  'currentpassword',
-  'newpassword',
-  'confirmpassword',
-  'passwordhash',
+  'currentPassword',
+  'newPassword',
+  'confirmPassword',
+  'passwordHash',
   'token',
-  'sealedtoken',
-  'verificationtoken',
-  'resetpasswordtoken',
-  'sessionid',
+  'sealedToken',
+  'verificationToken',
+  'resetPasswordToken',
+  'sessionId',
+  'secret',
   'cookie',
   'authorization',
   'set-cookie',
-  'secret',
-]);
+];
+/** Fields that hold an e-mail address ('[email]'). */
+const EMAIL_FIELDS = ['email', 'to'];
+
+/**
+ * pino's `redact` paths: each field above at the top of a log object and up to two objects deep
+ * (`{ user: { email } }`, `{ headers: { cookie } }`, `{ job: { data: { token } } }`).
+ */
+export const REDACTED_PATHS = [...SECRET_FIELDS, ...EMAIL_FIELDS].flatMap((field) => {
+  const key = /^[A-Za-z_$][\w$]*$/.test(field) ? `.${field}` : `["${field}"]`;
+  return [key.slice(key.startsWith('.') ? 1 : 0), `*${key}`, `*.*${key}`];
+});
+
+function censor(value: unknown, path: string[]): unknown {
+  if (!EMAIL_FIELDS.includes(path[path.length - 1])) return '[redacted]';
+  return value ? '[email]' : value;
+}
 
 /** A token as it may appear in a log line: its first 10 characters at most. */
 export function maskToken(token: string | undefined | null): string {
@@ -33,7 +51,10 @@ export function scrubText(text: string): string {
   return text.replace(EMAIL_PATTERN, '[email]');
 }
 
-/** Deep copy of a log object without e-mail addresses, passwords or tokens. */
+/**
+ * Deep copy of a log object with the e-mail addresses inside its texts replaced (a message, an error, a
+ * note that quotes an address): redact removes whole fields by name, not addresses inside other texts.
+ */
 export function scrubValue(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return scrubText(value);
   if (value === null || typeof value !== 'object' || depth > 6) return value;
@@ -42,12 +63,7 @@ export function scrubValue(value: unknown, depth = 0): unknown {
   }
   if (Array.isArray(value)) return value.map((v) => scrubValue(v, depth + 1));
   const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) {
-    const lower = key.toLowerCase();
-    if (SECRET_KEYS.has(lower)) out[key] = '[redacted]';
-    else if (lower === 'email' || lower === 'to') out[key] = v ? '[email]' : v;
-    else out[key] = scrubValue(v, depth + 1);
-  }
+  for (const [key, v] of Object.entries(value)) out[key] = scrubValue(v, depth + 1);
   return out;
 }
 
@@ -68,6 +84,7 @@ export function initLogger(options: { level: string; pretty: boolean; name?: str
     level: options.level,
     name: options.name,
     base: { pid: process.pid },
+    redact: { paths: REDACTED_PATHS, censor },
     formatters: {
       log: (object) => scrubValue(object) as Record<string, unknown>,
     },
@@ -104,9 +121,4 @@ export function currentCorrelationId(): string | undefined {
 export function runWithCorrelation<T>(correlationId: string | undefined, fn: () => T, bindings: Record<string, unknown> = {}): T {
   const id = correlationId && /^[A-Za-z0-9._:-]{1,100}$/.test(correlationId) ? correlationId : randomUUID();
   return storage.run({ correlationId: id, bindings }, fn);
-}
-
-/** Enters a correlation context for the rest of the current async flow (used by HTTP hooks). */
-export function enterCorrelation(correlationId: string, bindings: Record<string, unknown> = {}): void {
-  storage.enterWith({ correlationId, bindings });
 }

@@ -24,6 +24,7 @@ export type JobHandlers<Q extends QueueName> = {
 export class JobHandlerRegistry implements OnApplicationBootstrap {
   private readonly handled = new Map<JobName, string[]>();
   private readonly served = new Set<QueueName>();
+  private readonly running: { queue: QueueName; worker: () => Worker }[] = [];
 
   register(queue: QueueName, owner: string, jobs: string[]): void {
     this.served.add(queue);
@@ -35,8 +36,14 @@ export class JobHandlerRegistry implements OnApplicationBootstrap {
     }
   }
 
-  servedQueues(): QueueName[] {
-    return [...this.served];
+  /** Records a processor's BullMQ worker (`worker` throws until @nestjs/bullmq has created it), for health. */
+  attachWorker(queue: QueueName, worker: () => Worker): void {
+    this.running.push({ queue, worker });
+  }
+
+  /** The workers of this process's processors. */
+  workers(): { queue: QueueName; worker: () => Worker }[] {
+    return [...this.running];
   }
 
   /** Throws listing every missing or duplicate handler. */
@@ -73,6 +80,7 @@ export abstract class ContractWorker<Q extends QueueName> extends WorkerHost imp
 
   onModuleInit() {
     this.registry.register(this.queueName, this.constructor.name, Object.keys(this.handlers));
+    this.registry.attachWorker(this.queueName, () => this.worker);
   }
 
   /**

@@ -39,17 +39,17 @@ export class JobQueue implements OnApplicationShutdown {
     return this.client.status === 'ready';
   }
 
+  /** A round trip on the producers' connection (health): fails at once while Redis is away. */
+  async ping(): Promise<void> {
+    await this.client.ping();
+  }
+
   /** Calls `listener` each time the producers' connection (re)connects. */
   onReady(listener: () => void): void {
     this.client.on('ready', listener);
   }
 
-  /** Adds a job; `jobId` makes the add idempotent (an existing id is not added twice). */
-  async add<N extends JobName>(name: N, envelope: JobEnvelope<N>, jobId?: string): Promise<void> {
-    await this.queue(JOBS[name].queue).add(name, envelope, jobOptions(name, jobId));
-  }
-
-  /** Adds many jobs with one round trip per queue (`jobId`s make it idempotent, as with {@link add}). */
+  /** Adds jobs with one round trip per queue; a `jobId` makes its add idempotent (an existing id is not added twice). */
   async addMany(jobs: { name: JobName; envelope: JobEnvelope; jobId?: string }[]): Promise<void> {
     const byQueue = new Map<QueueName, typeof jobs>();
     for (const job of jobs) {

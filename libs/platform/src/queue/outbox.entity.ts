@@ -4,7 +4,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * A job recorded in the same transaction as the database change it follows, relayed to BullMQ
- * by {@link OutboxRelay}. A Redis outage delays such a job; it never loses it.
+ * by the Outbox service (outbox.service.ts). A Redis outage delays such a job; it never loses it.
  */
 export const OutboxMessageSchema = defineEntity({
   name: 'OutboxMessage',

@@ -50,7 +50,6 @@ describe('outbox relay across a Redis outage', () => {
     await em.transactional(async (tx) => {
       outbox.record(tx, 'email.verification', { v: 1, userId: 42, sealedToken: 'sealed' });
     });
-    outbox.kick();
     await expect(outbox.relayOnce()).resolves.toBe(0);
     expect(await outboxRows()).toBe(1);
 
@@ -79,69 +78,110 @@ describe('outbox relay across a Redis outage', () => {
     expect(await outboxRows()).toBe(0);
   });
 
-  it('records jobs inside the caller\'s own statement, with the id that statement creates', async () => {
+  /** Runs `fn` with the relay's 1 s poll off: only a wake-up after a commit can move jobs meanwhile. */
+  const withoutPolling = async (fn: () => Promise<void>) => {
     const outbox = app.get(Outbox);
-    const em = app.get(EntityManager).fork();
-    await em.execute('create table if not exists public.things (id serial primary key, name text)');
-    const jobs = outbox.rowsFromStatement('created', 'id', [{ name: 'email.file-delivery', payload: { v: 1 }, idField: 'leadId' }]);
-    const created: { id: number }[] = await em.execute(
-      `with created as (insert into public.things (name) values (?) returning id), jobs as (${jobs.sql}) select id from created`,
-      ['thing', ...jobs.params],
-    );
-    // The relay moves the row to BullMQ (it runs in this app): find the job there.
-    const deadline = Date.now() + 15_000;
-    let job;
-    while (!job && Date.now() < deadline) {
-      job = (await queue.getJobs(['waiting', 'delayed', 'active', 'completed'])).find((j) => j.name === 'email.file-delivery');
-      if (!job) await new Promise((r) => setTimeout(r, 100));
+    clearInterval((outbox as unknown as { timer: NodeJS.Timeout }).timer);
+    try {
+      await fn();
+    } finally {
+      outbox.onApplicationBootstrap(); // polling again
     }
-    expect(job?.data.payload).toEqual({ v: 1, leadId: created[0].id });
-    expect(() => outbox.rowsFromStatement('created', 'id', [{ name: 'email.file-delivery', payload: { v: 2 }, idField: 'leadId' }])).toThrow();
-    expect(() => outbox.rowsFromStatement('x; drop table y', 'id', [])).toThrow('Unsafe SQL identifier');
-  });
+  };
 
-  it('records per-row jobs for a statement that writes rows of several requests at once', async () => {
-    const outbox = app.get(Outbox);
-    const em = app.get(EntityManager).fork();
-    await em.execute('create table if not exists public.batch_things (id serial primary key, name text)');
-    // Each request's jobs carry its own correlation id.
-    const file = runWithCorrelation('batch-request-a', () => outbox.deferredJobs([{ name: 'email.file-delivery', payload: { v: 1 }, idField: 'leadId' }]));
-    const both = runWithCorrelation('batch-request-b', () =>
-      outbox.deferredJobs([
-        { name: 'email.file-delivery', payload: { v: 1 }, idField: 'leadId' },
-        { name: 'webhook.deliver', payload: { v: 1, pageId: 9 }, idField: 'leadId' },
-      ]),
-    );
-    expect(outbox.deferredJobs([])).toBeNull();
-    const created: { id: number; name: string }[] = await em.execute(
-      `with input as (select * from jsonb_to_recordset(?::jsonb) as t(name text, jobs jsonb)),
-         created as (insert into public.batch_things (name) select name from input returning id, name),
-         rows as (select c.id, input.jobs from created c join input using (name)),
-         jobs as (${outbox.rowsFromJobsColumn('rows', 'id', 'jobs')})
-       select id, name from created order by name`,
-      [JSON.stringify([file, both, null].map((jobs, i) => ({ name: 'abc'[i], jobs: jobs === null ? null : JSON.parse(jobs) })))],
-    );
-    const id = (name: string) => created.find((c) => c.name === name)!.id;
-    const deadline = Date.now() + 15_000;
-    let mine: { name: string; payload: unknown; correlationId: string }[] = [];
-    while (mine.length < 3 && Date.now() < deadline) {
-      const jobs = await queue.getJobs(['waiting', 'delayed', 'active', 'completed']);
-      const webhooks = await new Queue(QueueName.Webhooks, { connection: { url: redis.url }, prefix: `${config.redisPrefix}bull` });
-      const all = [...jobs, ...(await webhooks.getJobs(['waiting', 'delayed', 'active', 'completed']))];
-      await webhooks.close();
-      mine = all
-        .filter((j) => String(j.data.meta.correlationId).startsWith('batch-request-'))
-        .map((j) => ({ name: j.name, payload: j.data.payload, correlationId: j.data.meta.correlationId }));
-      if (mine.length < 3) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(mine.sort((x, y) => `${x.name}${JSON.stringify(x.payload)}`.localeCompare(`${y.name}${JSON.stringify(y.payload)}`))).toEqual([
-      { name: 'email.file-delivery', payload: { v: 1, leadId: id('a') }, correlationId: 'batch-request-a' },
-      { name: 'email.file-delivery', payload: { v: 1, leadId: id('b') }, correlationId: 'batch-request-b' },
-      { name: 'webhook.deliver', payload: { v: 1, leadId: id('b'), pageId: 9 }, correlationId: 'batch-request-b' },
-    ]);
-    expect(() => outbox.deferredJobs([{ name: 'webhook.deliver', payload: { v: 1 }, idField: 'leadId' }])).toThrow(); // no pageId
-    expect(() => outbox.rowsFromJobsColumn('rows', 'id', 'jobs; drop table x')).toThrow('Unsafe SQL identifier');
-  });
+  /** The tokens of the e-mail jobs in BullMQ (verification and reset jobs carry one). */
+  const queuedTokens = async () =>
+    (await queue.getJobs(['waiting', 'active', 'completed', 'delayed'])).map((j) => j.data.payload.sealedToken as string | undefined).filter((t) => t !== undefined);
+
+  it('relays what a unit of work recorded once it commits, however it commits, with no call but record', () =>
+    withoutPolling(async () => {
+      const outbox = app.get(Outbox);
+      const orm = app.get(MikroORM);
+      const relay = outbox as unknown as { running?: Promise<number>; waiting?: NodeJS.Timeout };
+      const relayBusy = () => Boolean(relay.running || relay.waiting);
+      const record = async (em: EntityManager, token: string) => {
+        outbox.record(em, 'email.verification', { v: 1, userId: 5, sealedToken: token });
+        await em.flush();
+        if (em.isInTransaction()) expect({ token, woken: relayBusy() }).toEqual({ token, woken: false }); // not before the commit
+      };
+      /** With the relay idle and polling off, only the wake-up after `commit` can bring `token` to the queue. */
+      const relayedAfter = async (token: string, commit: () => Promise<unknown>) => {
+        while (relayBusy()) await new Promise((r) => setTimeout(r, 10));
+        await commit();
+        const deadline = Date.now() + 10_000;
+        let tokens = await queuedTokens();
+        while (!tokens.includes(token) && Date.now() < deadline) {
+          await new Promise((r) => setTimeout(r, 50));
+          tokens = await queuedTokens();
+        }
+        expect({ token, relayed: tokens.includes(token) }).toEqual({ token, relayed: true });
+      };
+
+      await relayedAfter('wake-transactional', () => orm.em.fork().transactional((tx) => record(tx, 'wake-transactional')));
+      // A flush outside a transaction commits a transaction of its own.
+      await relayedAfter('wake-flush', () => record(orm.em.fork(), 'wake-flush'));
+      // A transaction inside a transaction (a savepoint): its rows commit with the outer one.
+      await relayedAfter('wake-savepoint', () =>
+        orm.em.fork().transactional(async (outer) => {
+          await outer.transactional((inner) => record(inner, 'wake-savepoint'));
+          expect(relayBusy()).toBe(false);
+        }),
+      );
+      await relayedAfter('wake-begin-commit', async () => {
+        const em = orm.em.fork();
+        await em.begin();
+        await record(em, 'wake-begin-commit');
+        await em.commit();
+      });
+      expect(await outboxRows()).toBe(0);
+    }));
+
+  it('records per-row jobs inside a statement that writes rows of several requests at once, and relays them', () =>
+    withoutPolling(async () => {
+      const outbox = app.get(Outbox);
+      await app.get(EntityManager).fork().execute('create table if not exists public.batch_things (id serial primary key, name text)');
+      // Each request's jobs carry its own correlation id.
+      const file = runWithCorrelation('batch-request-a', () => outbox.jobsForNewRow([{ name: 'email.file-delivery', payload: { v: 1 }, idField: 'leadId' }]));
+      const both = runWithCorrelation('batch-request-b', () =>
+        outbox.jobsForNewRow([
+          { name: 'email.file-delivery', payload: { v: 1 }, idField: 'leadId' },
+          { name: 'webhook.deliver', payload: { v: 1, pageId: 9 }, idField: 'leadId' },
+        ]),
+      );
+      expect(outbox.jobsForNewRow([])).toBeNull();
+      const created = await outbox.writeWithJobs<{ id: number; name: string }>({
+        text: (recordJobs) => `with input as (select * from unnest($1::text[], $2::text[]) as t(name, jobs)),
+           created as (insert into public.batch_things (name) select name from input returning id, name),
+           rows as (select c.id, input.jobs::jsonb as jobs from created c join input using (name)),
+           ${recordJobs('rows', 'id', 'jobs')}
+         select id, name from created order by name`,
+        values: [['a', 'b', 'c'], [file, both, null]],
+      });
+      const id = (name: string) => created.find((c) => c.name === name)!.id;
+      const deadline = Date.now() + 15_000;
+      let mine: { name: string; payload: unknown; correlationId: string }[] = [];
+      const webhooks = new Queue(QueueName.Webhooks, { connection: { url: redis.url }, prefix: `${config.redisPrefix}bull` });
+      try {
+        while (mine.length < 3 && Date.now() < deadline) {
+          const all = [...(await queue.getJobs(['waiting', 'delayed', 'active', 'completed'])), ...(await webhooks.getJobs(['waiting', 'delayed', 'active', 'completed']))];
+          mine = all
+            .filter((j) => String(j.data.meta.correlationId).startsWith('batch-request-'))
+            .map((j) => ({ name: j.name, payload: j.data.payload, correlationId: j.data.meta.correlationId }));
+          if (mine.length < 3) await new Promise((r) => setTimeout(r, 100));
+        }
+      } finally {
+        await webhooks.close();
+      }
+      expect(mine.sort((x, y) => `${x.name}${JSON.stringify(x.payload)}`.localeCompare(`${y.name}${JSON.stringify(y.payload)}`))).toEqual([
+        { name: 'email.file-delivery', payload: { v: 1, leadId: id('a') }, correlationId: 'batch-request-a' },
+        { name: 'email.file-delivery', payload: { v: 1, leadId: id('b') }, correlationId: 'batch-request-b' },
+        { name: 'webhook.deliver', payload: { v: 1, leadId: id('b'), pageId: 9 }, correlationId: 'batch-request-b' },
+      ]);
+      expect(() => outbox.jobsForNewRow([{ name: 'webhook.deliver', payload: { v: 1 }, idField: 'leadId' }])).toThrow(); // no pageId
+      await expect(outbox.writeWithJobs({ text: (recordJobs) => `with ${recordJobs('rows', 'id', 'jobs; drop table x')} select 1`, values: [] })).rejects.toThrow(
+        'Unsafe SQL identifier',
+      );
+    }));
 
   it('refuses to record a payload that breaks the job contract', () => {
     const outbox = app.get(Outbox);
@@ -149,46 +189,73 @@ describe('outbox relay across a Redis outage', () => {
     expect(() => outbox.record(em, 'email.verification', { v: 1, userId: -1, sealedToken: '' } as never)).toThrow();
   });
 
-  it('drains a backlog bigger than one relay batch from a single kick, without waiting for polls', async () => {
-    const outbox = app.get(Outbox);
-    // No polling in this test: only the kick below may move the jobs.
-    clearInterval((outbox as unknown as { timer: NodeJS.Timeout }).timer);
-    try {
+  it('drains a backlog bigger than one relay batch from the wake-up of its commit, without waiting for polls', () =>
+    withoutPolling(async () => {
+      const outbox = app.get(Outbox);
       await app.get(EntityManager).fork().transactional(async (tx) => {
         for (let i = 0; i < 1_200; i += 1) outbox.record(tx, 'email.verification', { v: 1, userId: i + 1, sealedToken: `backlog-${i}` });
       });
-      expect(await outboxRows()).toBe(1_200);
-      outbox.kick();
       const deadline = Date.now() + 20_000;
       while ((await outboxRows()) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       expect(await outboxRows()).toBe(0);
-    } finally {
-      outbox.onApplicationBootstrap(); // polling again
-    }
-  });
+      expect((await queuedTokens()).filter((t) => t.startsWith('backlog-'))).toHaveLength(1_200);
+    }));
 
-  it('moves jobs committed while a pass runs with a later pass of its own, without waiting for polls', async () => {
-    const outbox = app.get(Outbox);
-    clearInterval((outbox as unknown as { timer: NodeJS.Timeout }).timer);
-    const record = (token: string) =>
-      app.get(EntityManager).fork().transactional(async (tx) => {
-        outbox.record(tx, 'email.verification', { v: 1, userId: 7, sealedToken: token });
-      });
-    try {
-      await record('first');
-      outbox.kick(); // a pass starts at once with the first job
-      // Committed and kicked while that pass runs: these wait for the next pass, which must come by itself.
-      for (let i = 0; i < 5; i += 1) {
-        await record(`during-${i}`);
-        outbox.kick();
-      }
+  it('moves jobs committed while a pass runs with a later pass of its own, without waiting for polls', () =>
+    withoutPolling(async () => {
+      const outbox = app.get(Outbox);
+      const record = (token: string) =>
+        app.get(EntityManager).fork().transactional(async (tx) => {
+          outbox.record(tx, 'email.verification', { v: 1, userId: 7, sealedToken: token });
+        });
+      await record('first'); // a pass starts at once with the first job
+      // Committed while that pass runs: these wait for the next pass, which must come by itself.
+      for (let i = 0; i < 5; i += 1) await record(`during-${i}`);
       const deadline = Date.now() + 10_000;
       while ((await outboxRows()) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       expect(await outboxRows()).toBe(0);
-      const tokens = (await queue.getJobs(['waiting', 'active', 'completed', 'delayed'])).map((j) => j.data.payload.sealedToken);
-      expect(tokens).toEqual(expect.arrayContaining(['first', 'during-0', 'during-1', 'during-2', 'during-3', 'during-4']));
-    } finally {
-      outbox.onApplicationBootstrap();
-    }
+      expect(await queuedTokens()).toEqual(expect.arrayContaining(['first', 'during-0', 'during-1', 'during-2', 'during-3', 'during-4']));
+    }));
+
+  it('applies a job in process where asked: in the transaction (a failure undoes the change), or after a flush that committed alone (a failure is only logged)', async () => {
+    const outbox = app.get(Outbox);
+    const seen: string[] = [];
+    let fail = false;
+    outbox.applyHere('email.password-reset', async (em, payload) => {
+      const userId = payload.v === 1 ? payload.userId : payload.to.userId;
+      seen.push(`${userId}:${em.getTransactionContext() ? 'in transaction' : 'committed'}`);
+      if (fail) throw new Error('read model down');
+      return () => {
+        seen.push(`${userId}:after commit`);
+      };
+    });
+    const reset = (userId: number) => ({ v: 1 as const, userId, sealedToken: 'sealed' });
+    const em = app.get(EntityManager).fork();
+
+    await em.transactional(async (tx) => {
+      outbox.record(tx, 'email.password-reset', reset(1));
+      await tx.flush();
+      expect(seen).toEqual(['1:in transaction']);
+    });
+    expect(seen).toEqual(['1:in transaction', '1:after commit']);
+    outbox.record(em, 'email.password-reset', reset(2));
+    await em.flush();
+    expect(seen.slice(2)).toEqual(['2:committed', '2:after commit']);
+
+    fail = true;
+    await expect(em.fork().transactional(async (tx) => outbox.record(tx, 'email.password-reset', reset(3)))).rejects.toThrow('read model down');
+    const alone = em.fork();
+    outbox.record(alone, 'email.password-reset', reset(4));
+    await expect(alone.flush()).resolves.toBeUndefined();
+
+    // The jobs still reach the queue for the other processes, but not the one whose change was undone.
+    const relayed = async () =>
+      (await queue.getJobs(['waiting', 'active', 'completed', 'delayed']))
+        .filter((job) => job?.name === 'email.password-reset')
+        .map((job) => (job.data.payload as { userId: number }).userId)
+        .sort();
+    const deadline = Date.now() + 10_000;
+    while ((await relayed()).length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(await relayed()).toEqual([1, 2, 4]);
   });
 });

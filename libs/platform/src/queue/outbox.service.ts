@@ -2,11 +2,12 @@ import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap }
 import { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { JOBS, type JobEnvelope, type JobName, type JobPayload } from '@plink/contracts';
-import type { NativePgPool } from '../database/database.module';
+import { nativePoolOf, type NativePgPool } from '../database/database.module';
 import { currentCorrelationId } from '../logging/logger';
 import { warnThrottled } from '../logging/throttled-log';
 import { JobQueue } from './job-queue';
 import { OutboxMessage } from './outbox.entity';
+import { WakeRelayOnCommit, type AfterCommit } from './wake-relay-on-commit';
 
 const POLL_MS = 1_000;
 /** Most jobs one pass moves (one statement, one Redis round trip per queue). */
@@ -15,12 +16,43 @@ const BATCH = 500;
 const RELAY_WINDOW_MS = 25;
 const ADD_TIMEOUT_MS = 5_000;
 
-/** A job whose `idField` is filled, in SQL, with the id of a row created by the same statement. */
+/** A job whose `idField` is filled, in SQL, with the id of the row it belongs to (see {@link Outbox.writeWithJobs}). */
 export interface DeferredJob {
   name: JobName;
   payload: Record<string, unknown>;
   idField: string;
+  /**
+   * A field filled, in SQL too, with the statement's time (`now()`, the time a row's `default now()` columns
+   * get): a job that tells the row's creation time tells the very one stored.
+   */
+  timeField?: string;
 }
+
+/**
+ * The jobs of one row that a statement is about to create ({@link Outbox.jobsForNewRow}): checked against
+ * their contracts and tagged with the correlation id of the request that asked for them. Opaque: pass it
+ * as that row's value in the statement's jobs column.
+ */
+export type NewRowJobs = string & { readonly __newRowJobs: true };
+
+/** The statement run by {@link Outbox.writeWithJobs}. */
+export interface StatementWithJobs {
+  /** Name of the prepared statement (parsed and planned once per connection); one name, one text. */
+  name?: string;
+  /**
+   * The statement's text. `recordJobs(rows, idColumn, jobsColumn)` gives the CTE that records the jobs
+   * (`outbox_jobs as (…)`): put it in the statement's `with` list after `rows`, a CTE with one row per new
+   * row, its id in `idColumn` and its {@link NewRowJobs} in `jobsColumn` (jsonb; null: no jobs).
+   */
+  text: (recordJobs: (rows: string, idColumn: string, jobsColumn: string) => string) => string;
+  values: unknown[];
+}
+
+/**
+ * What a process that also holds the consumer's data does with a job in the transaction that records it
+ * (see {@link Outbox.applyHere}); it may answer work to do once that transaction has committed.
+ */
+export type InProcessHandler<N extends JobName> = (em: EntityManager, payload: JobPayload<N>) => Promise<AfterCommit | void>;
 
 interface OutboxRow {
   id: string;
@@ -33,9 +65,15 @@ interface OutboxRow {
 }
 
 /**
- * The transactional outbox: `record` writes a job row with the caller's EntityManager (so it
- * commits or rolls back with the caller's change); the relay moves committed rows to BullMQ and
- * deletes them. Several processes may relay at once (rows are claimed with SKIP LOCKED).
+ * The transactional outbox, the one way a job that follows a database change is recorded:
+ *
+ * - {@link record} writes the job in the caller's unit of work (its EntityManager), so it commits or rolls
+ *   back with the caller's change; the relay is woken once that work commits ({@link WakeRelayOnCommit}).
+ * - {@link writeWithJobs} runs one SQL statement that creates rows and records their jobs with them (the
+ *   lead capture's group commit), and wakes the relay after it.
+ *
+ * The relay moves committed rows to BullMQ and deletes them. Several processes may relay at once (rows are
+ * claimed with SKIP LOCKED); each also looks every second, for rows another process recorded.
  */
 @Injectable()
 export class Outbox implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -44,11 +82,64 @@ export class Outbox implements OnApplicationBootstrap, BeforeApplicationShutdown
   private again = false;
   private waiting?: NodeJS.Timeout;
   private stopped = false;
+  /** The ORM's own `pg` pool (shared with every other query). */
+  private readonly nativePool = nativePoolOf(() => this.orm.em);
+  private readonly here = new Map<JobName, InProcessHandler<JobName>>();
 
   constructor(
     @Inject(MikroORM) private readonly orm: MikroORM,
     private readonly jobs: JobQueue,
-  ) {}
+  ) {
+    orm.em.getEventManager().registerSubscriber(
+      new WakeRelayOnCommit(
+        () => this.kick(),
+        (em, messages, inTransaction) => this.runHere(em as EntityManager, messages, inTransaction),
+      ),
+    );
+  }
+
+  /**
+   * Has this process apply the jobs named `name` itself, in the flush that records them (so in the same
+   * transaction as the change they follow, when there is one; right after its commit otherwise), besides
+   * relaying them as usual. For a read model that the process answering requests reads: the change is
+   * visible to the very next request, while the relayed job keeps the other processes' copies right (so
+   * the handler and the job's consumer must be idempotent, and tolerate either order). A handler that
+   * throws inside the transaction fails the change it follows (nothing half done); after a flush that
+   * committed on its own, its error is logged and the relayed job follows. The work it answers runs once
+   * the change has committed (errors there are logged too). One handler per job name.
+   */
+  applyHere<N extends JobName>(name: N, handler: InProcessHandler<N>): void {
+    if (this.here.has(name)) throw new Error(`"${name}" is already applied in this process`);
+    this.here.set(name, handler as unknown as InProcessHandler<JobName>);
+  }
+
+  private async runHere(em: EntityManager, messages: OutboxMessage[], inTransaction: boolean): Promise<AfterCommit[]> {
+    const after: AfterCommit[] = [];
+    for (const message of messages) {
+      const handler = this.here.get(message.jobName as JobName);
+      if (!handler) continue;
+      let next: AfterCommit | void;
+      try {
+        next = await handler(em, message.payload as JobPayload<JobName>);
+      } catch (err) {
+        if (inTransaction) throw err;
+        // The change is committed already: the caller must not see it fail; the relayed job applies it.
+        warnThrottled('outbox', err, 'outbox: an in-process job failed after its change committed', { job: message.jobName });
+        continue;
+      }
+      if (next) {
+        const step = next;
+        after.push(async () => {
+          try {
+            await step();
+          } catch (err) {
+            warnThrottled('outbox', err, 'outbox: work after an in-process job failed', { job: message.jobName });
+          }
+        });
+      }
+    }
+    return after;
+  }
 
   /** Records a job in the caller's unit of work; it is relayed once that work is committed. */
   record<N extends JobName>(em: EntityManager, name: N, payload: JobPayload<N>): void {
@@ -65,52 +156,39 @@ export class Outbox implements OnApplicationBootstrap, BeforeApplicationShutdown
   }
 
   /**
-   * Outbox rows as a data-modifying SQL statement, for jobs whose payload needs an id that the caller's
-   * own statement creates: one job per row of `source` (a CTE of that statement) and per entry of `jobs`,
-   * with the row's `idColumn` written into the payload's `idField`. Put it in a CTE of the caller's
-   * statement (`with created as (...), jobs as (<sql>) select ...`): the change and its jobs then commit
-   * or fail together in one round trip. Payloads are checked against their contract here.
+   * The jobs of a row that a later {@link writeWithJobs} statement creates, whose payloads need that row's
+   * id (written into each job's `idField`); null when there are none. Checked here, in the request that
+   * asks for them (a bad payload throws now, not in a statement shared with other requests), and tagged
+   * with its correlation id.
    */
-  rowsFromStatement(source: string, idColumn: string, jobs: DeferredJob[]): { sql: string; params: unknown[] } {
-    safeIdentifiers(source, idColumn);
-    return {
-      sql: `insert into platform.outbox (id, queue, job_name, payload, correlation_id)
-        select gen_random_uuid(), j.queue, j.job_name, jsonb_set(j.payload, array[j.id_field], to_jsonb(s.${idColumn})), j.correlation_id
-        from ${source} s cross join jsonb_to_recordset(?::jsonb) as j(${JOB_RECORD})`,
-      params: [this.deferredJobs(jobs) ?? '[]'],
-    };
-  }
-
-  /**
-   * One row's jobs, checked against their contracts and tagged with the current correlation id, as the
-   * JSON text that {@link rowsFromJobsColumn} reads (null when there are none). For statements that
-   * write many rows whose jobs differ (rows from several requests written together).
-   */
-  deferredJobs(jobs: DeferredJob[]): string | null {
+  jobsForNewRow(jobs: DeferredJob[]): NewRowJobs | null {
     if (jobs.length === 0) return null;
     const correlationId = currentCorrelationId() ?? randomUUID();
     return JSON.stringify(
       jobs.map((job) => {
-        const { [job.idField]: _placeholder, ...payload } = JOBS[job.name].schema.parse({ ...job.payload, [job.idField]: 1 }) as Record<string, unknown>;
-        return { queue: JOBS[job.name].queue, job_name: job.name, payload, id_field: job.idField, correlation_id: correlationId };
+        const placeholders = { [job.idField]: 1, ...(job.timeField ? { [job.timeField]: new Date().toISOString() } : {}) };
+        const parsed = JOBS[job.name].schema.parse({ ...job.payload, ...placeholders }) as Record<string, unknown>;
+        const payload = Object.fromEntries(Object.entries(parsed).filter(([key]) => !(key in placeholders)));
+        return { queue: JOBS[job.name].queue, job_name: job.name, payload, id_field: job.idField, time_field: job.timeField ?? null, correlation_id: correlationId };
       }),
-    );
+    ) as NewRowJobs;
   }
 
   /**
-   * Like {@link rowsFromStatement}, but each row of `source` carries its own jobs: `jobsColumn` holds
-   * that row's {@link deferredJobs} JSON (jsonb, or null for none). No parameters of its own.
+   * Runs one statement that creates rows and, in the same statement, records each new row's jobs
+   * ({@link jobsForNewRow}, written into the statement through `recordJobs`, see {@link StatementWithJobs}):
+   * the rows and their jobs commit together or not at all, in one round trip. It runs on its own on the
+   * ORM's `pg` pool (so it commits by itself), and the relay is woken once it has. Returns its rows.
    */
-  rowsFromJobsColumn(source: string, idColumn: string, jobsColumn: string): string {
-    safeIdentifiers(source, idColumn, jobsColumn);
-    return `insert into platform.outbox (id, queue, job_name, payload, correlation_id)
-        select gen_random_uuid(), j.queue, j.job_name, jsonb_set(j.payload, array[j.id_field], to_jsonb(s.${idColumn})), j.correlation_id
-        from ${source} s cross join lateral jsonb_to_recordset(s.${jobsColumn}) as j(${JOB_RECORD})
-        where s.${jobsColumn} is not null`;
+  async writeWithJobs<R extends Record<string, unknown>>(statement: StatementWithJobs): Promise<R[]> {
+    const pool = await this.nativePool();
+    const result = await pool.query<R>({ name: statement.name, text: statement.text(recordJobsSql), values: statement.values });
+    this.kick();
+    return result.rows;
   }
 
   /**
-   * Asks for a relay pass soon (after a commit), instead of at the next poll. A kick while no pass runs or
+   * Asks for a relay pass soon (after a commit: see {@link record} and {@link writeWithJobs}), instead of at the next poll. A kick while no pass runs or
    * waits starts one at once, so a lone job leaves without delay; kicks that come while a pass runs share
    * one pass, {@link RELAY_WINDOW_MS} after it ends (more kicks in that wait join it). Under load a pass
    * then moves a window's worth of jobs (a few hundred at thousands of leads a second) rather than the
@@ -119,7 +197,7 @@ export class Outbox implements OnApplicationBootstrap, BeforeApplicationShutdown
    * since each pass has a fixed cost in PostgreSQL, Redis and the gateway. A full pass means a backlog (a
    * burst, an outage just over): the next one starts at once.
    */
-  kick(): void {
+  private kick(): void {
     if (this.stopped) return;
     if (this.running || this.waiting) {
       this.again = true;
@@ -204,7 +282,7 @@ export class Outbox implements OnApplicationBootstrap, BeforeApplicationShutdown
       warnThrottled('outbox', 'Redis unreachable', 'outbox: Redis unreachable; jobs wait in the outbox');
       return 0;
     }
-    const pool = await this.orm.em.getConnection().getNativeClient();
+    const pool = await this.nativePool();
     const client = await pool.connect();
     let broken: Error | undefined;
     const taken: OutboxRow[] = [];
@@ -268,11 +346,25 @@ export class Outbox implements OnApplicationBootstrap, BeforeApplicationShutdown
   }
 }
 
-/** The columns of one job in the JSON of {@link Outbox.deferredJobs}. */
-const JOB_RECORD = 'queue text, job_name text, payload jsonb, id_field text, correlation_id text';
+/** The columns of one job in the JSON of {@link Outbox.jobsForNewRow}. */
+const JOB_RECORD = 'queue text, job_name text, payload jsonb, id_field text, time_field text, correlation_id text';
 
-function safeIdentifiers(...names: string[]): void {
-  for (const name of names) if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error('Unsafe SQL identifier');
+/**
+ * The CTE that records the jobs of the rows of `rows` (see {@link StatementWithJobs}): one outbox row per
+ * job in each row's `jobsColumn`, with the row's `idColumn` written into the job's `idField` (and the
+ * statement's time into its `timeField`, when it has one).
+ */
+function recordJobsSql(rows: string, idColumn: string, jobsColumn: string): string {
+  for (const name of [rows, idColumn, jobsColumn]) if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error('Unsafe SQL identifier');
+  return `outbox_jobs as (
+      insert into platform.outbox (id, queue, job_name, payload, correlation_id)
+      select gen_random_uuid(), j.queue, j.job_name,
+             jsonb_set(case when j.time_field is null then j.payload else jsonb_set(j.payload, array[j.time_field], to_jsonb(now())) end,
+                       array[j.id_field], to_jsonb(s.${idColumn})),
+             j.correlation_id
+        from ${rows} s cross join lateral jsonb_to_recordset(s.${jobsColumn}) as j(${JOB_RECORD})
+        where s.${jobsColumn} is not null
+    )`;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

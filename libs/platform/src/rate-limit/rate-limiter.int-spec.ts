@@ -28,6 +28,24 @@ describe('rate limiter (real Redis)', () => {
     expect(second.retryAfterSeconds).toBeGreaterThan(25);
   });
 
+  it('frees a released cooldown at once, and keeps each bucket and id apart', async () => {
+    expect((await limiter.takeCooldown('resend', 'u2', 60)).ok).toBe(true);
+    expect((await limiter.takeCooldown('resend', 'u3', 60)).ok).toBe(true);
+    expect((await limiter.takeCooldown('other', 'u2', 60)).ok).toBe(true);
+    await limiter.releaseCooldown('resend', 'u2');
+    expect((await limiter.takeCooldown('resend', 'u2', 60)).ok).toBe(true);
+    expect((await limiter.takeCooldown('resend', 'u3', 60)).ok).toBe(false);
+    expect((await limiter.takeCooldown('other', 'u2', 60)).ok).toBe(false);
+  });
+
+  it('starts counting afresh when the window is over', async () => {
+    expect((await limiter.hit('short', 'addr', 1, 1)).allowed).toBe(true);
+    const refused = await limiter.hit('short', 'addr', 1, 1);
+    expect(refused).toMatchObject({ allowed: false, retryAfterSeconds: 1, count: 2 });
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect(await limiter.hit('short', 'addr', 1, 1)).toEqual({ allowed: true, retryAfterSeconds: 0, count: 1 });
+  });
+
   it('while Redis is away: lets request-rate limits through at once, and refuses cooldowns with RedisUnavailableError', async () => {
     const own = await ControlledRedis.start();
     const client = createRedis(own.url, 'rate-limit-test');

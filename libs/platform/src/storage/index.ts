@@ -11,3 +11,5 @@ export {
   type ListedObject,
   type StoredObject,
 } from './storage.port';
+export { UploadUrls, newUploadKey, uploadKeyOwner, type UploadExt } from './upload-urls';
+export { UploadUsage } from './upload-usage';

@@ -145,7 +145,9 @@ describe('FakeStripe through the stripe SDK', () => {
 
     await fake.advanceTime(10 * DAY_MS);
     expect(receiver.types()).not.toContain('customer.subscription.trial_will_end');
-    await fake.advanceTime(1 * DAY_MS);
+    // A second past the 11th day: the fake's clock counts whole seconds, and a trial started late in one
+    // second could otherwise fall a fraction short of its "3 days before the end" moment.
+    await fake.advanceTime(1 * DAY_MS + 1_000);
     expect(receiver.types().at(-1)).toBe('customer.subscription.trial_will_end');
     expect((await stripe.subscriptions.retrieve(sub.id)).status).toBe('trialing');
 

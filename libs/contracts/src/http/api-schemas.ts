@@ -1,0 +1,249 @@
+import { z } from 'zod';
+import type { ApiErrorBody } from './errors';
+import type { KeepPageLiveResponse, PageDto, PageTemplateDto, PublicPageDto } from './pages';
+import { FONTS } from './pages';
+import type { MessageResponse, SuccessResponse, UserDto, VerifyResetTokenResponse } from './identity';
+import type { LeadDto, PageStatsDto, SubmitLeadResponse } from './leads';
+import type { UploadImageResponse } from './uploads';
+import type {
+  BillingPortalResponse,
+  CancelSubscriptionResponse,
+  ResumeSubscriptionResponse,
+  SubscriptionDto,
+  SubscriptionStatusResponse,
+} from './billing';
+import type { WebhookAttemptDto, WebhookDeliveryDto, WebhookDto, WebhookEndpointDto, WebhookTestResult } from './webhooks';
+import { WEBHOOK_EVENT_TYPES } from './webhooks';
+
+/*
+ * The answers of the HTTP API as zod schemas: the API reference (OpenAPI, served at /api/docs) is generated
+ * from them and from the request schemas beside them. The TypeScript interfaces the server and the SPA use
+ * stay where they are; each schema below is checked at compile time to describe exactly its interface
+ * (`Same<…>` at the bottom of this file), so the two cannot drift apart.
+ *
+ * `.meta({ id })` names a schema in the reference (`#/components/schemas/<id>`).
+ */
+
+const isoDate = () => z.string().meta({ format: 'date-time' });
+const font = z.enum(FONTS);
+
+/** Every error answer: `{ "message": "…" }`, in the words the SPA shows. */
+export const apiErrorSchema = z.object({ message: z.string() }).meta({ id: 'ApiError', description: 'Every error answer of the API.' });
+
+export const messageResponseSchema = z.object({ message: z.string() }).meta({ id: 'MessageResponse' });
+export const successResponseSchema = z.object({ success: z.boolean(), message: z.string() }).meta({ id: 'SuccessResponse' });
+export const verifyResetTokenResponseSchema = z.object({ valid: z.boolean() }).meta({ id: 'VerifyResetTokenResponse' });
+
+export const userDtoSchema = z
+  .object({
+    id: z.number().int(),
+    username: z.string(),
+    email: z.string(),
+    isVerified: z.boolean(),
+    isPremium: z.boolean(),
+    createdAt: isoDate(),
+  })
+  .meta({ id: 'User' });
+
+const pageFields = {
+  slug: z.string(),
+  title: z.string(),
+  subtext: z.string().nullable(),
+  authorName: z.string().nullable(),
+  buttonText: z.string(),
+  buttonColor: z.string(),
+  backgroundColor: z.string(),
+  backgroundImage: z.string().nullable(),
+  imageUrl: z.string().nullable(),
+  fileUrl: z.string().nullable(),
+  redirectUrl: z.string().nullable(),
+  showUsername: z.boolean(),
+  useSharpCorners: z.boolean(),
+  hideDropShadow: z.boolean(),
+  webhookUrl: z.string().nullable(),
+  customCodeSnippet: z.string().nullable(),
+  thankYouHeadline: z.string(),
+  thankYouSubtext: z.string(),
+  thankYouButtonText: z.string().nullable(),
+  thankYouButtonUrl: z.string().nullable(),
+  textAlignment: z.enum(['left', 'center']),
+  showBranding: z.boolean(),
+  hidePrivacyPolicyCheckbox: z.boolean(),
+  titleFont: font,
+  descriptionFont: font,
+  authorFont: font,
+  titleBold: z.boolean(),
+  descriptionBold: z.boolean(),
+  authorBold: z.boolean(),
+  metaTitle: z.string().nullable(),
+  metaDescription: z.string().nullable(),
+  metaImageUrl: z.string().nullable(),
+  faviconUrl: z.string().nullable(),
+  facebookPixelId: z.string().nullable(),
+  googleAnalyticsId: z.string().nullable(),
+};
+
+export const pageDtoSchema = z
+  .object({
+    id: z.number().int(),
+    userId: z.number().int(),
+    ...pageFields,
+    views: z.number().int(),
+    conversions: z.number().int(),
+    paused: z.boolean().meta({ description: "Paused after its owner's downgrade: visitors get 404, no sign-ups." }),
+    createdAt: isoDate(),
+    updatedAt: isoDate(),
+  })
+  .meta({ id: 'Page' });
+
+export const pageListSchema = z.array(pageDtoSchema);
+
+const {
+  slug: _slug,
+  webhookUrl: _webhookUrl,
+  customCodeSnippet: _customCode,
+  facebookPixelId: _pixel,
+  googleAnalyticsId: _analytics,
+  ...templateFields
+} = pageFields;
+export const pageTemplateSchema = z.object(templateFields).meta({ id: 'PageTemplate' });
+
+/** What a visitor's page shows: the page's fields but the owner's own (file, webhook, author settings). */
+const {
+  authorName: _authorName,
+  fileUrl: _fileUrl,
+  showUsername: _showUsername,
+  webhookUrl: _publicWebhookUrl,
+  ...publicFields
+} = pageFields;
+export const publicPageSchema = z
+  .object({ ...publicFields, author: z.string().nullable(), isExample: z.boolean().optional() })
+  .meta({ id: 'PublicPage' });
+
+export const keepPageLiveResponseSchema = z.object({ message: z.string(), pages: pageListSchema }).meta({ id: 'KeepPageLiveResponse' });
+
+export const leadDtoSchema = z.object({ id: z.number().int(), email: z.string(), createdAt: isoDate() }).meta({ id: 'Lead' });
+export const pageStatsSchema = z
+  .object({
+    views: z.number().int(),
+    conversions: z.number().int(),
+    conversionRate: z.number().meta({ description: 'Percent, one decimal; 0 without views.' }),
+    leads: z.array(leadDtoSchema).meta({ description: 'The newest 100, newest first.' }),
+  })
+  .meta({ id: 'PageStats' });
+
+export const submitLeadResponseSchema = z
+  .object({
+    success: z.literal(true),
+    thankYouHeadline: z.string(),
+    thankYouSubtext: z.string(),
+    thankYouButton: z.object({ text: z.string(), url: z.string() }).nullable(),
+    redirectUrl: z.string().nullable(),
+  })
+  .meta({ id: 'SubmitLeadResponse' });
+
+export const uploadImageResponseSchema = z.object({ imageUrl: z.string() }).meta({ id: 'UploadImageResponse' });
+
+export const subscriptionSchema = z
+  .object({
+    isPremium: z.boolean(),
+    status: z.enum(['none', 'trialing', 'active', 'past_due', 'canceled', 'paused']),
+    source: z.enum(['stripe', 'operator']).nullable(),
+    trialEnd: isoDate().nullable(),
+    currentPeriodEnd: isoDate().nullable(),
+    cancelAtPeriodEnd: z.boolean(),
+    trialAvailable: z.boolean(),
+    paymentsConfigured: z.boolean(),
+    canManageBilling: z.boolean(),
+    downgradedAt: isoDate().nullable(),
+    leadRemovalAt: isoDate().nullable(),
+  })
+  .meta({ id: 'Subscription' });
+export const subscriptionStatusSchema = z
+  .object({ hasActiveSubscription: z.boolean(), updated: z.boolean(), isPremium: z.boolean() })
+  .meta({ id: 'SubscriptionStatus' });
+export const checkoutVerificationSchema = z
+  .object({ success: z.boolean(), isPremium: z.boolean(), hasActiveSubscription: z.boolean() })
+  .meta({ id: 'CheckoutVerification' });
+export const cancelSubscriptionResponseSchema = z.object({ message: z.string(), endsAt: isoDate().nullable() }).meta({ id: 'CancelSubscriptionResponse' });
+export const resumeSubscriptionResponseSchema = z.object({ message: z.string(), renewsAt: isoDate().nullable() }).meta({ id: 'ResumeSubscriptionResponse' });
+/** A URL to send the browser to (Stripe Checkout, the Billing Portal). */
+export const redirectUrlResponseSchema = z.object({ url: z.string() }).meta({ id: 'RedirectUrl' });
+
+export const webhookAttemptSchema = z
+  .object({
+    at: isoDate(),
+    url: z.string(),
+    status: z.number().int().nullable(),
+    error: z.string().nullable(),
+    durationMs: z.number(),
+    response: z.string().nullable(),
+  })
+  .meta({ id: 'WebhookAttempt' });
+export const webhookDeliverySchema = z
+  .object({
+    id: z.string(),
+    eventType: z.enum(WEBHOOK_EVENT_TYPES),
+    test: z.boolean(),
+    createdAt: isoDate(),
+    status: z.enum(['pending', 'delivered', 'failing', 'failed']),
+    attempts: z.array(webhookAttemptSchema),
+    nextAttemptAt: isoDate().nullable(),
+  })
+  .meta({ id: 'WebhookDelivery' });
+const webhookEndpointFields = {
+  url: z.string().nullable(),
+  enabled: z.boolean(),
+  secret: z.string().nullable().meta({ description: '`whsec_…`; for 24 h after a rotation both secrets, space-separated, the new one first.' }),
+  disabledReason: z.string().nullable(),
+};
+export const webhookEndpointSchema = z.object(webhookEndpointFields).meta({ id: 'WebhookEndpoint' });
+export const webhookSchema = z.object({ ...webhookEndpointFields, deliveries: z.array(webhookDeliverySchema) }).meta({ id: 'Webhook' });
+export const webhookTestResultSchema = z.object({ delivery: webhookDeliverySchema }).meta({ id: 'WebhookTestResult' });
+
+/** `/health/live`. */
+export const livenessReportSchema = z
+  .object({ status: z.literal('ok'), service: z.string(), uptimeSeconds: z.number() })
+  .meta({ id: 'LivenessReport' });
+/** `/health/ready` (and `/health`): 200 when `ok`, else 503. */
+export const healthReportSchema = z
+  .object({
+    status: z.enum(['ok', 'degraded', 'draining']),
+    service: z.string(),
+    uptimeSeconds: z.number(),
+    checks: z.object({ database: z.enum(['up', 'down']), redis: z.enum(['up', 'down']) }),
+  })
+  .meta({ id: 'HealthReport' });
+
+// ---- each schema describes exactly its interface (a compile error otherwise) -------------------------------
+/** True when A and B are the same type (not merely assignable one way). */
+export type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+type Check<T extends true> = T;
+type Out<S extends z.ZodType> = z.output<S>;
+
+export type ApiSchemaChecks = [
+  Check<Same<Out<typeof apiErrorSchema>, ApiErrorBody>>,
+  Check<Same<Out<typeof messageResponseSchema>, MessageResponse>>,
+  Check<Same<Out<typeof successResponseSchema>, SuccessResponse>>,
+  Check<Same<Out<typeof verifyResetTokenResponseSchema>, VerifyResetTokenResponse>>,
+  Check<Same<Out<typeof userDtoSchema>, UserDto>>,
+  Check<Same<Out<typeof pageDtoSchema>, PageDto>>,
+  // The template type is the editor's input (its optional fields may be left out); the answer always has them all.
+  Check<Out<typeof pageTemplateSchema> extends PageTemplateDto ? true : false>,
+  Check<Same<Out<typeof publicPageSchema>, PublicPageDto>>,
+  Check<Same<Out<typeof keepPageLiveResponseSchema>, KeepPageLiveResponse>>,
+  Check<Same<Out<typeof leadDtoSchema>, LeadDto>>,
+  Check<Same<Out<typeof pageStatsSchema>, PageStatsDto>>,
+  Check<Same<Out<typeof submitLeadResponseSchema>, SubmitLeadResponse>>,
+  Check<Same<Out<typeof uploadImageResponseSchema>, UploadImageResponse>>,
+  Check<Same<Out<typeof subscriptionSchema>, SubscriptionDto>>,
+  Check<Same<Out<typeof subscriptionStatusSchema>, SubscriptionStatusResponse>>,
+  Check<Same<Out<typeof cancelSubscriptionResponseSchema>, CancelSubscriptionResponse>>,
+  Check<Same<Out<typeof resumeSubscriptionResponseSchema>, ResumeSubscriptionResponse>>,
+  Check<Same<Out<typeof redirectUrlResponseSchema>, BillingPortalResponse>>,
+  Check<Same<Out<typeof webhookAttemptSchema>, WebhookAttemptDto>>,
+  Check<Same<Out<typeof webhookDeliverySchema>, WebhookDeliveryDto>>,
+  Check<Same<Out<typeof webhookEndpointSchema>, WebhookEndpointDto>>,
+  Check<Same<Out<typeof webhookSchema>, WebhookDto>>,
+  Check<Same<Out<typeof webhookTestResultSchema>, WebhookTestResult>>,
+];

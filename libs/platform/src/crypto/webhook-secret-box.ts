@@ -1,0 +1,35 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/config.schema';
+import { getLogger } from '../logging/logger';
+import { seal, unseal } from './secrets';
+
+/** Seals webhook secrets for the database and opens them again (null when one cannot be opened). */
+export interface SecretBox {
+  seal(plain: string): string;
+  open(sealed: string): string | null;
+}
+
+/**
+ * Webhook secrets are stored sealed (AES-256-GCM under a key derived from SESSION_SECRET), so the database
+ * alone does not let anyone sign messages a creator's receiver would trust. A secret sealed under another
+ * SESSION_SECRET cannot be opened: that page signs nothing until its owner rotates the secret. The pages
+ * service seals (it owns the endpoint); the notifications service opens its copy of the sealed secrets to sign.
+ */
+@Injectable()
+export class WebhookSecretBox implements SecretBox {
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  seal(plain: string): string {
+    return seal(this.config.sessionSecret, plain, 'webhook-secret');
+  }
+
+  open(sealed: string): string | null {
+    try {
+      return unseal(this.config.sessionSecret, sealed, 'webhook-secret');
+    } catch {
+      getLogger().warn('a webhook secret could not be opened (sealed under another SESSION_SECRET?); its owner must rotate it');
+      return null;
+    }
+  }
+}
