@@ -1,6 +1,6 @@
 export { PAGES_SCHEMA } from './pages.schema';
-export { PagesHttpModule, PagesReadModule, PagesWorkerModule } from './pages.module';
-export { PagesDirectory, type VisitorPage, type OwnedPage, type PageSummary, type WebhookTarget } from './directory/pages-directory';
-export { ConversionsReader } from './pages/conversions-reader';
+export { PagesHttpModule, PagesReadModule, PagesUploadUsageModule, PagesWorkerModule } from './pages.module';
+export { PagesDirectory, type VisitorPage, type OwnedPage, type WebhookTarget } from './directory/pages-directory';
+export { ConversionsReader } from './model/conversions-reader';
 export { ViewCounter } from './views/view-counter';
 export { OwnerPlanChangedService } from './use-cases/owner-plan-changed.service';

@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
-import { IdentityReadModule } from '@plink/identity';
+import { UploadUrls, UploadUsage } from '@plink/platform';
 import { PageChanges } from './cache/page-changes';
 import { PagesDirectory } from './directory/pages-directory';
 import { PagesController } from './http/pages.controller';
-import { RouteBodyLimits } from './http/route-body-limit';
 import { ExampleImages } from './examples/example-images';
-import { PagesRepository } from './pages/pages.repository';
-import { PublicPageRoutes } from './public-page/public-page.routes';
+import { PageEvents } from './model/page-events';
+import { OwnersRepository } from './owners/owners.repository';
+import { PagesRepository } from './model/pages.repository';
+import { PublicPageController } from './public-page/public-page.controller';
 import { RenderedPages } from './public-page/rendered-pages';
 import { CreatePageService } from './use-cases/create-page.service';
 import { DeletePageService } from './use-cases/delete-page.service';
@@ -17,52 +18,39 @@ import { KeepPageLiveService } from './use-cases/keep-page-live.service';
 import { RemovePausedLeadsService } from './use-cases/remove-paused-leads.service';
 import { ListPagesService } from './use-cases/list-pages.service';
 import { UpdatePageService } from './use-cases/update-page.service';
-import { DeleteUploadsService } from './uploads/delete-uploads.service';
-import { ProcessImageService } from './uploads/process-image.service';
-import { SweepUploadsScheduler } from './uploads/sweep-uploads.scheduler';
-import { SweepUploadsService } from './uploads/sweep-uploads.service';
-import { UploadImageRoute } from './uploads/upload-image.route';
-import { UploadImageService } from './uploads/upload-image.service';
-import { UploadUrls } from './uploads/upload-urls';
-import { UploadsProcessor } from './uploads/uploads.processor';
 import { FlushViewsScheduler } from './views/flush-views.scheduler';
-import { PagesProcessor } from './views/pages.processor';
+import { PagesProcessor } from './processors/pages.processor';
 import { PendingViewsStore } from './views/pending-views.store';
 import { ViewCounter } from './views/view-counter';
 import { WebhookEndpointService } from './webhooks/webhook-endpoint.service';
 import { WebhookSecretBox, WebhookUrlCheck } from './webhooks/webhook-endpoint';
 
-/** The pages service's read side, for other services: visitor pages (cached), owned pages, and view counting. */
+/**
+ * The pages service's read side, for other services: visitor pages (cached), owned pages, and view counting.
+ * Owners' usernames and plans come from the service's own copy of them (pages.owners), never from identity.
+ */
 @Module({
-  imports: [IdentityReadModule],
-  providers: [PagesRepository, PageChanges, PagesDirectory, ViewCounter, WebhookSecretBox],
-  exports: [PagesRepository, PageChanges, PagesDirectory, ViewCounter, WebhookSecretBox],
+  providers: [PagesRepository, OwnersRepository, PageChanges, PageEvents, PagesDirectory, ViewCounter, WebhookSecretBox],
+  exports: [PagesRepository, OwnersRepository, PageChanges, PageEvents, PagesDirectory, ViewCounter, WebhookSecretBox],
 })
 export class PagesReadModule {}
 
 /**
- * The pages calls (mounted by the gateway), the image upload (a plain Fastify route, see UploadImageRoute)
- * and the server-rendered public page (plain Fastify routes, see PublicPageRoutes). Needs a
- * `ConversionsReader` (the leads service's read module provides it) and the
- * gateway's `SpaShell`.
+ * The pages calls and the server-rendered public page (mounted by the gateway). Needs a
+ * `ConversionsReader` (the leads service's read module provides it) and the gateway's `SpaShell`.
  */
 @Module({
-  imports: [IdentityReadModule, PagesReadModule],
-  controllers: [PagesController],
+  imports: [PagesReadModule],
+  controllers: [PagesController, PublicPageController],
   providers: [
-    RouteBodyLimits,
+    UploadUrls,
     RenderedPages,
-    PublicPageRoutes,
     ListPagesService,
     GetPageService,
     CreatePageService,
     UpdatePageService,
     DeletePageService,
     KeepPageLiveService,
-    UploadUrls,
-    ProcessImageService,
-    UploadImageService,
-    UploadImageRoute,
     WebhookUrlCheck,
     WebhookEndpointService,
     ExampleImages,
@@ -71,29 +59,37 @@ export class PagesReadModule {}
 export class PagesHttpModule {}
 
 /**
- * The pages service's workers: the pages queue (moving buffered views into the database; when an owner's
- * plan changes, pausing or un-pausing their pages and dropping them from every replica's cache; removing
- * the leads of paused pages when their date comes) and the uploads
- * queue (removing images no page shows any more, and every 6 hours the uploads never saved to a page).
+ * Which uploads the pages show (any page's image fields, the owner's rich text): the pages service's answer
+ * to the platform's `UploadUsage` port. The process that runs the uploads queue passes it to
+ * `UploadsWorkerModule.forUsage` (the pages worker app, and the gateway when it runs the pages worker).
  */
 @Module({
-  imports: [IdentityReadModule],
+  providers: [PagesRepository, { provide: UploadUsage, useExisting: PagesRepository }],
+  exports: [UploadUsage],
+})
+export class PagesUploadUsageModule {}
+
+/**
+ * The pages service's workers: the pages queue (moving buffered views into the database; when an owner's
+ * plan changes, keeping it in the service's copy of its owners, pausing or un-pausing their pages and
+ * dropping them from every replica's cache; removing the leads of paused pages when their date comes).
+ * The pages worker app also runs the uploads queue beside it, told by {@link PagesUploadUsageModule}
+ * which uploads the pages still show.
+ */
+@Module({
   providers: [
     PagesRepository,
+    OwnersRepository,
     PendingViewsStore,
     FlushViewsService,
     PageChanges,
+    PageEvents,
     OwnerPlanChangedService,
     RemovePausedLeadsService,
     WebhookSecretBox,
     WebhookEndpointService,
     PagesProcessor,
     FlushViewsScheduler,
-    UploadUrls,
-    DeleteUploadsService,
-    SweepUploadsService,
-    SweepUploadsScheduler,
-    UploadsProcessor,
   ],
 })
 export class PagesWorkerModule {}

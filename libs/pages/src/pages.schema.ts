@@ -3,7 +3,8 @@ import { CreatePages20261122 } from './migrations/20261122-create-pages';
 import { AddPausedAt20261124 } from './migrations/20261124-add-paused-at';
 import { WebhookEndpoint20261124 } from './migrations/20261124-webhook-endpoint';
 import { CreateExamplePages20261125 } from './migrations/20261125-create-example-pages';
-import { PageSchema } from './pages/page.entity';
+import { CreateOwners20261126 } from './migrations/20261126-create-owners';
+import { PageSchema } from './model/page.entity';
 
 /** The pages service's tables (schema "pages") and their migrations. */
 export const PAGES_SCHEMA: ServiceSchema = {
@@ -14,5 +15,6 @@ export const PAGES_SCHEMA: ServiceSchema = {
     { name: '20261124_add_paused_at', class: AddPausedAt20261124 },
     { name: '20261124_webhook_endpoint', class: WebhookEndpoint20261124 },
     { name: '20261125_create_example_pages', class: CreateExamplePages20261125 },
+    { name: '20261126_create_owners', class: CreateOwners20261126 },
   ],
 };

@@ -1,8 +1,9 @@
 import type { PublicPageDto } from '@plink/contracts';
+import { makePublicPageDto } from '@plink/contracts/testing';
 
-/** A typical public page for tests: overrides replace fields. */
+/** The photo guide: a new page with its own texts and colours, as its visitors get it; overrides replace fields. */
 export function makePage(overrides: Partial<PublicPageDto> = {}): PublicPageDto {
-  return {
+  return makePublicPageDto({
     slug: 'photo-guide',
     title: 'The Free Photo Guide',
     subtext: '<p>Ten tips for better photos.</p>',
@@ -10,31 +11,6 @@ export function makePage(overrides: Partial<PublicPageDto> = {}): PublicPageDto 
     buttonText: 'Send me the guide',
     buttonColor: '#1d4ed8',
     backgroundColor: '#f3f4f6',
-    backgroundImage: null,
-    imageUrl: null,
-    useSharpCorners: false,
-    hideDropShadow: false,
-    textAlignment: 'left',
-    showBranding: true,
-    hidePrivacyPolicyCheckbox: false,
-    titleFont: 'Inter',
-    descriptionFont: 'Inter',
-    authorFont: 'Inter',
-    titleBold: true,
-    descriptionBold: false,
-    authorBold: false,
-    thankYouHeadline: 'Thank you!',
-    thankYouSubtext: 'Check your email for your download link.',
-    thankYouButtonText: null,
-    thankYouButtonUrl: null,
-    redirectUrl: null,
-    metaTitle: null,
-    metaDescription: null,
-    metaImageUrl: null,
-    faviconUrl: null,
-    customCodeSnippet: null,
-    facebookPixelId: null,
-    googleAnalyticsId: null,
     ...overrides,
-  };
+  });
 }

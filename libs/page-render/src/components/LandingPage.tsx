@@ -3,7 +3,7 @@ import type { PublicPageDto } from '@plink/contracts';
 import { contrastTextColor, cssUrl, fontStack, safeColor, safeUrl, thankYouButton } from './theme';
 
 /**
- * The public landing page (SPEC §2 "Public landing page"), drawn by the server (renderToString,
+ * The public landing page a visitor sees at `/{slug}`, drawn by the server (renderToString,
  * no React on the visitor's page) and by the editor's live preview. Deterministic: no ids, clock or
  * randomness, so both draw the same markup. Browser-safe: no Node APIs.
  *
@@ -130,7 +130,7 @@ export function LandingPage({
                 <div
                   className="plk-subtext"
                   style={{ fontFamily: fontStack(page.descriptionFont), fontWeight: weight(page.descriptionBold) }}
-                  // Sanitised by the pages service on save (SPEC §5 toolbar tags only).
+                  // Sanitised by the pages service on save (the rich-text toolbar's tags only).
                   dangerouslySetInnerHTML={{ __html: page.subtext }}
                 />
               )}

@@ -20,7 +20,7 @@ describe('landing page fonts', () => {
     for (const file of files) expect(existsSync(resolveFontFile(file) as string)).toBe(true);
   });
 
-  it('treats every SPEC font either as a web font or as a system font', () => {
+  it('treats every font a creator can choose either as a web font or as a system font', () => {
     const system = FONTS.filter((font) => !WEB_FONT_PACKAGES[font]);
     expect(system).toEqual([
       'Arial', 'Helvetica', 'Times New Roman', 'Georgia', 'Verdana', 'Tahoma', 'Trebuchet MS', 'Courier New',

@@ -1,7 +1,7 @@
 import type { Font } from '@plink/contracts';
 
 /**
- * The web fonts of SPEC's font list, self-hosted: the gateway serves their files at `/fonts/{file}`
+ * The web fonts of the font choices (FONTS), self-hosted: the gateway serves their files at `/fonts/{file}`
  * from the `@fontsource/*` packages (no request to a third party, which keeps visitors private and
  * works offline). The other choices (Arial, Georgia, …) are system fonts and download nothing.
  *

@@ -1,7 +1,7 @@
 /**
  * The landing page's stylesheet. The server document inlines it once in <head>; the editor preview
  * injects it with a <style> tag. Every selector starts with `.plk-` so it cannot restyle the SPA.
- * Sizes the SPEC fixes (card 420 px, image 260 px, corners, shadow) are also set inline by the
+ * Fixed sizes (card at most 420 px wide, main image 260 px high, corners, shadow) are also set inline by the
  * component, so they hold even before this sheet is applied.
  */
 export const LANDING_PAGE_CSS = [

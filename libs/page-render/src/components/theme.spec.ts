@@ -3,7 +3,7 @@ import { LANDING_PAGE_CSS } from './styles';
 import { contrastTextColor, cssUrl, fontStack, safeColor, safeUrl, thankYouButton } from './theme';
 
 describe('theme helpers', () => {
-  it('gives every SPEC font a family list ending in a generic family', () => {
+  it('gives every font a creator can choose a family list ending in a generic family', () => {
     for (const font of FONTS) {
       const stack = fontStack(font);
       expect(stack.startsWith(`${font},`)).toBe(true);

@@ -24,7 +24,7 @@ const FALLBACKS: Partial<Record<string, string>> = {
 };
 
 /**
- * A CSS font-family list for one of SPEC's fonts: the family itself, then look-alikes the visitor
+ * A CSS font-family list for one of the font choices (FONTS): the family itself, then look-alikes the visitor
  * probably has, shown until a web font (see fonts.ts, self-hosted) arrives or when a system font is
  * missing. Family names are sequences of CSS identifiers, so they need no quotes.
  */
@@ -77,7 +77,7 @@ export function cssUrl(url: string): string {
   return `url("${url.replace(/[\\"\n\r\f]/g, (c) => `\\${c.charCodeAt(0).toString(16)} `)}")`;
 }
 
-/** Both set, or no thank-you button at all (SPEC §2). */
+/** The thank-you button shows only when both its text and its URL are set. */
 export function thankYouButton(page: {
   thankYouButtonText: string | null;
   thankYouButtonUrl: string | null;

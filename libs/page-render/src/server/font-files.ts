@@ -7,7 +7,7 @@ let files: Map<string, string> | undefined;
 const packageDirs = new Map<string, string>();
 
 /**
- * The absolute path of a font file of SPEC's list (`inter-latin-400-normal.woff2`), or null for any
+ * The absolute path of a web font file of the font choices (`inter-latin-400-normal.woff2`), or null for any
  * other name — so `/fonts/…` can never read anything but those files.
  */
 export function resolveFontFile(file: string): string | null {

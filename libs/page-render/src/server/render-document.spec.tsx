@@ -189,7 +189,7 @@ describe('renderPublicPageDocument — body', () => {
   });
 });
 
-describe('budget (issue 3)', () => {
+describe('size budget', () => {
   const subtext = `<p>${'Learn to take beautiful photos with any camera. '.repeat(7).slice(0, 300)}</p>`;
   const typical = makePage({
     title: 'The Free Photo Guide: 10 tips for better photos',

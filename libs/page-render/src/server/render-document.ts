@@ -131,7 +131,7 @@ function renderDocument(page: PublicPageDto, options: PublicPageDocumentOptions)
   const inlineScripts = [`window.__PLINK_PAGE__=${scriptJson(page)};`];
   head.push(`<style>html,body{margin:0}\n${fonts ? `${fonts}\n` : ''}${LANDING_PAGE_CSS}</style>`, `<script>${inlineScripts[0]}</script>`);
   head.push(...trackingTags(page));
-  // The Pro owner's own code, as written (SPEC §2): it may bring scripts, pixels, styles.
+  // The Pro owner's own code, injected into <head> as written: it may bring scripts, pixels, styles.
   if (page.customCodeSnippet?.trim()) head.push(page.customCodeSnippet);
 
   let tail = '';

@@ -2,7 +2,7 @@ import type { PublicPageDto } from '@plink/contracts';
 import { escapeHtml, scriptJson } from './escape';
 
 /**
- * The Pro owner's tracking (SPEC §1 "embedded tracking scripts"): Google Analytics (gtag.js) and the
+ * The Pro owner's tracking (a Pro feature): Google Analytics (gtag.js) and the
  * Meta pixel, the vendors' standard snippets with the page's ids. The ids were validated on save
  * (`G-…`, digits) and reach the public page only for Pro owners; they are still escaped here.
  */

@@ -1,19 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { PublicPageDto, WebhookEndpointDto } from '@plink/contracts';
-import { APP_CONFIG, type AppConfig } from '@plink/platform';
-import { IdentityDirectory } from '@plink/identity';
+import type { PageFacts, PublicPageDto, WebhookEndpointDto } from '@plink/contracts';
+import { APP_CONFIG, type AppConfig, ChannelCache } from '@plink/platform';
 import { PageChanges } from '../cache/page-changes';
-import { TtlCache } from '../cache/ttl-cache';
-import { toPublicPage } from '../pages/page.dto';
-import { PagesRepository } from '../pages/pages.repository';
+import { OwnersRepository, type Owner } from '../owners/owners.repository';
+import { factsOf } from '../model/page-events';
+import { toPublicPage } from '../model/page.dto';
+import { PagesRepository } from '../model/pages.repository';
 import { WebhookSecretBox, signingSecrets, toWebhookEndpointDto } from '../webhooks/webhook-endpoint';
 
-/** A page as the visitor-facing services need it (the public page, and what a lead's jobs need). */
+/** A page as its visitors see it (the public page API and the server render). */
 export interface VisitorPage {
   id: number;
-  ownerId: number;
+  slug: string;
   ownerUsername: string;
-  ownerIsPremium: boolean;
   /**
    * Paused after the owner's downgrade: visitors get 'This page is paused' (404), no view is counted and
    * no submission is taken. `public` is still filled, but must not be shown.
@@ -21,11 +20,6 @@ export interface VisitorPage {
   paused: boolean;
   /** What the visitor sees (GET /api/page/{slug}, the server render). */
   public: PublicPageDto;
-  title: string;
-  slug: string;
-  fileUrl: string | null;
-  /** Set only when the owner is Pro (webhooks are a Pro feature). */
-  webhookUrl: string | null;
 }
 
 export interface OwnedPage {
@@ -35,14 +29,7 @@ export interface OwnedPage {
   views: number;
 }
 
-export interface PageSummary {
-  id: number;
-  slug: string;
-  title: string;
-  fileUrl: string | null;
-}
-
-/** A page's webhook endpoint as the notifications service needs it at send time (read fresh, never cached). */
+/** A page's webhook endpoint as its owner's webhook calls need it (read fresh, never cached; see WebhookEndpointLookup). */
 export interface WebhookTarget {
   pageId: number;
   ownerId: number;
@@ -73,47 +60,21 @@ const MAX_ENTRIES = 20_000;
  */
 @Injectable()
 export class PagesDirectory {
-  private readonly cache = new TtlCache<VisitorPage | null>(MAX_ENTRIES);
-  private readonly loading = new Map<string, Promise<VisitorPage | null>>();
+  private readonly cache: ChannelCache<VisitorPage>;
 
   constructor(
     private readonly pages: PagesRepository,
-    private readonly identity: IdentityDirectory,
-    private readonly changes: PageChanges,
+    private readonly owners: OwnersRepository,
+    changes: PageChanges,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly secrets: WebhookSecretBox,
   ) {
-    changes.onChange((slug) => {
-      if (slug === null) this.cache.clear();
-      else this.cache.delete(slug);
-      if (slug === null) this.loading.clear();
-      else this.loading.delete(slug);
-    });
+    this.cache = new ChannelCache(changes, { maxEntries: MAX_ENTRIES, foundTtlMs: FOUND_TTL_MS, missingTtlMs: MISSING_TTL_MS });
   }
 
   /** The page of a slug (any case) for a visitor, or null. No database query while it is cached. */
   findForVisitor(slug: string): Promise<VisitorPage | null> {
-    const key = slug.toLowerCase();
-    const cached = this.cache.get(key);
-    if (cached !== undefined) return Promise.resolve(cached);
-    let pending = this.loading.get(key);
-    if (!pending) {
-      const generation = this.cache.current();
-      const live = this.changes.live();
-      pending = this.load(key).then(
-        (page) => {
-          if (live) this.cache.setIfCurrent(generation, key, page, page ? FOUND_TTL_MS : MISSING_TTL_MS);
-          if (this.loading.get(key) === pending) this.loading.delete(key);
-          return page;
-        },
-        (err: unknown) => {
-          if (this.loading.get(key) === pending) this.loading.delete(key);
-          throw err;
-        },
-      );
-      this.loading.set(key, pending);
-    }
-    return pending;
+    return this.cache.get(slug, (key) => this.load(key));
   }
 
   /** A page of this user (for their stats), or null when it is not theirs or does not exist. */
@@ -122,22 +83,11 @@ export class PagesDirectory {
     return page ? { id: page.id, slug: page.slug, title: page.title, views: Number(page.views ?? 0) } : null;
   }
 
-  /** How many of the user's pages are paused (the lead-removal warning goes only to users who have some). */
-  async countPaused(userId: number): Promise<number> {
-    return (await this.pages.pausedIdsOf(userId)).length;
-  }
-
-  /** A page by id (e.g. for the file-delivery e-mail), or null. */
-  async findById(pageId: number): Promise<PageSummary | null> {
-    const page = await this.pages.findById(pageId);
-    return page ? { id: page.id, slug: page.slug, title: page.title, fileUrl: page.fileUrl ?? null } : null;
-  }
-
   /** The page's webhook endpoint now (its owner's plan included), or null when the page or its owner is gone. */
   async findWebhookTarget(pageId: number): Promise<WebhookTarget | null> {
     const page = await this.pages.findById(pageId);
     if (!page) return null;
-    const owner = await this.identity.findContact(page.userId);
+    const owner = await this.owners.find(page.userId);
     if (!owner) return null;
     return {
       pageId: page.id,
@@ -154,23 +104,29 @@ export class PagesDirectory {
     };
   }
 
+  /**
+   * The facts of a slug's page as its 'leads.page-changed' events carry them (the same rule, {@link factsOf}),
+   * read now and not cached: for the leads service's fallback when its read model has not heard of a page yet.
+   */
+  async findPageFacts(slug: string): Promise<{ pageId: number; facts: PageFacts } | null> {
+    const page = await this.pages.findBySlug(slug);
+    if (!page) return null;
+    return { pageId: page.id, facts: factsOf(page, await this.ownerOf(page.userId), !!page.pausedAt) };
+  }
+
   private async load(slug: string): Promise<VisitorPage | null> {
     const page = await this.pages.findBySlug(slug);
     if (!page) return null;
-    const owner = await this.identity.findContact(page.userId);
-    if (!owner) return null;
-    return {
-      id: page.id,
-      ownerId: owner.id,
-      ownerUsername: owner.username,
-      ownerIsPremium: owner.isPremium,
-      paused: !!page.pausedAt,
-      public: toPublicPage(page, owner),
-      title: page.title,
-      slug: page.slug,
-      fileUrl: page.fileUrl ?? null,
-      // Only a Pro owner's page with its webhook on records webhook jobs.
-      webhookUrl: owner.isPremium && !page.webhookDisabledAt ? (page.webhookUrl ?? null) : null,
-    };
+    const owner = await this.ownerOf(page.userId);
+    return { id: page.id, slug: page.slug, ownerUsername: owner.username, paused: !!page.pausedAt, public: toPublicPage(page, owner) };
+  }
+
+  /**
+   * The page's owner from the pages service's copy. One it has not heard of yet (identity's announcement of
+   * the owners that existed before this copy is on its way) counts as a Free owner without a name until it
+   * comes; it drops the owner's pages from the caches when it does.
+   */
+  private async ownerOf(userId: number): Promise<Owner> {
+    return (await this.owners.find(userId)) ?? { id: userId, username: '', isPremium: false };
   }
 }

@@ -1,9 +1,18 @@
 import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, Post, Put, Req, UseGuards } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyRequest } from 'fastify';
+import { ApiTags } from '@nestjs/swagger';
 import {
   PageMessages,
+  WebhookMessages,
   createPageSchema,
+  keepPageLiveResponseSchema,
+  messageResponseSchema,
+  pageDtoSchema,
+  pageListSchema,
+  pageTemplateSchema,
+  publicPageSchema,
+  webhookEndpointSchema,
   type KeepPageLiveResponse,
   updatePageSchema,
   type MessageResponse,
@@ -14,11 +23,10 @@ import {
   type WebhookEndpointDto,
   isExampleSlug,
 } from '@plink/contracts';
-import { CurrentUser, SignedInGuard, type User } from '@plink/identity';
-import { ZodPipe } from '@plink/platform';
+import { ApiDoc, CurrentUser, SignedInGuard, ZodPipe, type SignedInUser } from '@plink/platform';
 import { PagesDirectory } from '../directory/pages-directory';
-import { toPageDto, toPageTemplate } from '../pages/page.dto';
-import { PagesRepository } from '../pages/pages.repository';
+import { toPageDto, toPageTemplate } from '../model/page.dto';
+import { PagesRepository } from '../model/pages.repository';
 import { CreatePageService } from '../use-cases/create-page.service';
 import { DeletePageService } from '../use-cases/delete-page.service';
 import { GetPageService } from '../use-cases/get-page.service';
@@ -30,9 +38,19 @@ import { WebhookSecretBox, toWebhookEndpointDto } from '../webhooks/webhook-endp
 import { WebhookEndpointService } from '../webhooks/webhook-endpoint.service';
 import { PageIdPipe } from './page-id.pipe';
 import { PartialZodPipe } from './partial-zod.pipe';
-import { PAGE_BODY_LIMIT } from './route-body-limit';
 
-/** The page calls of SPEC §7: a creator's own pages, and a page's public data. */
+/**
+ * Request bodies of page saves may carry rich text with inline images (each up to 2 MB): above the
+ * app-wide 100 KB JSON limit, under this one. Larger bodies get the usual 413 JSON answer.
+ */
+export const PAGE_BODY_LIMIT = 8 * 1024 * 1024;
+
+/** What the plan decides about a page's fields, for the API reference. */
+const PAGE_PLAN_NOTE =
+  'A Free request is not refused for Pro-only settings: it saves the Free values (branding on, no webhook URL, no custom code).';
+
+/** The page calls: a creator's own pages, and a page's public data. */
+@ApiTags('Pages')
 @Controller('api')
 export class PagesController {
   constructor(
@@ -49,32 +67,52 @@ export class PagesController {
     private readonly pages: PagesRepository,
   ) {}
 
+  @ApiDoc({ summary: "The signed-in user's pages, with views and conversions", ok: pageListSchema })
   @Get('pages')
   @UseGuards(SignedInGuard)
-  list(@CurrentUser() user: User): Promise<PageDto[]> {
+  list(@CurrentUser() user: SignedInUser): Promise<PageDto[]> {
     return this.listPages.execute(user.id);
   }
 
+  @ApiDoc({
+    summary: 'Create a page',
+    description: `Only \`slug\` is required; every other field takes its default. ${PAGE_PLAN_NOTE} The page is live at once at \`/{slug}\`.`,
+    body: createPageSchema,
+    ok: pageDtoSchema,
+    errors: {
+      400: [PageMessages.slugReserved, PageMessages.slugCharacters, PageMessages.invalidUrl, WebhookMessages.blockedAddress],
+      403: [PageMessages.verifyFirst, PageMessages.freePlanLimit],
+      409: PageMessages.slugTaken,
+    },
+  })
   @Post('pages')
   @HttpCode(201)
   @UseGuards(SignedInGuard)
   @RouteConfig({ bodyLimit: PAGE_BODY_LIMIT })
-  async create(@CurrentUser() user: User, @Body(new ZodPipe(createPageSchema)) body: PageFields): Promise<PageDto> {
+  async create(@CurrentUser() user: SignedInUser, @Body(new ZodPipe(createPageSchema)) body: PageFields): Promise<PageDto> {
     // A new page has no conversions yet.
     return toPageDto(await this.createPage.execute(user, body), 0);
   }
 
+  @ApiDoc({ summary: 'One of your pages', ok: pageDtoSchema, errors: { 404: PageMessages.pageNotFound } })
   @Get('pages/:id')
   @UseGuards(SignedInGuard)
-  one(@CurrentUser() user: User, @Param('id', PageIdPipe) id: number): Promise<PageDto> {
+  one(@CurrentUser() user: SignedInUser, @Param('id', PageIdPipe) id: number): Promise<PageDto> {
     return this.getPage.execute(user.id, id);
   }
 
+  @ApiDoc({
+    summary: 'Change some fields of a page',
+    description: `Send only the fields to change; the others stay as they are. ${PAGE_PLAN_NOTE}`,
+    body: updatePageSchema,
+    ok: pageDtoSchema,
+    errors: { 404: PageMessages.pageNotFound, 409: PageMessages.slugTaken },
+  })
   @Put('pages/:id')
   @UseGuards(SignedInGuard)
   @RouteConfig({ bodyLimit: PAGE_BODY_LIMIT })
   async update(
-    @CurrentUser() user: User,
+    @CurrentUser() user: SignedInUser,
     @Param('id', PageIdPipe) id: number,
     @Body(new PartialZodPipe(updatePageSchema)) body: Partial<PageFields>,
   ): Promise<PageDto> {
@@ -82,35 +120,39 @@ export class PagesController {
     return this.getPage.execute(user.id, id);
   }
 
+  @ApiDoc({ summary: 'Delete a page with its leads', ok: messageResponseSchema, errors: { 404: PageMessages.pageNotFound } })
   @Delete('pages/:id')
   @HttpCode(200)
   @UseGuards(SignedInGuard)
-  async remove(@CurrentUser() user: User, @Param('id', PageIdPipe) id: number): Promise<MessageResponse> {
+  async remove(@CurrentUser() user: SignedInUser, @Param('id', PageIdPipe) id: number): Promise<MessageResponse> {
     await this.deletePage.execute(user.id, id);
     return { message: 'Page deleted' };
   }
 
   /** A Free owner with paused pages chooses the one page that stays live (the one live before is paused). */
+  @ApiDoc({ summary: 'Choose the one page a Free plan keeps live', ok: keepPageLiveResponseSchema, errors: { 404: PageMessages.pageNotFound } })
   @Post('pages/:id/keep-live')
   @HttpCode(200)
   @UseGuards(SignedInGuard)
-  keepLive(@CurrentUser() user: User, @Param('id', PageIdPipe) id: number): Promise<KeepPageLiveResponse> {
+  keepLive(@CurrentUser() user: SignedInUser, @Param('id', PageIdPipe) id: number): Promise<KeepPageLiveResponse> {
     return this.keepPageLive.execute(user, id);
   }
 
   /** A new webhook signing secret; the previous one signs beside it for 24 hours. Pro owners only. */
+  @ApiDoc({ summary: "A new webhook signing secret (the old one signs beside it for 24 h; Pro)", ok: webhookEndpointSchema, errors: { 403: WebhookMessages.proOnly, 404: PageMessages.pageNotFound } })
   @Post('pages/:id/webhook/rotate-secret')
   @HttpCode(200)
   @UseGuards(SignedInGuard)
-  async rotateWebhookSecret(@CurrentUser() user: User, @Param('id', PageIdPipe) id: number): Promise<WebhookEndpointDto> {
+  async rotateWebhookSecret(@CurrentUser() user: SignedInUser, @Param('id', PageIdPipe) id: number): Promise<WebhookEndpointDto> {
     return toWebhookEndpointDto(await this.webhookEndpoint.rotateSecret(user, id), this.secrets);
   }
 
   /** Turns back on a webhook Plink turned off (410 Gone, or it kept failing). Pro owners only. */
+  @ApiDoc({ summary: 'Turn back on a webhook Plink turned off (Pro)', ok: webhookEndpointSchema, errors: { 403: WebhookMessages.proOnly, 404: PageMessages.pageNotFound } })
   @Post('pages/:id/webhook/enable')
   @HttpCode(200)
   @UseGuards(SignedInGuard)
-  async enableWebhook(@CurrentUser() user: User, @Param('id', PageIdPipe) id: number): Promise<WebhookEndpointDto> {
+  async enableWebhook(@CurrentUser() user: SignedInUser, @Param('id', PageIdPipe) id: number): Promise<WebhookEndpointDto> {
     return toWebhookEndpointDto(await this.webhookEndpoint.enable(user, id), this.secrets);
   }
 
@@ -118,6 +160,12 @@ export class PagesController {
    * A page's public data (the SPA's public page route): counts one view (not for a HEAD probe or a
    * crawler). A paused page is a 404 that says so, and counts nothing.
    */
+  @ApiDoc({
+    summary: "A page's public data (counts one view)",
+    description: 'What a visitor sees; never the owner\'s data. A HEAD probe or a crawler counts no view.',
+    ok: publicPageSchema,
+    errors: { 404: [PageMessages.pageNotFound, PageMessages.pagePaused] },
+  })
   @Get('page/:slug')
   async publicPage(@Req() request: FastifyRequest, @Param('slug') slug: string): Promise<PublicPageDto> {
     const page = /^[A-Za-z0-9-]{1,60}$/.test(slug) ? await this.directory.findForVisitor(slug) : null;
@@ -128,6 +176,7 @@ export class PagesController {
   }
 
   /** An example page's content as the starting values of a new page (the editor's "Use this template"). */
+  @ApiDoc({ summary: "An example page's content, as the starting values of a new page", ok: pageTemplateSchema, errors: { 404: PageMessages.templateNotFound } })
   @Get('templates/:slug')
   async template(@Param('slug') slug: string): Promise<PageTemplateDto> {
     const page = isExampleSlug(slug) ? await this.pages.findBySlug(slug) : null;

@@ -117,6 +117,19 @@ describe('public landing pages', () => {
       }
     });
 
+    it('forgives a stray slash in a visitor\'s link: the page it names, or the Page Not Found document', async () => {
+      for (const path of [`/${page.slug}/`, `/p/${page.slug}/`, `/p//${page.slug}`, `/p/${owner.username}/${page.slug}/`]) {
+        const res = await visitor().get(path);
+        expect({ path, status: res.status }).toEqual({ path, status: 200 });
+        expect(res.text).toContain('Send it');
+      }
+      for (const path of [`/p/${owner.username}/`, '/p//no-such-page', '/p/a/b/c']) {
+        const res = await visitor().get(path);
+        expect({ path, status: res.status, type: res.headers.get('content-type') }).toEqual({ path, status: 404, type: 'text/html; charset=utf-8' });
+        expect(res.text).toContain('Page Not Found');
+      }
+    });
+
     it('carries every field a creator sets into the HTML visitors and link previews get', async () => {
       const full = (
         await owner.client.post('/api/pages', {

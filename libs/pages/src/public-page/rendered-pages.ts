@@ -7,9 +7,8 @@ import {
   renderPublicPage,
   type CreatorCodeIsolation,
 } from '@plink/page-render';
-import { APP_CONFIG, publicPageBaseHeaders, type AppConfig } from '@plink/platform';
+import { APP_CONFIG, type AppConfig, publicPageBaseHeaders, TtlCache } from '@plink/platform';
 import { PageChanges } from '../cache/page-changes';
-import { TtlCache } from '../cache/ttl-cache';
 import { PagesDirectory } from '../directory/pages-directory';
 
 export type PageState = 'form' | 'thank-you';

@@ -8,7 +8,7 @@ import {
 } from '@plink/contracts';
 
 /**
- * The rich-text toolbar of SPEC §2 (header levels 1–2, bold, italic, underline, lists, links, inline images),
+ * What the editor's rich-text toolbar makes (header levels 1–2, bold, italic, underline, lists, links, inline images),
  * and nothing else (the allowlist lives in @plink/contracts, shared with the editor's paste cleaning): every
  * other tag is dropped (its text kept, except for script-like containers, whose content goes too) and every
  * attribute but `a[href]` and `img[src]` is removed.
@@ -59,7 +59,7 @@ function escapeHtml(text: string): string {
 }
 
 /**
- * Text without block tags as SPEC shows it: blank lines separate paragraphs, single newlines are line breaks.
+ * Text without block tags is shown as paragraphs: blank lines separate them, single newlines are line breaks.
  * Plain text is escaped first (what the creator typed is shown, not interpreted).
  */
 function paragraphsOf(text: string, escape: boolean): string {

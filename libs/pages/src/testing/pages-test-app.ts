@@ -1,12 +1,14 @@
 import { Global, Module, type INestApplicationContext } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
-import { IDENTITY_SCHEMA, IdentityHttpModule } from '@plink/identity';
-import { PlatformModule, SpaShell, Storage, createHttpApp, createWorkerContext, loadConfig, serveUploads, type AppConfig } from '@plink/platform';
-import { createTestEnvironment, type TestEnvironment } from '@plink/testing';
-import { PagesHttpModule, PagesWorkerModule } from '../pages.module';
+import { PlatformModule, SessionLookup, SpaShell, Storage, createHttpApp, createWorkerContext, loadConfig, serveUploads, type AppConfig } from '@plink/platform';
+import { TestClient, TestSignIns, createTestEnvironment, type TestEnvironment } from '@plink/testing';
+import { PagesHttpModule, PagesReadModule, PagesWorkerModule } from '../pages.module';
 import { PAGES_SCHEMA } from '../pages.schema';
-import { ConversionsReader } from '../pages/conversions-reader';
+import { ConversionsReader } from '../model/conversions-reader';
+import { OwnerPlanChangedService } from '../use-cases/owner-plan-changed.service';
+
+export { TestClient };
 
 export const SPA_SHELL_HTML = '<!doctype html><html><head><title>Plink SPA</title></head><body><div id="root"></div></body></html>';
 
@@ -18,66 +20,6 @@ export class FakeConversions extends ConversionsReader {
   }
 }
 
-/** A tiny browser stand-in: fetch with a cookie jar, JSON in and out. */
-export class TestClient {
-  private readonly cookies = new Map<string, string>();
-
-  constructor(
-    private readonly origin: string,
-    private readonly defaultHeaders: Record<string, string> = {},
-  ) {}
-
-  /** The Cookie header this client sends (for hand-made requests). */
-  cookieHeader(): string {
-    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  }
-
-  async request(
-    method: string,
-    path: string,
-    body?: unknown,
-    headers: Record<string, string> = {},
-  ): Promise<{ status: number; body: any; text: string; headers: Headers }> {
-    const all: Record<string, string> = { ...this.defaultHeaders, ...headers };
-    if (this.cookies.size > 0) all.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    const init: RequestInit = { method, headers: all };
-    if (body instanceof FormData) {
-      init.body = body; // multipart: fetch writes the content type with its boundary
-    } else if (body !== undefined) {
-      all['content-type'] ??= 'application/json';
-      init.body = typeof body === 'string' ? body : JSON.stringify(body);
-    }
-    const response = await fetch(this.origin + path, init);
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const [name, value] = pair.split('=');
-      if (value) this.cookies.set(name.trim(), value);
-      else this.cookies.delete(name.trim());
-    }
-    const text = await response.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      /* not JSON */
-    }
-    return { status: response.status, body: parsed, text, headers: response.headers };
-  }
-
-  get(path: string, headers?: Record<string, string>) {
-    return this.request('GET', path, undefined, headers);
-  }
-  post(path: string, body?: unknown) {
-    return this.request('POST', path, body);
-  }
-  put(path: string, body?: unknown) {
-    return this.request('PUT', path, body);
-  }
-  delete(path: string) {
-    return this.request('DELETE', path);
-  }
-}
-
 export interface Creator {
   id: number;
   username: string;
@@ -86,9 +28,10 @@ export interface Creator {
 }
 
 /**
- * The pages service's HTTP side as the gateway mounts it (identity's calls for signing in, a fake
- * ConversionsReader, an SPA shell), on a fresh database and Redis prefix; `startWorker()` adds a pages
- * worker context as `apps/pages` runs it.
+ * The pages service's HTTP side as the gateway mounts it (signed-in creators as real rows of a test
+ * session lookup instead of identity, a fake ConversionsReader, an SPA shell), on a fresh database and
+ * Redis prefix; `startWorker()` adds a pages worker context as `apps/pages` runs it. Identity's own
+ * sign-in, and a plan change travelling from billing through identity, are tested in the gateway.
  */
 export class PagesTestApp {
   app!: NestFastifyApplication;
@@ -97,15 +40,16 @@ export class PagesTestApp {
   env!: TestEnvironment;
   config!: AppConfig;
   db!: Client;
+  signIns!: TestSignIns;
   readonly conversions = new FakeConversions();
   private readonly replicas = new Set<NestFastifyApplication>();
-  private n = 0;
 
   static async start(overrides: Record<string, string> = {}): Promise<PagesTestApp> {
     const t = new PagesTestApp();
     t.env = await createTestEnvironment({ AUTH_RATE_LIMIT_PER_MINUTE: '0', ...overrides });
     t.config = loadConfig(t.env.vars);
-    t.app = await buildGatewayStandIn(t.config, t.conversions);
+    t.signIns = await TestSignIns.open(t.env.database.url);
+    t.app = await buildGatewayStandIn(t.config, t.conversions, t.signIns);
     t.origin = await listen(t.app);
     t.db = new Client({ connectionString: t.env.database.url });
     await t.db.connect();
@@ -114,7 +58,7 @@ export class PagesTestApp {
 
   /** Another gateway replica on the same database and Redis (its own in-memory caches and view counter). */
   async replica(): Promise<{ app: NestFastifyApplication; client: (headers?: Record<string, string>) => TestClient; close: () => Promise<void> }> {
-    const app = await buildGatewayStandIn(this.config, this.conversions);
+    const app = await buildGatewayStandIn(this.config, this.conversions, this.signIns);
     const origin = await listen(app);
     this.replicas.add(app);
     return {
@@ -127,10 +71,10 @@ export class PagesTestApp {
     };
   }
 
-  /** Runs the pages service's worker (the view flush), as `apps/pages` does. */
+  /** Runs the pages service's worker (the view flush, the uploads queue), as `apps/pages` does. */
   async startWorker(): Promise<void> {
     this.worker = await createWorkerContext(
-      { service: 'pages', workerModule: PagesWorkerModule, schemas: [PAGES_SCHEMA], defaultHealthPort: 0 },
+      { service: 'pages', workerModule: PagesWorkerModule, schema: PAGES_SCHEMA, defaultHealthPort: 0 },
       this.config,
     );
     await this.worker.init();
@@ -140,24 +84,24 @@ export class PagesTestApp {
     return new TestClient(this.origin, headers);
   }
 
-  /** A registered creator, signed in; verified unless asked otherwise; Pro when asked. */
+  /** A creator, signed in; verified unless asked otherwise; Pro when asked. */
   async creator(options: { verified?: boolean; premium?: boolean } = {}): Promise<Creator> {
-    this.n += 1;
-    const tag = `${Date.now().toString(36)}${this.n}`;
-    const who = { username: `creator_${tag}`, email: `creator.${tag}@example.com`, password: 'secret-password' };
-    const client = this.client();
-    const registered = await client.post('/api/register', who);
-    if (registered.status !== 201) throw new Error(`register failed: ${registered.status} ${registered.text}`);
-    await this.db.query('update identity.users set is_verified = $2, is_premium = $3 where id = $1', [
-      registered.body.id,
-      options.verified ?? true,
-      options.premium ?? false,
-    ]);
-    return { id: registered.body.id, username: who.username, email: who.email, client };
+    const user = await this.signIns.create(options);
+    return { id: user.id, username: user.username, email: user.email, client: this.client().setCookies(user.cookie) };
   }
 
+  /**
+   * The creator's plan changes as identity makes it known: their next request carries it, and the pages
+   * service hears of it as from identity's 'pages.owner-plan-changed' job (pausing, caches).
+   */
   async setPremium(userId: number, premium: boolean): Promise<void> {
-    await this.db.query('update identity.users set is_premium = $2 where id = $1', [userId, premium]);
+    await this.signIns.setPremium(userId, premium);
+    const { rows } = await this.db.query('select username from test_identity.users where id = $1', [userId]);
+    await this.app.get(OwnerPlanChangedService).execute(userId, new Date(), {
+      username: rows[0].username as string,
+      isPremium: premium,
+      changedAt: new Date().toISOString(),
+    });
   }
 
   async close(): Promise<void> {
@@ -165,29 +109,30 @@ export class PagesTestApp {
     await this.worker?.close();
     await this.app?.close();
     await this.db?.end();
+    await this.signIns?.close();
     await this.env?.cleanup();
   }
 }
 
 /** The gateway's composition for the pages service, with stand-ins for what other services provide. */
-async function buildGatewayStandIn(config: AppConfig, conversions: ConversionsReader): Promise<NestFastifyApplication> {
+async function buildGatewayStandIn(config: AppConfig, conversions: ConversionsReader, signIns: TestSignIns): Promise<NestFastifyApplication> {
   @Global()
   @Module({
     providers: [
       { provide: ConversionsReader, useValue: conversions },
       { provide: SpaShell, useValue: { html: () => SPA_SHELL_HTML, htmlFor: () => SPA_SHELL_HTML } },
+      { provide: SessionLookup, useValue: signIns },
     ],
-    exports: [ConversionsReader, SpaShell],
+    exports: [ConversionsReader, SpaShell, SessionLookup],
   })
   class GatewayStandInModule {}
 
+  /** What the pages worker does on identity's plan-change job, run directly (no queue worker here). */
+  @Module({ imports: [PagesReadModule], providers: [OwnerPlanChangedService] })
+  class OwnerPlansStandInModule {}
+
   @Module({
-    imports: [
-      PlatformModule.forRoot({ config, schemas: [IDENTITY_SCHEMA, PAGES_SCHEMA] }),
-      GatewayStandInModule,
-      IdentityHttpModule,
-      PagesHttpModule,
-    ],
+    imports: [PlatformModule.forRoot({ config, schemas: [PAGES_SCHEMA] }), GatewayStandInModule, PagesHttpModule, OwnerPlansStandInModule],
   })
   class TestGatewayModule {}
 

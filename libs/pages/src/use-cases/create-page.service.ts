@@ -1,13 +1,16 @@
 import { ConflictException, ForbiddenException, Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { PageMessages, type PageFields } from '@plink/contracts';
-import type { User } from '@plink/identity';
+import { Outbox, type SignedInUser } from '@plink/platform';
 import { PageChanges } from '../cache/page-changes';
-import { Page } from '../pages/page.entity';
-import { PagesRepository } from '../pages/pages.repository';
-import { applyPlanRules } from '../pages/plan-rules';
+import { OwnersRepository } from '../owners/owners.repository';
+import { Page } from '../model/page.entity';
+import { PagesRepository } from '../model/pages.repository';
+import { applyPlanRules } from '../model/plan-rules';
 import { sanitizeRichText } from '../rich-text/sanitize-rich-text';
 import { WebhookSecretBox, WebhookUrlCheck, webhookFieldsOnSave } from '../webhooks/webhook-endpoint';
+import { PageEvents } from '../model/page-events';
+import { hasWebhookEndpoint, recordWebhookEndpoint } from '../webhooks/webhook-endpoint-events';
 
 /**
  * Creates a page for a verified user. Free users get one page in total (checked under a per-user lock,
@@ -19,12 +22,15 @@ export class CreatePageService {
   constructor(
     private readonly em: EntityManager,
     private readonly pages: PagesRepository,
+    private readonly owners: OwnersRepository,
     private readonly changes: PageChanges,
     private readonly webhookUrls: WebhookUrlCheck,
     private readonly secrets: WebhookSecretBox,
+    private readonly events: PageEvents,
+    private readonly outbox: Outbox,
   ) {}
 
-  async execute(user: User, input: PageFields): Promise<Page> {
+  async execute(user: SignedInUser, input: PageFields): Promise<Page> {
     if (!user.isVerified) throw new ForbiddenException({ message: PageMessages.verifyFirst });
     if (!user.isPremium && (await this.pages.countByOwner(user.id)) >= 1) throw freePlanLimit();
     const planned = applyPlanRules(input, user);
@@ -39,8 +45,12 @@ export class CreatePageService {
           await this.pages.lockOwner(tx, user.id);
           if ((await this.pages.countByOwner(user.id, tx)) >= 1) throw freePlanLimit();
         }
+        // The owner's username and plan, for their visitor pages (kept by the pages service itself).
+        await this.owners.remember(tx, user);
         const created = tx.create(Page, { ...withoutUndefined(fields), slug: fields.slug, userId: user.id });
         await tx.flush();
+        this.events.changed(tx, created, user);
+        if (hasWebhookEndpoint(created)) recordWebhookEndpoint(this.outbox, tx, created, user.isPremium);
         return created;
       });
     } catch (err) {

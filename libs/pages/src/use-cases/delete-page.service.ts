@@ -1,10 +1,10 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
-import { EntityManager } from '@mikro-orm/postgresql';
 import { PageMessages } from '@plink/contracts';
-import { Outbox } from '@plink/platform';
+import { Outbox, UploadUrls } from '@plink/platform';
 import { PageChanges } from '../cache/page-changes';
-import { PagesRepository } from '../pages/pages.repository';
-import { UploadUrls } from '../uploads/upload-urls';
+import { PagesRepository } from '../model/pages.repository';
+import { PageEvents } from '../model/page-events';
+import { hasWebhookEndpoint, recordWebhookEndpointRemoved } from '../webhooks/webhook-endpoint-events';
 
 /**
  * Deletes one of the user's own pages. Its leads belong to the leads service: the job that removes them
@@ -15,24 +15,22 @@ import { UploadUrls } from '../uploads/upload-urls';
 @Injectable()
 export class DeletePageService {
   constructor(
-    private readonly em: EntityManager,
     private readonly pages: PagesRepository,
     private readonly outbox: Outbox,
     private readonly changes: PageChanges,
     private readonly uploads: UploadUrls,
+    private readonly events: PageEvents,
   ) {}
 
   async execute(userId: number, pageId: number): Promise<void> {
-    const slug = await this.em.transactional(async (tx) => {
-      const page = await this.pages.findOwned(pageId, userId, tx);
-      if (!page) throw new NotFoundException({ message: PageMessages.pageNotFound });
-      tx.remove(page);
-      this.outbox.record(tx, 'leads.delete-for-page', { v: 1, pageId: page.id });
-      const keys = this.uploads.ownKeysOf(page, userId);
+    const page = await this.pages.deleteOwned(pageId, userId, (tx, deleted) => {
+      this.outbox.record(tx, 'leads.delete-for-page', { v: 1, pageId: deleted.id });
+      this.events.deleted(tx, deleted.id);
+      const keys = this.uploads.ownKeysOf(deleted, userId);
       if (keys.length > 0) this.outbox.record(tx, 'pages.delete-uploads', { v: 1, keys });
-      return page.slug;
+      if (hasWebhookEndpoint(deleted)) recordWebhookEndpointRemoved(this.outbox, tx, deleted);
     });
-    this.outbox.kick();
-    await this.changes.publish([slug]);
+    if (!page) throw new NotFoundException({ message: PageMessages.pageNotFound });
+    await this.changes.publish([page.slug]);
   }
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { getLogger, recordViewFlush } from '@plink/platform';
-import { PagesRepository } from '../pages/pages.repository';
+import { PagesRepository } from '../model/pages.repository';
 import { PendingViewsStore } from '../views/pending-views.store';
 
 /**

@@ -1,8 +1,8 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { PageMessages, type PageDto } from '@plink/contracts';
-import { ConversionsReader } from '../pages/conversions-reader';
-import { toPageDto } from '../pages/page.dto';
-import { PagesRepository } from '../pages/pages.repository';
+import { ConversionsReader } from '../model/conversions-reader';
+import { toPageDto } from '../model/page.dto';
+import { PagesRepository } from '../model/pages.repository';
 
 /** One of the creator's pages; another user's page does not exist for them (404). */
 @Injectable()

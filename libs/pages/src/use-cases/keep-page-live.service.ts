@@ -3,9 +3,10 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { PageMessages, type KeepPageLiveResponse } from '@plink/contracts';
 import { getLogger } from '@plink/platform';
 import { PageChanges } from '../cache/page-changes';
-import { decideKeepLive } from '../pages/pause-rules';
-import { PagesRepository } from '../pages/pages.repository';
+import { decideKeepLive } from '../model/pause-rules';
+import { PagesRepository } from '../model/pages.repository';
 import { ListPagesService } from './list-pages.service';
+import { PageEvents } from '../model/page-events';
 
 /**
  * POST /api/pages/{id}/keep-live: a Free owner whose other pages were paused chooses the ONE page that
@@ -19,9 +20,10 @@ export class KeepPageLiveService {
     private readonly pages: PagesRepository,
     private readonly changes: PageChanges,
     private readonly list: ListPagesService,
+    private readonly events: PageEvents,
   ) {}
 
-  async execute(user: { id: number; isPremium: boolean }, pageId: number, now = new Date()): Promise<KeepPageLiveResponse> {
+  async execute(user: { id: number; username: string; isPremium: boolean }, pageId: number, now = new Date()): Promise<KeepPageLiveResponse> {
     const changed = await this.em.fork().transactional(async (tx) => {
       await this.pages.lockOwner(tx, user.id);
       const pages = await this.pages.listForPausing(user.id, tx);
@@ -30,6 +32,8 @@ export class KeepPageLiveService {
       await this.pages.setPaused(tx, user.id, decision.pause, now);
       await this.pages.setPaused(tx, user.id, decision.unpause, null);
       const ids = new Set([...decision.pause, ...decision.unpause]);
+      const pausing = new Set(decision.pause);
+      for (const page of pages) if (ids.has(page.id)) this.events.changed(tx, page, user, { paused: pausing.has(page.id) });
       return pages.filter((p) => ids.has(p.id)).map((p) => p.slug);
     });
     if (changed.length > 0) await this.changes.publish(changed);

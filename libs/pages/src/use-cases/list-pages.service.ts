@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { PageDto } from '@plink/contracts';
-import { ConversionsReader } from '../pages/conversions-reader';
-import { toPageDto } from '../pages/page.dto';
-import { PagesRepository } from '../pages/pages.repository';
+import { ConversionsReader } from '../model/conversions-reader';
+import { toPageDto } from '../model/page.dto';
+import { PagesRepository } from '../model/pages.repository';
 
 /** A creator's own pages, newest first, with their views and conversions. */
 @Injectable()

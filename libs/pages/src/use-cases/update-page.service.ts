@@ -1,16 +1,17 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { PageMessages, type PageFields } from '@plink/contracts';
-import type { User } from '@plink/identity';
-import { Outbox } from '@plink/platform';
+import { Outbox, UploadUrls, type SignedInUser } from '@plink/platform';
 import { PageChanges } from '../cache/page-changes';
-import type { Page } from '../pages/page.entity';
-import { PagesRepository } from '../pages/pages.repository';
-import { applyPlanRules } from '../pages/plan-rules';
+import type { Page } from '../model/page.entity';
+import { OwnersRepository } from '../owners/owners.repository';
+import { PagesRepository } from '../model/pages.repository';
+import { applyPlanRules } from '../model/plan-rules';
 import { sanitizeRichText } from '../rich-text/sanitize-rich-text';
-import { UploadUrls } from '../uploads/upload-urls';
 import { WebhookSecretBox, WebhookUrlCheck, webhookFieldsOnSave } from '../webhooks/webhook-endpoint';
+import { recordWebhookEndpoint } from '../webhooks/webhook-endpoint-events';
 import { slugTaken, withoutUndefined } from './create-page.service';
+import { PageEvents } from '../model/page-events';
 
 /**
  * Changes the fields a request sends on one of the user's own pages (another user's page: 404). The plan
@@ -23,14 +24,16 @@ export class UpdatePageService {
   constructor(
     private readonly em: EntityManager,
     private readonly pages: PagesRepository,
+    private readonly owners: OwnersRepository,
     private readonly changes: PageChanges,
     private readonly outbox: Outbox,
     private readonly uploads: UploadUrls,
     private readonly webhookUrls: WebhookUrlCheck,
     private readonly secrets: WebhookSecretBox,
+    private readonly events: PageEvents,
   ) {}
 
-  async execute(user: User, pageId: number, changes: Partial<PageFields>): Promise<Page> {
+  async execute(user: SignedInUser, pageId: number, changes: Partial<PageFields>): Promise<Page> {
     const page = await this.pages.findOwned(pageId, user.id);
     if (!page) throw new NotFoundException({ message: PageMessages.pageNotFound });
     const fields = withoutUndefined(applyPlanRules(changes, user));
@@ -43,18 +46,22 @@ export class UpdatePageService {
     const webhook = webhookFieldsOnSave(page, fields.webhookUrl, this.secrets);
     if (fields.webhookUrl && fields.webhookUrl !== page.webhookUrl) await this.webhookUrls.assertAllowed(fields.webhookUrl);
     const uploadsBefore = this.uploads.ownKeysOf(page, user.id);
-    this.em.assign(page, { ...fields, ...webhook, updatedAt: new Date() });
-    const uploadsAfter = new Set(this.uploads.ownKeysOf(page, user.id));
-    const dropped = uploadsBefore.filter((key) => !uploadsAfter.has(key));
-    // One flush, one transaction: the change and the job commit together.
-    if (dropped.length > 0) this.outbox.record(this.em, 'pages.delete-uploads', { v: 1, keys: dropped });
+    await this.owners.remember(this.em, user);
+    const webhookUrlBefore = page.webhookUrl ?? null;
     try {
-      await this.em.flush();
+      // The change and the job commit together.
+      await this.pages.update(page, { ...fields, ...webhook, updatedAt: new Date() }, (em) => {
+        const uploadsAfter = new Set(this.uploads.ownKeysOf(page, user.id));
+        const dropped = uploadsBefore.filter((key) => !uploadsAfter.has(key));
+        if (dropped.length > 0) this.outbox.record(em, 'pages.delete-uploads', { v: 1, keys: dropped });
+        this.events.changed(em, page, user, { formerSlug: oldSlug });
+        // The notifications service's copy of the endpoint follows a URL saved, changed or cleared.
+        if ((page.webhookUrl ?? null) !== webhookUrlBefore) recordWebhookEndpoint(this.outbox, em, page, user.isPremium);
+      });
     } catch (err) {
       if (PagesRepository.isSlugConflict(err)) throw slugTaken();
       throw err;
     }
-    if (dropped.length > 0) this.outbox.kick();
     await this.changes.publish([oldSlug, page.slug]);
     return page;
   }

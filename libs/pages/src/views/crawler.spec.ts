@@ -37,6 +37,15 @@ describe('isCrawler', () => {
     'Mozilla/5.0 (Linux; Android 5.0) AppleWebKit/537.36 (KHTML, like Gecko) Mobile Safari/537.36 (compatible; Bytespider; spider-feedback@bytedance.com)',
     'some-crawler/1.0',
     'Mozilla/5.0 (compatible; Qwantify/2.4w; +https://www.qwant.com/)/2.4w',
+    // Crawlers isbot's list knows beyond the names above.
+    'Mozilla/5.0 (compatible; Yeti/1.1; +https://naver.me/spd)',
+    'Mozilla/5.0 (compatible; Google-Site-Verification/1.0)',
+    'Screaming Frog SEO Spider/19.0',
+    // Bare names of link previewers and crawlers.
+    'Tumblr/14.0.835.186',
+    'Flipboard/1.0',
+    'Perplexity/1.0',
+    'Prerender/1.0',
   ])('does not count %s', (ua) => {
     expect(isCrawler(ua)).toBe(true);
   });

@@ -1,17 +1,20 @@
 import { ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { PageMessages, WebhookMessages, type JobPayload } from '@plink/contracts';
-import type { User } from '@plink/identity';
-import { Outbox, getLogger } from '@plink/platform';
+import { getLogger, Outbox, type SignedInUser } from '@plink/platform';
 import { PageChanges } from '../cache/page-changes';
-import { Page } from '../pages/page.entity';
-import { PagesRepository } from '../pages/pages.repository';
+import { OwnersRepository } from '../owners/owners.repository';
+import { PageEvents } from '../model/page-events';
+import { Page } from '../model/page.entity';
+import { PagesRepository } from '../model/pages.repository';
 import { PREVIOUS_SECRET_GRACE_MS, WebhookSecretBox, newWebhookSecret } from './webhook-endpoint';
+import { hasWebhookEndpoint, recordWebhookEndpoint } from './webhook-endpoint-events';
 
 /**
  * The page's webhook endpoint as its owner changes it (rotate the secret, turn it back on) and as the
  * notifications service asks (turn it off). The pages service owns these fields; every change drops the
- * page from the visitor caches, which say whether a new lead records a webhook job.
+ * page from the visitor caches, which say whether a new lead records a webhook job, and is told to the
+ * notifications service's copy of the endpoint (recorded with the change).
  */
 @Injectable()
 export class WebhookEndpointService {
@@ -21,10 +24,12 @@ export class WebhookEndpointService {
     private readonly changes: PageChanges,
     private readonly outbox: Outbox,
     private readonly secrets: WebhookSecretBox,
+    private readonly events: PageEvents,
+    private readonly owners: OwnersRepository,
   ) {}
 
   /** A Pro owner's page with a webhook URL; 404 for another's page, 403 for a Free owner, 400 without a URL. */
-  async ownedEndpoint(user: User, pageId: number): Promise<Page> {
+  async ownedEndpoint(user: SignedInUser, pageId: number): Promise<Page> {
     const page = await this.pages.findOwned(pageId, user.id);
     if (!page) throw new NotFoundException({ message: PageMessages.pageNotFound });
     if (!user.isPremium) throw new ForbiddenException({ message: WebhookMessages.proOnly });
@@ -32,7 +37,7 @@ export class WebhookEndpointService {
   }
 
   /** A new secret; the old one keeps signing beside it for 24 hours, so receivers can switch without losing messages. */
-  async rotateSecret(user: User, pageId: number): Promise<Page> {
+  async rotateSecret(user: SignedInUser, pageId: number): Promise<Page> {
     const page = await this.ownedEndpoint(user, pageId);
     const now = Date.now();
     this.em.assign(page, {
@@ -41,14 +46,17 @@ export class WebhookEndpointService {
       webhookSecret: this.secrets.seal(newWebhookSecret()),
       updatedAt: new Date(now),
     });
+    recordWebhookEndpoint(this.outbox, this.em, page, user.isPremium);
     await this.em.flush();
     return page;
   }
 
   /** Turns a webhook Plink turned off back on; failures before now no longer count against it. */
-  async enable(user: User, pageId: number): Promise<Page> {
+  async enable(user: SignedInUser, pageId: number): Promise<Page> {
     const page = await this.ownedEndpoint(user, pageId);
     this.em.assign(page, { webhookDisabledAt: null, webhookDisabledReason: null, webhookEnabledAt: new Date() });
+    this.events.changed(this.em, page, user);
+    recordWebhookEndpoint(this.outbox, this.em, page, user.isPremium);
     await this.em.flush();
     await this.changes.publish([page.slug]);
     return page;
@@ -56,7 +64,8 @@ export class WebhookEndpointService {
 
   /**
    * Turns the webhook off (the notifications service decided: 410 Gone, or it kept failing) while the page
-   * still has the URL that failed, and e-mails the owner once, in the same transaction.
+   * still has the URL that failed, and e-mails the owner once, in the same transaction: the e-mail carries the
+   * page as it is now, and goes to identity first, which owns the owner's address ('identity.account-email').
    */
   async disable(payload: JobPayload<'pages.disable-webhook'>): Promise<void> {
     const page = await this.pages.findById(payload.pageId);
@@ -65,10 +74,48 @@ export class WebhookEndpointService {
       return;
     }
     this.em.assign(page, { webhookDisabledAt: new Date(), webhookDisabledReason: payload.reason });
-    this.outbox.record(this.em, 'email.webhook-disabled', { v: 1, pageId: page.id, reason: payload.reason });
+    recordWebhookEndpoint(this.outbox, this.em, page);
+    this.outbox.record(this.em, 'identity.account-email', {
+      v: 1,
+      userId: page.userId,
+      email: 'email.webhook-disabled',
+      content: { page: { id: page.id, title: page.title, webhookUrl: page.webhookUrl ?? null }, reason: payload.reason },
+    });
+    const owner = await this.owners.find(page.userId, this.em);
+    if (owner) this.events.changed(this.em, page, owner);
+    else this.events.deleted(this.em, page.id);
     await this.em.flush();
-    this.outbox.kick();
     await this.changes.publish([page.slug]);
     getLogger().info({ pageId: page.id, reason: payload.reason }, 'webhook disabled');
+  }
+
+  /**
+   * Tells the notifications service every page's endpoint with its owner's plan ('pages.publish-webhook-endpoints':
+   * how its copy is filled the first time), 500 pages per transaction. A page changed meanwhile is told again
+   * by its change, which is newer.
+   */
+  async publishAll(): Promise<number> {
+    let after = 0;
+    let published = 0;
+    const owners = new Map<number, boolean | null>();
+    for (;;) {
+      const em = this.em.fork();
+      const pages = await em.find(
+        Page,
+        { id: { $gt: after }, $or: [{ webhookUrl: { $ne: null } }, { webhookSecret: { $ne: null } }] },
+        { orderBy: { id: 'asc' }, limit: 500 },
+      );
+      if (pages.length === 0) break;
+      for (const page of pages) {
+        if (!owners.has(page.userId)) owners.set(page.userId, (await this.owners.find(page.userId, em))?.isPremium ?? null);
+        const ownerIsPro = owners.get(page.userId);
+        if (hasWebhookEndpoint(page) && ownerIsPro !== null) recordWebhookEndpoint(this.outbox, em, page, ownerIsPro);
+      }
+      await em.flush();
+      published += pages.length;
+      after = pages[pages.length - 1].id;
+    }
+    getLogger().info({ pages: published }, 'webhook endpoints told to the notifications service');
+    return published;
   }
 }

@@ -7,7 +7,7 @@ import {
   toWebhookEndpointDto,
   webhookFieldsOnSave,
 } from './webhook-endpoint';
-import type { Page } from '../pages/page.entity';
+import type { Page } from '../model/page.entity';
 
 const box = new WebhookSecretBox({ sessionSecret: 'webhook-spec-session-secret-0123456789abcdef' } as AppConfig);
 

@@ -1,8 +1,8 @@
 import { BadRequestException, Inject, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { PageMessages, WebhookMessages, type WebhookDisableReason, type WebhookEndpointDto } from '@plink/contracts';
-import { APP_CONFIG, checkOutboundUrl, getLogger, seal, unseal, type AppConfig } from '@plink/platform';
-import type { Page } from '../pages/page.entity';
+import { APP_CONFIG, checkOutboundUrl, type AppConfig, type SecretBox } from '@plink/platform';
+import type { Page } from '../model/page.entity';
 
 /** How long the secret before a rotation keeps signing beside the new one. */
 export const PREVIOUS_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
@@ -12,34 +12,8 @@ export function newWebhookSecret(): string {
   return `whsec_${randomBytes(24).toString('base64')}`;
 }
 
-/** Seals webhook secrets for the database and opens them again (null when one cannot be opened). */
-export interface SecretBox {
-  seal(plain: string): string;
-  open(sealed: string): string | null;
-}
-
-/**
- * Webhook secrets are stored sealed (AES-256-GCM under a key derived from SESSION_SECRET), so the database
- * alone does not let anyone sign messages a creator's receiver would trust. A secret sealed under another
- * SESSION_SECRET cannot be opened: that page signs nothing until its owner rotates the secret.
- */
-@Injectable()
-export class WebhookSecretBox implements SecretBox {
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
-
-  seal(plain: string): string {
-    return seal(this.config.sessionSecret, plain, 'webhook-secret');
-  }
-
-  open(sealed: string): string | null {
-    try {
-      return unseal(this.config.sessionSecret, sealed, 'webhook-secret');
-    } catch {
-      getLogger().warn('a webhook secret could not be opened (sealed under another SESSION_SECRET?); its owner must rotate it');
-      return null;
-    }
-  }
-}
+/** Sealing moved to the platform (the notifications service opens its copy of the secrets too). */
+export { WebhookSecretBox, type SecretBox } from '@plink/platform';
 
 /** The secrets that sign now: the current one, and the previous one during its 24 hours (space-separated when shown). */
 export function signingSecrets(

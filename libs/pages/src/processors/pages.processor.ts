@@ -1,0 +1,47 @@
+import { Processor } from '@nestjs/bullmq';
+import { QUEUE_SETTINGS, QueueName } from '@plink/contracts';
+import { ContractWorker, type JobHandlers } from '@plink/platform';
+import { FlushViewsService } from '../use-cases/flush-views.service';
+import { OwnerPlanChangedService } from '../use-cases/owner-plan-changed.service';
+import { RemovePausedLeadsService } from '../use-cases/remove-paused-leads.service';
+import { WebhookEndpointService } from '../webhooks/webhook-endpoint.service';
+
+/**
+ * The pages queue: moving buffered views into the database; when a page owner's plan changes, pausing or
+ * un-pausing their pages and dropping them from the caches; removing the leads of paused pages when their
+ * date comes (and the warning a week before); turning off a webhook the notifications service gave up on,
+ * and telling it every endpoint (to fill its copy).
+ */
+@Processor(QueueName.Pages, { concurrency: QUEUE_SETTINGS[QueueName.Pages].concurrency })
+export class PagesProcessor extends ContractWorker<QueueName.Pages> {
+  protected readonly queueName = QueueName.Pages;
+  protected readonly handlers: JobHandlers<QueueName.Pages> = {
+    'pages.flush-views': async () => {
+      await this.flushViews.execute();
+    },
+    'pages.owner-plan-changed': async (payload) => {
+      await this.ownerPlanChanged.execute(payload.userId, new Date(), {
+        username: payload.username,
+        isPremium: payload.isPremium,
+        changedAt: payload.changedAt,
+      });
+    },
+    'pages.remove-paused-leads': async (payload) => {
+      await this.removePausedLeads.execute(payload.userId);
+    },
+    'pages.lead-removal-warning': (payload) => this.removePausedLeads.warn(payload.userId, payload.removalAt),
+    'pages.disable-webhook': (payload) => this.webhookEndpoint.disable(payload),
+    'pages.publish-webhook-endpoints': async () => {
+      await this.webhookEndpoint.publishAll();
+    },
+  };
+
+  constructor(
+    private readonly flushViews: FlushViewsService,
+    private readonly ownerPlanChanged: OwnerPlanChangedService,
+    private readonly removePausedLeads: RemovePausedLeadsService,
+    private readonly webhookEndpoint: WebhookEndpointService,
+  ) {
+    super();
+  }
+}

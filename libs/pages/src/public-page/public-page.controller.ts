@@ -1,0 +1,110 @@
+import { Controller, Get, Inject, Optional, Req, Res } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
+import { ApiExcludeEndpoint } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isFileName, mayBePageSlug } from '@plink/contracts';
+import { APP_CONFIG, SpaShell, apiNotFound, appSecurityHeaders, type AppConfig } from '@plink/platform';
+import { ViewCounter } from '../views/view-counter';
+import { RenderedPages, type PageState } from './rendered-pages';
+
+const NOT_BUILT = 'The web app is not built yet: run `npm run build`.';
+const HTML = 'text/html; charset=utf-8';
+
+/** Visitor traffic: the access log keeps only failures and slow answers (see installHttpEdge). */
+const VISITOR_PAGE = { quietAccessLog: true } as const;
+
+type PageRequest = FastifyRequest<{ Params: { slug?: string; username?: string } }>;
+
+/**
+ * The visitor's landing page, rendered on the server at three addresses: `GET /{slug}`, `/p/{slug}` and
+ * `/p/{username}/{slug}` (the last only when the page is that user's). `/{slug}` shares its paths with the
+ * SPA (`/dashboard`, `/auth`, …): a reserved first segment, or one that cannot be a slug, answers the SPA.
+ * HEAD is answered by the same handlers (Fastify adds it to every GET route), without counting a view.
+ *
+ * The product's hot path: a cached page costs no database query, no render and no Redis call (views are
+ * counted in memory). The handlers read the request and write the reply themselves (`@Req`, `@Res`), so
+ * Nest adds no parameter pipes and no serialisation here; unexpected failures reach the API's exception
+ * filter like any other call's.
+ */
+@Controller()
+export class PublicPageController {
+  /** The SPA's documents (shell, prerendered screens), each encoded once. */
+  private readonly encoded = new Map<string, Buffer>();
+
+  /** The app's security headers (CSP, no framing…), for the SPA shell these routes answer on app paths. */
+  private readonly spaHeaders: Record<string, string>;
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly pages: RenderedPages,
+    private readonly views: ViewCounter,
+    @Optional() private readonly spa?: SpaShell,
+  ) {
+    this.spaHeaders = { ...appSecurityHeaders(config), 'cache-control': 'no-cache' };
+  }
+
+  /** `/` is the SPA's home: without its own route it would reach `/:slug` with an empty slug. */
+  @Get()
+  @RouteConfig(VISITOR_PAGE)
+  @ApiExcludeEndpoint() // the web app's home screen, not a call
+  home(@Req() request: FastifyRequest, @Res() reply: FastifyReply): FastifyReply {
+    return this.sendSpa(request, reply);
+  }
+
+  @Get(':slug')
+  @RouteConfig(VISITOR_PAGE)
+  bySlug(@Req() request: PageRequest, @Res() reply: FastifyReply): FastifyReply | Promise<FastifyReply> {
+    const slug = request.params.slug ?? '';
+    if (slug.toLowerCase() === 'api' || isFileName(slug)) return reply.status(404).send(apiNotFound());
+    if (!mayBePageSlug(slug)) return this.sendSpa(request, reply);
+    return this.sendPage(request, reply, slug);
+  }
+
+  @Get('p/:slug')
+  @RouteConfig(VISITOR_PAGE)
+  byShortPath(@Req() request: PageRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
+    return this.sendPage(request, reply, request.params.slug ?? '');
+  }
+
+  @Get('p/:username/:slug')
+  @RouteConfig(VISITOR_PAGE)
+  byUserPath(@Req() request: PageRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
+    return this.sendPage(request, reply, request.params.slug ?? '', request.params.username ?? '');
+  }
+
+  /**
+   * Any other address under `/p/` (`/p/`, `/p//x`, `/p/user/`, deeper paths): a visitor who mistyped a link
+   * gets the same "Page Not Found" page as for an unknown slug, not the API's JSON answer.
+   */
+  @Get('p/*')
+  @RouteConfig(VISITOR_PAGE)
+  @ApiExcludeEndpoint()
+  malformed(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
+    return this.sendPage(request, reply, '');
+  }
+
+  private async sendPage(request: FastifyRequest, reply: FastifyReply, slug: string, username?: string): Promise<FastifyReply> {
+    const state: PageState = (request.query as Record<string, unknown> | undefined)?.submitted === '1' ? 'thank-you' : 'form';
+    const page = mayBePageSlug(slug) ? await this.pages.render(slug, state) : null;
+    if (!page || (username !== undefined && page.ownerUsername.toLowerCase() !== username.toLowerCase())) {
+      return reply.status(404).headers(this.pages.notFoundHeaders).type(HTML).send(this.pages.notFoundDocument());
+    }
+    // Paused after its owner's downgrade: 'This page is paused', as a 404 (no view counted).
+    if (page.paused) return reply.status(404).headers(page.headers).type(HTML).send(page.html);
+    // One view per visitor load of the form (not the thank-you answer, not a HEAD probe, not a crawler).
+    if (state === 'form' && request.method === 'GET') this.views.count(page.pageId, request.headers['user-agent']);
+    // no-cache (in the page's headers): browsers and proxies revalidate, so an edit shows on the next load.
+    // The page's own policy (a sandbox when it carries its owner's code on the app's host) was built with it.
+    return reply.status(200).headers(page.headers).type(HTML).send(page.html);
+  }
+
+  /** The SPA's document for this path: the home, terms and privacy pages come prerendered to visitors. */
+  private sendSpa(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+    const html = this.spa?.htmlFor(request.url.split('?')[0], request.headers.cookie);
+    if (!html) return reply.status(503).type('text/plain; charset=utf-8').send(NOT_BUILT);
+    let bytes = this.encoded.get(html);
+    if (!bytes) this.encoded.set(html, (bytes = Buffer.from(html, 'utf8')));
+    // Vary: the same path answers a prerendered page or the bare shell depending on the session cookie.
+    return reply.headers(this.spaHeaders).header('vary', 'Cookie').type(HTML).send(bytes);
+  }
+}

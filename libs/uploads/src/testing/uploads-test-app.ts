@@ -1,0 +1,80 @@
+import { Global, Module } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Client } from 'pg';
+import { PlatformModule, SessionLookup, Storage, createHttpApp, loadConfig, serveUploads, type AppConfig } from '@plink/platform';
+import { TestClient, TestSignIns, createTestEnvironment, type TestEnvironment } from '@plink/testing';
+import { UploadsHttpModule } from '../uploads.module';
+
+export interface Creator {
+  id: number;
+  client: TestClient;
+}
+
+/**
+ * The upload call as the gateway mounts it (signed-in creators as real rows of a test session lookup
+ * instead of identity, and `/uploads/{key}` served through the Storage port), on a fresh database and
+ * Redis prefix.
+ */
+export class UploadsTestApp {
+  app!: NestFastifyApplication;
+  origin!: string;
+  env!: TestEnvironment;
+  config!: AppConfig;
+  db!: Client;
+  signIns!: TestSignIns;
+
+  static async start(overrides: Record<string, string> = {}): Promise<UploadsTestApp> {
+    const t = new UploadsTestApp();
+    t.env = await createTestEnvironment({ AUTH_RATE_LIMIT_PER_MINUTE: '0', ...overrides });
+    t.config = loadConfig(t.env.vars);
+    t.signIns = await TestSignIns.open(t.env.database.url);
+
+    @Global()
+    @Module({ providers: [{ provide: SessionLookup, useValue: t.signIns }], exports: [SessionLookup] })
+    class SignInsModule {}
+
+    @Module({ imports: [PlatformModule.forRoot({ config: t.config, schemas: [] }), SignInsModule, UploadsHttpModule] })
+    class TestGatewayModule {}
+
+    t.app = await createHttpApp(TestGatewayModule, t.config);
+    serveUploads(t.app.getHttpAdapter().getInstance(), t.app.get(Storage));
+    await t.app.init();
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    t.origin = (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
+    t.db = new Client({ connectionString: t.env.database.url });
+    await t.db.connect();
+    return t;
+  }
+
+  client(headers: Record<string, string> = {}): TestClient {
+    return new TestClient(this.origin, headers);
+  }
+
+  /** A creator, signed in; verified unless asked otherwise. */
+  async creator(options: { verified?: boolean } = {}): Promise<Creator> {
+    const user = await this.signIns.create(options);
+    return { id: user.id, client: this.client().setCookies(user.cookie) };
+  }
+
+  async close(): Promise<void> {
+    await this.app?.close();
+    await this.db?.end();
+    await this.signIns?.close();
+    await this.env?.cleanup();
+  }
+}
+
+export function imageForm(file: Buffer, filename = 'picture.png', contentType = 'image/png', field = 'image'): FormData {
+  const form = new FormData();
+  form.append(field, new Blob([new Uint8Array(file)], { type: contentType }), filename);
+  return form;
+}
+
+export function upload(client: TestClient, type: string, form: FormData) {
+  return client.request('POST', `/api/upload-image?type=${type}`, form);
+}
+
+export async function servedBytes(origin: string, url: string): Promise<{ status: number; headers: Headers; body: Buffer }> {
+  const response = await fetch(origin + url);
+  return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
+}

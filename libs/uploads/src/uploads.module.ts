@@ -1,0 +1,34 @@
+import { type DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
+import { UploadUrls } from '@plink/platform';
+import { AnnouncedSizeGuard, UploadImageController } from './http/upload-image.controller';
+import { ProcessImageService } from './images/process-image.service';
+import { SweepUploadsScheduler } from './processors/sweep-uploads.scheduler';
+import { UploadsProcessor } from './processors/uploads.processor';
+import { DeleteUploadsService } from './use-cases/delete-uploads.service';
+import { SweepUploadsService } from './use-cases/sweep-uploads.service';
+import { UploadImageService } from './use-cases/upload-image.service';
+
+/** The image upload call, mounted by the gateway: decoding, re-encoding and storing a creator's image. */
+@Module({
+  controllers: [UploadImageController],
+  providers: [UploadUrls, AnnouncedSizeGuard, ProcessImageService, UploadImageService],
+})
+export class UploadsHttpModule {}
+
+/**
+ * The uploads queue's processor: removing images no page shows any more ('pages.delete-uploads'), and
+ * every 6 hours the uploads never saved to a page ('pages.sweep-uploads', a job scheduler with a fixed id).
+ * Which uploads a page shows is the pages service's to say, through the platform's `UploadUsage` port:
+ * `forUsage` takes the module that provides it (the pages worker app passes the pages service's, and so
+ * runs this queue in its process).
+ */
+@Module({})
+export class UploadsWorkerModule {
+  static forUsage(usage: NonNullable<ModuleMetadata['imports']>[number]): DynamicModule {
+    return {
+      module: UploadsWorkerModule,
+      imports: [usage],
+      providers: [UploadUrls, DeleteUploadsService, SweepUploadsService, SweepUploadsScheduler, UploadsProcessor],
+    };
+  }
+}
