@@ -1,13 +1,14 @@
 import { Module } from '@nestjs/common';
-import { IdentityReadModule } from '@plink/identity';
-import { ConversionsReader, PagesReadModule } from '@plink/pages';
-import { Outbox } from '@plink/platform';
 import { LeadsDirectory } from './directory/leads-directory';
 import { LeadFormController } from './http/lead-form.controller';
 import { LeadsController } from './http/leads.controller';
-import { LeadSubmitRoute } from './http/lead-submit.route';
-import { LeadBatcher } from './leads/lead-batcher';
-import { LeadsRepository } from './leads/leads.repository';
+import { LeadSubmitController } from './http/lead-submit.controller';
+import { LeadBatcher } from './model/lead-batcher';
+import { LeadsRepository } from './model/leads.repository';
+import { ApplyPageChangeService, ApplyPageChangesHere } from './page-facts/apply-page-change';
+import { PageFactsChanges } from './page-facts/page-facts-changes';
+import { PageFactsRepository } from './page-facts/page-facts.repository';
+import { SubmissionPages } from './page-facts/submission-pages';
 import { LeadsProcessor } from './processors/leads.processor';
 import { CaptureLeadService } from './use-cases/capture-lead.service';
 import { DeletePageContactsService } from './use-cases/delete-page-contacts.service';
@@ -16,37 +17,46 @@ import { ExportLeadsService } from './use-cases/export-leads.service';
 import { OwnedPages } from './use-cases/owned-pages';
 import { PageStatsService } from './use-cases/page-stats.service';
 
-/** The leads tables' repository, shared by the service's own modules (never exported from the lib). */
-@Module({ providers: [LeadsRepository], exports: [LeadsRepository] })
+/**
+ * The leads tables' repositories (leads, and the read model of pages) and the read model's cache
+ * invalidation, shared by the service's own modules (never exported from the lib).
+ */
+@Module({
+  providers: [LeadsRepository, PageFactsRepository, PageFactsChanges],
+  exports: [LeadsRepository, PageFactsRepository, PageFactsChanges],
+})
 class LeadsDataModule {}
 
 /**
- * The leads service's read side, for other services: LeadsDirectory, and the pages service's
- * ConversionsReader port (how pages shows conversions without depending on leads).
+ * The leads service's read side, for other services: LeadsDirectory (the process that composes the
+ * services binds the pages service's ConversionsReader port to it).
  */
 @Module({
   imports: [LeadsDataModule],
-  providers: [LeadsDirectory, { provide: ConversionsReader, useExisting: LeadsDirectory }],
-  exports: [LeadsDirectory, ConversionsReader],
+  providers: [LeadsDirectory],
+  exports: [LeadsDirectory],
 })
 export class LeadsReadModule {}
 
-/** The leads calls, mounted by the gateway: submissions (JSON and form posts), stats and export. */
+/**
+ * The leads calls, mounted by the gateway: submissions (JSON and form posts), stats and export. The page
+ * of a submission comes from the service's own read model (SubmissionPages), which this process keeps up
+ * to date with the page changes it makes (ApplyPageChangesHere). Needs an OwnedPagesReader (stats and
+ * export) and, optionally, a PageFactsFallback, both bound by the process that composes the services.
+ */
 @Module({
-  imports: [LeadsDataModule, IdentityReadModule, PagesReadModule],
-  controllers: [LeadsController, LeadFormController],
+  imports: [LeadsDataModule],
+  controllers: [LeadsController, LeadSubmitController, LeadFormController],
   providers: [
     {
       // One per process: submissions from every request share its statements (group commit).
       provide: LeadBatcher,
-      inject: [LeadsRepository, Outbox],
-      useFactory: (leads: LeadsRepository, outbox: Outbox) => {
-        const jobsSql = outbox.rowsFromJobsColumn('new_leads', 'id', 'jobs');
-        return new LeadBatcher((batch) => leads.insertBatch(batch, jobsSql));
-      },
+      inject: [LeadsRepository],
+      useFactory: (leads: LeadsRepository) => new LeadBatcher((batch) => leads.insertBatch(batch)),
     },
+    SubmissionPages,
+    ApplyPageChangesHere,
     CaptureLeadService,
-    LeadSubmitRoute,
     OwnedPages,
     PageStatsService,
     ExportLeadsService,
@@ -54,9 +64,12 @@ export class LeadsReadModule {}
 })
 export class LeadsHttpModule {}
 
-/** The leads service's workers: its own queue (removing the leads of deleted pages, and of paused pages when their date comes). */
+/**
+ * The leads service's workers: its own queue (removing the leads of deleted pages, and of paused pages when
+ * their date comes; keeping the read model of pages up to date with the pages service's events).
+ */
 @Module({
   imports: [LeadsDataModule],
-  providers: [DeletePageLeadsService, DeletePageContactsService, LeadsProcessor],
+  providers: [DeletePageLeadsService, DeletePageContactsService, ApplyPageChangeService, LeadsProcessor],
 })
 export class LeadsWorkerModule {}

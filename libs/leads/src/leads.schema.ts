@@ -1,11 +1,15 @@
 import type { ServiceSchema } from '@plink/platform';
-import { PageCounterSchema } from './leads/page-counter.entity';
-import { LeadSchema } from './leads/lead.entity';
+import { PageCounterSchema } from './model/page-counter.entity';
+import { LeadSchema } from './model/lead.entity';
 import { CreateLeads20261121 } from './migrations/20261121-create-leads';
+import { CreatePageFacts20261126 } from './migrations/20261126-create-page-facts';
 
 /** The leads service's tables (schema "leads") and their migrations. */
 export const LEADS_SCHEMA: ServiceSchema = {
   service: 'leads',
   entities: [LeadSchema, PageCounterSchema],
-  migrations: [{ name: '20261121_create_leads', class: CreateLeads20261121 }],
+  migrations: [
+    { name: '20261121_create_leads', class: CreateLeads20261121 },
+    { name: '20261126_create_page_facts', class: CreatePageFacts20261126 },
+  ],
 };

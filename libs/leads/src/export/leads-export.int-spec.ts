@@ -1,9 +1,9 @@
 import type { Readable } from 'node:stream';
 import { MikroORM } from '@mikro-orm/postgresql';
-import { loadConfig, openOrm, withOrmContext, type NativePgPool } from '@plink/platform';
+import { loadConfig, openOrm, withOrmContext, type NativePgPool, type Outbox } from '@plink/platform';
 import { createTestEnvironment, type TestEnvironment } from '@plink/testing';
 import { LEADS_SCHEMA } from '../leads.schema';
-import { LeadsRepository } from '../leads/leads.repository';
+import { LeadsRepository } from '../model/leads.repository';
 import { to as copyTo } from 'pg-copy-streams';
 import { leadsCopySql, neutraliseCell, neutraliseCellSql } from './leads-csv';
 
@@ -21,7 +21,7 @@ describe('lead export (COPY)', () => {
   beforeAll(async () => {
     env = await createTestEnvironment({ DATABASE_POOL_MAX: '4' });
     orm = await openOrm(loadConfig(env.vars), [LEADS_SCHEMA]);
-    repo = new LeadsRepository(orm.em);
+    repo = new LeadsRepository(orm.em, {} as Outbox); // exports write no leads: the outbox is never reached
     pool = await orm.em.getConnection().getNativeClient();
   });
 

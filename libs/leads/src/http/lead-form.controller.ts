@@ -1,9 +1,12 @@
 import { Body, Controller, HttpException, HttpStatus, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiConsumes, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { NOT_FOUND_POLICY, creatorCodeIsolation, renderNotFoundDocument, renderPausedDocument, renderPublicPage } from '@plink/page-render';
-import { APP_CONFIG, apiNotFound, toApiError, type AppConfig } from '@plink/platform';
-import { CaptureLeadService, type SubmissionPage } from '../use-cases/capture-lead.service';
+import { LeadMessages } from '@plink/contracts';
+import { APP_CONFIG, ApiDoc, apiNotFound, toApiError, type AppConfig } from '@plink/platform';
+import type { SubmissionPage } from '../page-facts/page-facts.repository';
+import { CaptureLeadService } from '../use-cases/capture-lead.service';
 
 /**
  * The landing page's form without JavaScript: a urlencoded POST to the page's own URL. Success
@@ -18,6 +21,20 @@ import { CaptureLeadService, type SubmissionPage } from '../use-cases/capture-le
  */
 const FORM_POST = { bodyKind: 'form', visitorFacing: true } as const;
 
+/** The API reference's entry of each form route (they differ only in the page's address). */
+function formPostDoc(path: string) {
+  return {
+    summary: `A landing page's form at \`${path}\`, posted without JavaScript`,
+    description:
+      'Urlencoded `email`, `consent` and `website` (the honeypot), as `POST /api/page/{slug}/submit` takes them. Success redirects (303) to the page with `?submitted=1`; a refused submission answers the page again (HTML) with the message under the form.',
+    ok: { status: 303, description: 'See other: the thank-you state of the page', headers: { Location: `${path}?submitted=1` } },
+    errors: { 400: [LeadMessages.invalidEmail, LeadMessages.consentRequired], 404: [LeadMessages.pageNotFound, LeadMessages.pagePaused], 429: LeadMessages.tooManySubmissions },
+  };
+}
+
+@ApiTags('Visitors')
+@ApiConsumes('application/x-www-form-urlencoded')
+@ApiProduces('text/html')
 @Controller()
 export class LeadFormController {
   constructor(
@@ -25,6 +42,7 @@ export class LeadFormController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  @ApiDoc(formPostDoc('/{slug}'))
   @Post(':slug')
   @RouteConfig(FORM_POST)
   bySlug(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('slug') slug: string, @Body() body: unknown) {
@@ -35,12 +53,14 @@ export class LeadFormController {
     return this.submit(request, reply, slug, undefined, body);
   }
 
+  @ApiDoc(formPostDoc('/p/{slug}'))
   @Post('p/:slug')
   @RouteConfig(FORM_POST)
   byShortPath(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('slug') slug: string, @Body() body: unknown) {
     return this.submit(request, reply, slug, undefined, body);
   }
 
+  @ApiDoc(formPostDoc('/p/{username}/{slug}'))
   @Post('p/:username/:slug')
   @RouteConfig(FORM_POST)
   byUserPath(

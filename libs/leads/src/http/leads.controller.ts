@@ -1,11 +1,13 @@
 import { Controller, Get, Param, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import type { PageStatsDto } from '@plink/contracts';
-import { CurrentUser, SignedInGuard, type User } from '@plink/identity';
+import { ApiTags } from '@nestjs/swagger';
+import { LeadMessages, PageMessages, pageStatsSchema, type PageStatsDto } from '@plink/contracts';
+import { ApiDoc, CurrentUser, SignedInGuard, type SignedInUser } from '@plink/platform';
 import { ExportLeadsService } from '../use-cases/export-leads.service';
 import { PageStatsService } from '../use-cases/page-stats.service';
 
-/** The creator's leads calls of SPEC §7: stats and export (a visitor's submission: LeadSubmitRoute). */
+/** The creator's leads calls: stats and export (a visitor's submission: LeadSubmitController). */
+@ApiTags('Leads')
 @Controller('api')
 export class LeadsController {
   constructor(
@@ -13,15 +15,22 @@ export class LeadsController {
     private readonly exporter: ExportLeadsService,
   ) {}
 
+  @ApiDoc({ summary: "A page's views, conversions, conversion rate and newest leads", ok: pageStatsSchema, errors: { 404: PageMessages.pageNotFound } })
   @Get('pages/:id/stats')
   @UseGuards(SignedInGuard)
-  pageStats(@CurrentUser() user: User, @Param('id') id: string): Promise<PageStatsDto> {
+  pageStats(@CurrentUser() user: SignedInUser, @Param('id') id: string): Promise<PageStatsDto> {
     return this.stats.execute(id, user.id);
   }
 
+  @ApiDoc({
+    summary: "All of a page's leads as CSV",
+    description: 'Columns `email`, `created_at`, `consent_at`, `page_slug`, in the order the leads came, streamed from one snapshot; a cell a spreadsheet would read as a formula is neutralised.',
+    ok: { contentType: 'text/csv', description: 'The CSV file', headers: { 'Content-Disposition': 'attachment; filename="…"' } },
+    errors: { 404: PageMessages.pageNotFound, 503: LeadMessages.exportsBusy },
+  })
   @Get('pages/:id/export')
   @UseGuards(SignedInGuard)
-  async export(@CurrentUser() user: User, @Param('id') id: string, @Res() reply: FastifyReply): Promise<void> {
+  async export(@CurrentUser() user: SignedInUser, @Param('id') id: string, @Res() reply: FastifyReply): Promise<void> {
     const { filename, stream } = await this.exporter.execute(id, user.id);
     void reply
       .header('content-type', 'text/csv; charset=utf-8')

@@ -1,10 +1,14 @@
 import { Processor } from '@nestjs/bullmq';
 import { QUEUE_SETTINGS, QueueName } from '@plink/contracts';
 import { ContractWorker, type JobHandlers } from '@plink/platform';
+import { ApplyPageChangeService } from '../page-facts/apply-page-change';
 import { DeletePageContactsService } from '../use-cases/delete-page-contacts.service';
 import { DeletePageLeadsService } from '../use-cases/delete-page-leads.service';
 
-/** The leads service's own queue: removing the leads of deleted pages, and the contacts of paused pages 30 days after a downgrade. */
+/**
+ * The leads service's own queue: removing the leads of deleted pages, and the contacts of paused pages 30 days
+ * after a downgrade; the pages service's page changes, into the read model of pages.
+ */
 @Processor(QueueName.Leads, { concurrency: QUEUE_SETTINGS[QueueName.Leads].concurrency })
 export class LeadsProcessor extends ContractWorker<QueueName.Leads> {
   protected readonly queueName = QueueName.Leads;
@@ -13,11 +17,13 @@ export class LeadsProcessor extends ContractWorker<QueueName.Leads> {
     'leads.delete-contacts-for-page': async (payload) => {
       await this.deleteContacts.execute(payload.pageId);
     },
+    'leads.page-changed': (payload) => this.applyPageChange.execute(payload),
   };
 
   constructor(
     private readonly deleteForPage: DeletePageLeadsService,
     private readonly deleteContacts: DeletePageContactsService,
+    private readonly applyPageChange: ApplyPageChangeService,
   ) {
     super();
   }

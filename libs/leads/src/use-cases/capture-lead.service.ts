@@ -1,17 +1,15 @@
 import { BadRequestException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { LeadMessages, mayBePageSlug, submitLeadSchema, type PublicPageDto, type SubmitLeadResponse } from '@plink/contracts';
 import { thankYouButton } from '@plink/page-render';
-import { PagesDirectory } from '@plink/pages';
 import { APP_CONFIG, Outbox, RateLimiter, ZodPipe, tooManyRequests, type AppConfig, type DeferredJob } from '@plink/platform';
-import { LeadBatcher } from '../leads/lead-batcher';
-
-/** The page a visitor submits on, as the pages service's read API gives it. */
-export type SubmissionPage = NonNullable<Awaited<ReturnType<PagesDirectory['findForVisitor']>>>;
+import { LeadBatcher } from '../model/lead-batcher';
+import type { SubmissionPage } from '../page-facts/page-facts.repository';
+import { SubmissionPages } from '../page-facts/submission-pages';
 
 const validate = new ZodPipe(submitLeadSchema);
 
 /**
- * What the page shows after a submission (SPEC §4, §9): the button follows the renderer's own rule
+ * What the page shows after a submission (thank-you, button, redirect): the button follows the renderer's own rule
  * (text and a safe URL both set), so the JSON answer and the rendered thank-you state agree.
  */
 export function thankYouOf(page: PublicPageDto): SubmitLeadResponse {
@@ -33,7 +31,7 @@ export function thankYouOf(page: PublicPageDto): SubmitLeadResponse {
 @Injectable()
 export class CaptureLeadService {
   constructor(
-    private readonly pages: PagesDirectory,
+    private readonly pages: SubmissionPages,
     private readonly leads: LeadBatcher,
     private readonly outbox: Outbox,
     private readonly limiter: RateLimiter,
@@ -43,7 +41,7 @@ export class CaptureLeadService {
   /** The page of a public slug (any case), or null (reserved first segments are never pages). */
   async lookUpPage(slug: string): Promise<SubmissionPage | null> {
     if (!mayBePageSlug(slug)) return null;
-    return this.pages.findForVisitor(slug);
+    return this.pages.find(slug);
   }
 
   /** The page of a public slug; 404 when there is none. */
@@ -81,16 +79,36 @@ export class CaptureLeadService {
   }
 
   /**
-   * The lead, its conversion and its jobs (file e-mail, Pro webhook) in one statement, so they are
-   * saved together or not at all — a statement shared with the submissions that arrive meanwhile
-   * (LeadBatcher); it resolves once committed. The outbox is kicked when the lead was new and has jobs.
+   * The lead, its conversion and its jobs (file e-mail, Pro webhook, each with the lead's id) in one
+   * statement, so they are saved together or not at all — a statement shared with the submissions that
+   * arrive meanwhile (LeadBatcher); it resolves once committed. The jobs carry what they send (the
+   * notifications service reads neither leads nor pages): the address, the page as the visitor saw it, and
+   * for the webhook the lead's creation time (written by the statement, the one stored). Whether they are
+   * due is decided here: the lead is new and the page has a file, or a webhook of a Pro owner.
    */
   private async store(page: SubmissionPage, email: string, consentAt: Date | null): Promise<void> {
     const jobs: DeferredJob[] = [];
-    if (page.fileUrl) jobs.push({ name: 'email.file-delivery', payload: { v: 1 }, idField: 'leadId' });
-    if (page.webhookUrl) jobs.push({ name: 'webhook.deliver', payload: { v: 1, pageId: page.id }, idField: 'leadId' });
-    const deferred = this.outbox.deferredJobs(jobs);
-    const leadId = await this.leads.store({ pageId: page.id, email, emailLower: email.toLowerCase(), consentAt, jobs: deferred });
-    if (leadId !== null && deferred) this.outbox.kick();
+    if (page.fileUrl) {
+      jobs.push({
+        name: 'email.file-delivery',
+        payload: { v: 2, to: email, page: { id: page.id, title: page.public.title, fileUrl: page.fileUrl }, senderName: page.ownerUsername },
+        idField: 'leadId',
+      });
+    }
+    if (page.sendsWebhook) {
+      jobs.push({
+        name: 'webhook.deliver',
+        payload: {
+          v: 2,
+          pageId: page.id,
+          email,
+          consentAt: consentAt ? consentAt.toISOString() : null,
+          page: { slug: page.slug, title: page.public.title, url: `${this.config.publicOrigin}/${page.slug}` },
+        },
+        idField: 'leadId',
+        timeField: 'createdAt',
+      });
+    }
+    await this.leads.store({ pageId: page.id, email, emailLower: email.toLowerCase(), consentAt, jobs: this.outbox.jobsForNewRow(jobs) });
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { getLogger } from '@plink/platform';
-import { LeadsRepository } from '../leads/leads.repository';
+import { LeadsRepository } from '../model/leads.repository';
 import { DELETE_BATCH } from './delete-page-leads.service';
 
 /**

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { getLogger } from '@plink/platform';
-import { LeadsRepository } from '../leads/leads.repository';
+import { LeadsRepository } from '../model/leads.repository';
 
 /** Rows deleted per statement: short transactions, however many leads a page has. */
 export const DELETE_BATCH = 5_000;

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { exportFilename } from '../export/leads-csv';
-import { LeadsRepository } from '../leads/leads.repository';
+import { LeadsRepository } from '../model/leads.repository';
 import { OwnedPages } from './owned-pages';
 
 /**

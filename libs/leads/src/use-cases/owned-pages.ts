@@ -1,13 +1,11 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { PageMessages } from '@plink/contracts';
-import { PagesDirectory } from '@plink/pages';
-
-export type OwnedPage = NonNullable<Awaited<ReturnType<PagesDirectory['findOwned']>>>;
+import { OwnedPagesReader, type OwnedPage } from '../page-facts/ports';
 
 /** A page of the signed-in user, or the same 404 for a missing page and another user's page. */
 @Injectable()
 export class OwnedPages {
-  constructor(private readonly pages: PagesDirectory) {}
+  constructor(private readonly pages: OwnedPagesReader) {}
 
   async find(pageId: string, userId: number): Promise<OwnedPage> {
     const id = /^[1-9]\d{0,9}$/.test(pageId) ? Number(pageId) : NaN;

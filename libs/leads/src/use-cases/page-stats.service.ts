@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { STATS_RECENT_LEADS, conversionRate, type PageStatsDto } from '@plink/contracts';
-import { LeadsRepository } from '../leads/leads.repository';
+import { LeadsRepository } from '../model/leads.repository';
 import { OwnedPages } from './owned-pages';
 
 /** GET /api/pages/{id}/stats: views, conversions, rate, and the newest leads (owner only). */

@@ -4,7 +4,7 @@ import { Injectable, ServiceUnavailableException } from '@nestjs/common';
 import type { QueryResult } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { LeadMessages } from '@plink/contracts';
-import type { NativePgPool } from '@plink/platform';
+import { Outbox, nativePoolOf, type NewRowJobs } from '@plink/platform';
 import { LeanCopyToStream } from '../export/copy-out-stream';
 import { leadsCopySql, neutraliseCell } from '../export/leads-csv';
 import { COUNTER_SHARDS } from './page-counter.entity';
@@ -19,8 +19,8 @@ export interface NewLead {
 export interface BatchLead extends NewLead {
   /** `email` lower-cased: the page's unique key with `pageId`. */
   emailLower: string;
-  /** The lead's jobs as Outbox.deferredJobs JSON (null: none). */
-  jobs: string | null;
+  /** The jobs to record if the lead is new (Outbox.jobsForNewRow; null: none). */
+  jobs: NewRowJobs | null;
 }
 
 /** A lead a batch inserted (its key, and the id it got). */
@@ -55,45 +55,39 @@ const toLeadRow = (r: RawLeadRow): LeadRow => ({
 const byKey = (a: BatchLead, b: BatchLead) =>
   a.pageId - b.pageId || (a.emailLower < b.emailLower ? -1 : a.emailLower > b.emailLower ? 1 : 0);
 
-/** One prepared-statement name per distinct text in the process: on a connection, a name means one text. */
-const statementNames = new Map<string, string>();
-function statementName(variant: string): string {
-  let name = statementNames.get(variant);
-  if (!name) statementNames.set(variant, (name = `leads_insert_batch_${statementNames.size + 1}`));
-  return name;
-}
-
 /** The leads service's only door to its tables (raw SQL where the hot path or a big page needs it). */
 @Injectable()
 export class LeadsRepository {
-  private pool?: Promise<NativePgPool>;
+  /** The ORM's own `pg` pool (DATABASE_POOL_MAX connections, shared with every other query). */
+  private readonly nativePool = nativePoolOf(() => this.em);
   /** Exports streaming now in this process (each holds a pool connection until its downloader is done). */
   private exportsRunning = 0;
 
-  constructor(private readonly em: EntityManager) {}
+  constructor(
+    private readonly em: EntityManager,
+    private readonly outbox: Outbox,
+  ) {}
 
   /**
    * Many leads at once, in ONE statement (one round trip, one commit): every lead whose address is new to
    * its page is inserted, and only for those are the conversions counted (one counter shard per page of the
-   * batch) and the jobs recorded (`jobsSql`: Outbox.rowsFromJobsColumn over the CTE `new_leads`, whose
-   * `jobs` column holds each lead's own). All of it happens or none. Returns the leads it inserted; a lead
-   * missing from the answer was already stored.
+   * batch) and the jobs recorded (the outbox's CTE over `new_leads`, whose `jobs` column holds each lead's
+   * own). All of it happens or none; the outbox wakes its relay once it has committed. Returns the leads it
+   * inserted; a lead missing from the answer was already stored.
    *
    * A page and address given twice is written once (the first). Leads are written in (page, address)
    * order, so two batches that share addresses take the unique index's locks in the same order and never
-   * deadlock. Runs on the
-   * ORM's own `pg` pool with real parameters (five arrays, whatever the batch size).
+   * deadlock. Runs on the ORM's own `pg` pool with real parameters (five arrays, whatever the batch size).
    */
-  async insertBatch(leads: BatchLead[], jobsSql?: string): Promise<InsertedLead[]> {
+  async insertBatch(leads: BatchLead[]): Promise<InsertedLead[]> {
     if (leads.length === 0) return [];
     // Sorted, and one row per page and address (the first given), so each new lead gets its jobs once.
     const sorted = [...leads].sort(byKey).filter((l, i, all) => i === 0 || byKey(all[i - 1], l) !== 0);
-    const pool = await this.nativePool();
-    const result = await pool.query<{ id: number; page_id: number; email_lower: string }>({
+    const rows = await this.outbox.writeWithJobs<{ id: number; page_id: number; email_lower: string }>({
       // A named (prepared) statement: parsed and planned once per connection. Measured on this statement
       // alone: 15 leads 1.4 → 0.8 ms, 1 lead 0.7 → 0.4 ms; the planning was half of a small batch's cost.
-      name: statementName(jobsSql ?? ''),
-      text: `with input as (
+      name: 'leads_insert_batch',
+      text: (recordJobs) => `with input as (
          select * from unnest($1::int[], $2::text[], $3::text[], $4::timestamptz[], $5::text[]) with ordinality
            as t(page_id, email, email_lower, consent_at, jobs, ord)
        ), inserted as (
@@ -108,7 +102,7 @@ export class LeadsRepository {
        ), new_leads as (
          select i.id, i.page_id, input.jobs::jsonb as jobs
            from inserted i join input on input.page_id = i.page_id and input.email_lower = i.email_lower
-       )${jobsSql ? `, jobs as (${jobsSql})` : ''}
+       ), ${recordJobs('new_leads', 'id', 'jobs')}
        select id, page_id, email_lower from inserted`,
       values: [
         sorted.map((l) => l.pageId),
@@ -118,19 +112,7 @@ export class LeadsRepository {
         sorted.map((l) => l.jobs),
       ],
     });
-    return result.rows.map((r) => ({ id: Number(r.id), pageId: Number(r.page_id), emailLower: r.email_lower }));
-  }
-
-  /** The ORM's own `pg` pool (DATABASE_POOL_MAX connections, shared with every other query). */
-  private nativePool(): Promise<NativePgPool> {
-    this.pool ??= this.em
-      .getConnection()
-      .getNativeClient()
-      .catch((err: unknown) => {
-        this.pool = undefined; // not connected yet (database away): ask again next time
-        throw err;
-      });
-    return this.pool;
+    return rows.map((r) => ({ id: Number(r.id), pageId: Number(r.page_id), emailLower: r.email_lower }));
   }
 
   async conversionsFor(pageIds: number[]): Promise<Map<number, number>> {
@@ -158,16 +140,24 @@ export class LeadsRepository {
     return row ? { id: Number(row.id), pageId: Number(row.page_id), email: row.email } : null;
   }
 
-  /** A lead with its dates (the webhook's `lead.created` event). */
-  async findWithDates(leadId: number): Promise<{ id: number; pageId: number; email: string; createdAt: Date; consentAt: Date | null } | null> {
+  /** Leads with their dates (the webhook's `lead.created` event), by id, in one statement (a batch of deliveries). */
+  async findManyWithDates(leadIds: number[]): Promise<Map<number, { id: number; pageId: number; email: string; createdAt: Date; consentAt: Date | null }>> {
+    const found = new Map<number, { id: number; pageId: number; email: string; createdAt: Date; consentAt: Date | null }>();
+    if (leadIds.length === 0) return found;
     const rows: { id: number; page_id: number; email: string; created_at: Date; consent_at: Date | null }[] = await this.em.execute(
-      'select id, page_id, email, created_at, consent_at from leads.leads where id = ?',
-      [leadId],
+      'select id, page_id, email, created_at, consent_at from leads.leads where id = any(?::int[])',
+      [`{${leadIds.map((id) => Math.trunc(id)).join(',')}}`],
     );
-    const row = rows[0];
-    return row
-      ? { id: Number(row.id), pageId: Number(row.page_id), email: row.email, createdAt: new Date(row.created_at), consentAt: row.consent_at ? new Date(row.consent_at) : null }
-      : null;
+    for (const row of rows) {
+      found.set(Number(row.id), {
+        id: Number(row.id),
+        pageId: Number(row.page_id),
+        email: row.email,
+        createdAt: new Date(row.created_at),
+        consentAt: row.consent_at ? new Date(row.consent_at) : null,
+      });
+    }
+    return found;
   }
 
   /** The page's newest leads first. */

@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
 /**
- * An e-mail address a visitor left on a page (SPEC §3 Lead). One per page and lower-cased address
+ * An e-mail address a visitor left on a page. One per page and lower-cased address
  * (unique index); `consentAt` is when the visitor ticked the privacy checkbox (null when the page hides it).
  */
 export const LeadSchema = defineEntity({

@@ -23,7 +23,7 @@ export interface LeadBatcherOptions {
  */
 export const LEAD_BATCH_DEFAULTS: LeadBatcherOptions = { maxBatch: 200, maxInFlight: 1 };
 
-/** The write a batch ends in (LeadsRepository.insertBatch with the outbox's SQL, in production). */
+/** The write a batch ends in (LeadsRepository.insertBatch, in production). */
 export type BatchWrite = (leads: BatchLead[]) => Promise<InsertedLead[]>;
 
 const keyOf = (pageId: number, emailLower: string) => `${pageId}\u0000${emailLower}`;

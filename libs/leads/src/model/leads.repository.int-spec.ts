@@ -1,5 +1,5 @@
 import { MikroORM } from '@mikro-orm/postgresql';
-import { Outbox, loadConfig, openOrm, withOrmContext, type JobQueue } from '@plink/platform';
+import { Outbox, loadConfig, openOrm, withOrmContext, type JobQueue, type NewRowJobs } from '@plink/platform';
 import { createTestEnvironment, type TestEnvironment } from '@plink/testing';
 import { LEADS_SCHEMA } from '../leads.schema';
 import { DeletePageLeadsService } from '../use-cases/delete-page-leads.service';
@@ -12,17 +12,15 @@ describe('LeadsRepository', () => {
   let orm: MikroORM;
   let repo: LeadsRepository;
   let outbox: Outbox;
-  let jobsSql: string;
   let batcher: LeadBatcher;
 
   beforeAll(async () => {
     env = await createTestEnvironment({ DATABASE_POOL_MAX: '10' });
     orm = await openOrm(loadConfig(env.vars), [LEADS_SCHEMA]);
-    repo = new LeadsRepository(orm.em);
-    // Only the outbox's SQL is used here (nothing is relayed).
-    outbox = new Outbox(orm, undefined as unknown as JobQueue);
-    jobsSql = outbox.rowsFromJobsColumn('new_leads', 'id', 'jobs');
-    batcher = new LeadBatcher((leads) => repo.insertBatch(leads, jobsSql));
+    // An outbox whose queues never answer: the jobs stay in platform.outbox, where these tests read them.
+    outbox = new Outbox(orm, { ready: () => false, onReady: () => undefined } as unknown as JobQueue);
+    repo = new LeadsRepository(orm.em, outbox);
+    batcher = new LeadBatcher((leads) => repo.insertBatch(leads));
   });
 
   afterAll(async () => {
@@ -32,7 +30,7 @@ describe('LeadsRepository', () => {
 
   const inContext = <T>(fn: () => Promise<T>) => withOrmContext(orm, fn);
   afterEach(() => inContext(() => orm.em.execute('delete from platform.outbox')));
-  const lead = (pageId: number, email: string, jobs: string | null = null): BatchLead => ({
+  const lead = (pageId: number, email: string, jobs: NewRowJobs | null = null): BatchLead => ({
     pageId,
     email,
     emailLower: email.toLowerCase(),
@@ -42,9 +40,9 @@ describe('LeadsRepository', () => {
   /** One submission, through the batcher as lead capture does it (concurrent calls share statements). */
   const insert = (pageId: number, email: string) => batcher.store(lead(pageId, email));
   const sql = async <T>(text: string, params: unknown[] = []): Promise<T[]> => inContext(() => orm.em.execute(text, params));
-  const fileJob = () => outbox.deferredJobs([{ name: 'email.file-delivery', payload: { v: 1 }, idField: 'leadId' }]);
+  const fileJob = () => outbox.jobsForNewRow([{ name: 'email.file-delivery', payload: { v: 1 }, idField: 'leadId' }]);
   const bothJobs = (pageId: number) =>
-    outbox.deferredJobs([
+    outbox.jobsForNewRow([
       { name: 'email.file-delivery', payload: { v: 1 }, idField: 'leadId' },
       { name: 'webhook.deliver', payload: { v: 1, pageId }, idField: 'leadId' },
     ]);
@@ -85,7 +83,6 @@ describe('LeadsRepository', () => {
         lead(31, 'new.one@example.com', bothJobs(31)), // the same address on another page is another lead
         lead(30, 'no.jobs@example.com', null),
       ],
-      jobsSql,
     );
     expect(inserted.map((r) => `${r.pageId}:${r.emailLower}`).sort()).toEqual(['30:new.one@example.com', '30:no.jobs@example.com', '31:new.one@example.com']);
     expect(await inContext(() => repo.conversionsFor([30, 31]))).toEqual(new Map([[30, 3], [31, 1]]));
@@ -105,7 +102,7 @@ describe('LeadsRepository', () => {
   });
 
   it('writes a page and address given twice to one statement once, with one job', async () => {
-    const inserted = await repo.insertBatch([lead(35, 'Double@Example.com', fileJob()), lead(35, 'double@example.com', fileJob())], jobsSql);
+    const inserted = await repo.insertBatch([lead(35, 'Double@Example.com', fileJob()), lead(35, 'double@example.com', fileJob())]);
     expect(inserted).toEqual([{ id: expect.any(Number), pageId: 35, emailLower: 'double@example.com' }]);
     expect(await sql('select email from leads.leads where page_id = 35')).toEqual([{ email: 'Double@Example.com' }]);
     expect(await inContext(() => repo.conversions(35))).toBe(1);
@@ -117,7 +114,7 @@ describe('LeadsRepository', () => {
     const statements: number[] = [];
     const counting = new LeadBatcher(async (leads) => {
       statements.push(leads.length);
-      return repo.insertBatch(leads, jobsSql);
+      return repo.insertBatch(leads);
     });
     const submissions = [
       ...Array.from({ length: 10 }, (_, i) => lead(40, i % 2 ? 'Twice@Example.com' : 'twice@example.COM', fileJob())),
@@ -144,10 +141,7 @@ describe('LeadsRepository', () => {
     const rounds = await Promise.all(
       Array.from({ length: 6 }, (_, i) => {
         const order = i % 2 ? [...emails].reverse() : emails;
-        return repo.insertBatch(
-          order.map((e) => lead(50 + Math.floor(i / 3), e, fileJob())),
-          jobsSql,
-        );
+        return repo.insertBatch(order.map((e) => lead(50 + Math.floor(i / 3), e, fileJob())));
       }),
     );
     expect(rounds.flat()).toHaveLength(600); // each address once per page

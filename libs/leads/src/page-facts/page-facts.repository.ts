@@ -1,0 +1,118 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from '@mikro-orm/postgresql';
+import type { JobPayload, PageFacts, PublicPageDto } from '@plink/contracts';
+
+/** A page as a submission needs it, from the leads service's own read model. */
+export interface SubmissionPage {
+  id: number;
+  slug: string;
+  ownerUsername: string;
+  /**
+   * Paused after the owner's downgrade: visitors get 'This page is paused' (404) and no submission is
+   * taken. `public` is still filled, but must not be shown.
+   */
+  paused: boolean;
+  /** What the visitor sees (the thank-you answer, the form shown again after a refused submission). */
+  public: PublicPageDto;
+  /** The file e-mailed to each new lead (null: none). */
+  fileUrl: string | null;
+  /** Each new lead is sent to the page's webhook (a Pro owner's page with its webhook on). */
+  sendsWebhook: boolean;
+}
+
+interface FactsRow {
+  page_id: number;
+  slug: string;
+  owner_username: string;
+  paused: boolean;
+  file_url: string | null;
+  sends_webhook: boolean;
+  public: PublicPageDto;
+}
+
+/**
+ * The leads service's read model of pages (`leads.page_facts`): what a submission needs of a page, kept
+ * from the pages service's 'leads.page-changed' events. Each event carries the page's whole state and a
+ * version; a row only ever moves to a newer version, so duplicates and jobs run out of order change
+ * nothing, and a deleted page stays deleted.
+ */
+@Injectable()
+export class PageFactsRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  /**
+   * Applies one event with `em` (in its transaction, if any). Answers the slugs whose cached pages must
+   * go (the page's slug before and after the change), or none when the event was older than the row.
+   */
+  async apply(em: EntityManager, event: JobPayload<'leads.page-changed'>): Promise<string[]> {
+    const facts = event.page;
+    const rows: { old_slug: string | null; applied: boolean }[] = await em.execute(
+      `with old as (select slug from leads.page_facts where page_id = ?),
+       up as (
+         insert into leads.page_facts as f (page_id, slug, owner_id, owner_username, paused, file_url, sends_webhook, public, deleted, version)
+         values (?, ?, ?, ?, ?, ?, ?, cast(? as jsonb), ?, ?)
+         on conflict (page_id) do update set
+           slug = coalesce(excluded.slug, f.slug), owner_id = coalesce(excluded.owner_id, f.owner_id),
+           owner_username = coalesce(excluded.owner_username, f.owner_username), paused = excluded.paused,
+           file_url = excluded.file_url, sends_webhook = excluded.sends_webhook, public = excluded.public,
+           deleted = excluded.deleted, version = excluded.version
+         where f.version <= excluded.version
+         returning f.page_id
+       )
+       select (select slug from old) as old_slug, exists(select 1 from up) as applied`,
+      [
+        event.pageId,
+        event.pageId,
+        facts?.slug ?? null,
+        facts?.ownerId ?? null,
+        facts?.ownerUsername ?? null,
+        facts?.paused ?? false,
+        facts?.fileUrl ?? null,
+        facts?.sendsWebhook ?? false,
+        facts ? JSON.stringify(facts.public) : null,
+        facts === null,
+        event.version,
+      ],
+    );
+    const row = rows[0];
+    if (!row?.applied) return [];
+    return [...new Set([row.old_slug, facts?.slug, event.formerSlug].filter((slug): slug is string => !!slug))];
+  }
+
+  /**
+   * Keeps what the pages service answered for a page this table did not know yet (version 0: any event
+   * about the page, before or after, wins over it).
+   */
+  async remember(pageId: number, facts: PageFacts): Promise<void> {
+    await this.em.fork().execute(
+      `insert into leads.page_facts (page_id, slug, owner_id, owner_username, paused, file_url, sends_webhook, public, deleted, version)
+       values (?, ?, ?, ?, ?, ?, ?, cast(? as jsonb), false, 0)
+       on conflict (page_id) do nothing`,
+      [pageId, facts.slug, facts.ownerId, facts.ownerUsername, facts.paused, facts.fileUrl, facts.sendsWebhook, JSON.stringify(facts.public)],
+    );
+  }
+
+  /** The live page of a slug (any case), or null. After a slug moved between pages, the newest fact wins. */
+  async findBySlug(slug: string): Promise<SubmissionPage | null> {
+    const rows: FactsRow[] = await this.em.fork().execute(
+      `select page_id, slug, owner_username, paused, file_url, sends_webhook, public from leads.page_facts
+        where lower(slug) = lower(?) and not deleted order by version desc limit 1`,
+      [slug],
+    );
+    const row = rows[0];
+    return row ? toSubmissionPage(row.page_id, row) : null;
+  }
+}
+
+/** The page as a submission needs it, from a row or from the pages service's answer. */
+export function toSubmissionPage(pageId: number, facts: Omit<FactsRow, 'page_id'>): SubmissionPage {
+  return {
+    id: Number(pageId),
+    slug: facts.slug,
+    ownerUsername: facts.owner_username,
+    paused: facts.paused,
+    public: facts.public,
+    fileUrl: facts.file_url,
+    sendsWebhook: facts.sends_webhook,
+  };
+}
