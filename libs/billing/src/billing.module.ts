@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { IdentityReadModule } from '@plink/identity';
 import { APP_CONFIG, type AppConfig } from '@plink/platform';
 import { BillingController } from './http/billing.controller';
 import { StripeWebhookRoute } from './http/stripe-webhook.route';
@@ -34,10 +33,10 @@ export class BillingCoreModule {}
 /**
  * The subscription calls and Stripe's webhook intake, mounted by the gateway. The payment provider is a
  * port: Stripe when STRIPE_SECRET_KEY is set, otherwise every payment call answers 503 "Payments are not
- * configured on this server.".
+ * configured on this server.". Needs the platform's `UserDirectory` port (the gateway provides identity's).
  */
 @Module({
-  imports: [BillingCoreModule, IdentityReadModule],
+  imports: [BillingCoreModule],
   controllers: [BillingController],
   providers: [
     SubscriptionStatusService,
@@ -59,7 +58,7 @@ export class BillingHttpModule {}
  * minutes; the warning and removal of paused pages' leads after a downgrade, every hour).
  */
 @Module({
-  imports: [BillingCoreModule, IdentityReadModule],
+  imports: [BillingCoreModule],
   providers: [
     ExpireGrantsService,
     LeadRemovalService,
@@ -72,9 +71,9 @@ export class BillingHttpModule {}
 })
 export class BillingWorkerModule {}
 
-/** What the operator's command needs: grant and revoke. */
+/** What the operator's command needs: grant and revoke (and the platform's `UserDirectory` port, which the command line provides). */
 @Module({
-  imports: [BillingCoreModule, IdentityReadModule],
+  imports: [BillingCoreModule],
   providers: [OperatorPlansService],
   exports: [OperatorPlansService],
 })

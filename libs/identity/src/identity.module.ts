@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
 import { IdentityDirectory } from './directory/identity-directory';
 import { IdentityController } from './http/identity.controller';
@@ -6,8 +6,10 @@ import { LocalStrategy } from './http/local.strategy';
 import { LoginGuard } from './http/login.guard';
 import { ApplyPlanChangeService } from './plans/apply-plan-change.service';
 import { IdentityProcessor } from './plans/identity.processor';
-import { SignedInGuard } from './sessions/session.guard';
+import { SessionLookup, UserDirectory } from '@plink/platform';
+import { IdentitySessionLookup } from './sessions/session.guard';
 import { SessionStore } from './sessions/session.store';
+import { AccountEmailService } from './use-cases/account-email.service';
 import { AuthRateLimits } from './use-cases/auth-rate-limits';
 import { EmailedTokens } from './use-cases/emailed-tokens';
 import { LogInService } from './use-cases/log-in.service';
@@ -20,16 +22,42 @@ import { VerifyEmailService } from './use-cases/verify-email.service';
 import { PasswordHasher } from './users/password-hasher';
 import { UsersRepository } from './users/users.repository';
 
-/** Identity's read side, for other services: who a user is, and whether they are signed in. */
+/** Identity's read side, for other services: who a user is. */
 @Module({
-  providers: [UsersRepository, SessionStore, SignedInGuard, IdentityDirectory],
-  exports: [UsersRepository, SessionStore, SignedInGuard, IdentityDirectory],
+  providers: [UsersRepository, SessionStore, IdentityDirectory],
+  exports: [UsersRepository, SessionStore, IdentityDirectory],
 })
 export class IdentityReadModule {}
 
+/**
+ * Who a user is, for services that must not import identity: identity's answer to the platform's
+ * `UserDirectory` port, provided globally. Imported where identity is composed with such a service (the
+ * gateway through IdentitySessionsModule, the operator's command line).
+ */
+@Global()
+@Module({
+  imports: [IdentityReadModule],
+  providers: [{ provide: UserDirectory, useExisting: IdentityDirectory }],
+  exports: [UserDirectory],
+})
+export class IdentityUserDirectoryModule {}
+
+/**
+ * Who is signed in: identity's implementation of the platform's `SessionLookup` port, provided globally so
+ * every service's `SignedInGuard` finds it (with the `UserDirectory` port). Imported where an HTTP app is
+ * composed (the gateway).
+ */
+@Global()
+@Module({
+  imports: [IdentityReadModule, IdentityUserDirectoryModule],
+  providers: [{ provide: SessionLookup, useClass: IdentitySessionLookup }],
+  exports: [SessionLookup],
+})
+export class IdentitySessionsModule {}
+
 /** Identity's HTTP calls, mounted by the gateway. */
 @Module({
-  imports: [PassportModule, IdentityReadModule],
+  imports: [PassportModule, IdentityReadModule, IdentitySessionsModule],
   controllers: [IdentityController],
   providers: [
     PasswordHasher,
@@ -48,6 +76,6 @@ export class IdentityReadModule {}
 })
 export class IdentityHttpModule {}
 
-/** Identity's workers: the identity queue (plan changes published by billing, copied onto the user). */
-@Module({ imports: [IdentityReadModule], providers: [ApplyPlanChangeService, IdentityProcessor] })
+/** Identity's workers: the identity queue (plan changes published by billing, copied onto the user; account e-mails addressed). */
+@Module({ imports: [IdentityReadModule], providers: [ApplyPlanChangeService, AccountEmailService, IdentityProcessor] })
 export class IdentityWorkerModule {}

@@ -2,6 +2,7 @@ import type { ServiceSchema } from '@plink/platform';
 import { CreateUsers20261121 } from './migrations/20261121-create-users';
 import { AddUserPlan20261123 } from './migrations/20261123-add-user-plan';
 import { CreateExamplesAccount20261125 } from './migrations/20261125-create-examples-account';
+import { AnnouncePageOwners20261126 } from './migrations/20261126-announce-page-owners';
 import { UserSchema } from './users/user.entity';
 
 /** The identity service's tables (schema "identity") and their migrations. */
@@ -12,5 +13,6 @@ export const IDENTITY_SCHEMA: ServiceSchema = {
     { name: '20261121_create_users', class: CreateUsers20261121 },
     { name: '20261123_add_user_plan', class: AddUserPlan20261123 },
     { name: '20261125_create_examples_account', class: CreateExamplesAccount20261125 },
+    { name: '20261126_announce_page_owners', class: AnnouncePageOwners20261126 },
   ],
 };

@@ -1,25 +1,38 @@
 import { Module } from '@nestjs/common';
-import { IdentityReadModule } from '@plink/identity';
-import { LeadsReadModule } from '@plink/leads';
-import { PagesReadModule } from '@plink/pages';
+import { WebhookSecretBox } from '@plink/platform';
 import { WebhooksController } from './http/webhooks.controller';
 import { EmailProcessor } from './processors/email.processor';
 import { CleanWebhookLogScheduler } from './webhooks/clean-webhook-log.scheduler';
 import { DeliverWebhookService } from './webhooks/deliver-webhook.service';
+import { WebhookEndpointsRepository } from './webhooks/webhook-endpoints.repository';
 import { WebhookLogRepository } from './webhooks/webhook-log.repository';
 import { WebhooksProcessor } from './webhooks/webhooks.processor';
 
-/** The notifications service's workers: the e-mail queue and the webhooks queue (with its daily log clean-up). */
+/**
+ * The notifications service's workers: the e-mail queue and the webhooks queue (with its daily log clean-up).
+ * They read only the notifications schema: what they send comes in the jobs, and the webhook endpoints from
+ * the service's own copy, which the pages service keeps up to date ('webhook.endpoint-changed').
+ */
 @Module({
-  imports: [IdentityReadModule, PagesReadModule, LeadsReadModule],
-  providers: [EmailProcessor, WebhookLogRepository, DeliverWebhookService, WebhooksProcessor, CleanWebhookLogScheduler],
+  providers: [
+    EmailProcessor,
+    WebhookSecretBox,
+    WebhookEndpointsRepository,
+    WebhookLogRepository,
+    DeliverWebhookService,
+    WebhooksProcessor,
+    CleanWebhookLogScheduler,
+  ],
 })
 export class NotificationsWorkerModule {}
 
-/** The webhook calls of a page's owner (mounted by the gateway): the endpoint, its log, a test event, a redelivery. */
+/**
+ * The webhook calls of a page's owner (mounted by the gateway): the endpoint, its log, a test event, a
+ * redelivery. Needs a `WebhookEndpointLookup` (the endpoint as the pages service has it now), which the
+ * composing process provides.
+ */
 @Module({
-  imports: [IdentityReadModule, PagesReadModule, LeadsReadModule],
   controllers: [WebhooksController],
-  providers: [WebhookLogRepository, DeliverWebhookService],
+  providers: [WebhookSecretBox, WebhookEndpointsRepository, WebhookLogRepository, DeliverWebhookService],
 })
 export class WebhooksHttpModule {}

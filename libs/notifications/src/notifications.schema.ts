@@ -1,9 +1,13 @@
 import type { ServiceSchema } from '@plink/platform';
 import { CreateWebhookLog20261124 } from './migrations/20261124-create-webhook-log';
+import { CreateWebhookEndpoints20261125 } from './migrations/20261125-create-webhook-endpoints';
 
-/** The notifications service's tables (schema "notifications"): the webhook delivery log. */
+/** The notifications service's tables (schema "notifications"): the webhook delivery log and its copy of the endpoints. */
 export const NOTIFICATIONS_SCHEMA: ServiceSchema = {
   service: 'notifications',
   entities: [],
-  migrations: [{ name: '20261124_create_webhook_log', class: CreateWebhookLog20261124 }],
+  migrations: [
+    { name: '20261124_create_webhook_log', class: CreateWebhookLog20261124 },
+    { name: '20261125_create_webhook_endpoints', class: CreateWebhookEndpoints20261125 },
+  ],
 };

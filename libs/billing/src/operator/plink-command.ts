@@ -1,11 +1,10 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { Module, type INestApplicationContext } from '@nestjs/common';
+import { Module, type INestApplicationContext, type ModuleMetadata } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { MikroORM } from '@mikro-orm/postgresql';
-import { IDENTITY_SCHEMA } from '@plink/identity';
-import { ConfigError, JobQueue, Outbox, PlatformModule, getLogger, loadConfig, runWithCorrelation, withOrmContext, type AppConfig } from '@plink/platform';
+import { ConfigError, JobQueue, Outbox, PlatformModule, getLogger, loadConfig, runWithCorrelation, withOrmContext, type AppConfig, type ServiceSchema } from '@plink/platform';
 import { BillingOperatorModule } from '../billing.module';
 import { BILLING_SCHEMA } from '../billing.schema';
 import { OperatorCommandError, OperatorPlansService, type OperatorResult } from '../use-cases/operator-plans.service';
@@ -36,6 +35,16 @@ export interface PlinkCommandIo {
   now?: Date;
 }
 
+/**
+ * Where the command finds users by e-mail address: a module providing the platform's `UserDirectory` port
+ * globally, and the schemas it reads. Billing does not know users; the process that runs the command
+ * composes the identity service for it (`apps/cli`).
+ */
+export interface PlinkCommandUsers {
+  module: NonNullable<ModuleMetadata['imports']>[number];
+  schemas: ServiceSchema[];
+}
+
 type Parsed = { command: 'help' } | { command: 'grant-pro'; email: string; days: number | null } | { command: 'revoke-pro'; email: string };
 
 class UsageError extends Error {}
@@ -46,10 +55,11 @@ const RELAY_WAIT_MS = 3_000;
 
 /**
  * The operator's command line (`npm run plink -- …`). Answers the exit code: 0 done, 1 could not be done
- * (unknown e-mail, configuration, database), 2 bad arguments. It boots only what it needs: identity's read
- * side and billing's plan changes, on the configured database (migrating it like any Plink process).
+ * (unknown e-mail, configuration, database), 2 bad arguments. It boots only what it needs: the `users`
+ * directory it is given and billing's plan changes, on the configured database (migrating it like any
+ * Plink process).
  */
-export async function runPlinkCommand(argv: string[], io: PlinkCommandIo): Promise<number> {
+export async function runPlinkCommand(argv: string[], io: PlinkCommandIo, users: PlinkCommandUsers): Promise<number> {
   let parsed: Parsed;
   try {
     parsed = parse(argv);
@@ -76,7 +86,7 @@ export async function runPlinkCommand(argv: string[], io: PlinkCommandIo): Promi
   let app: INestApplicationContext | undefined;
   const correlationId = `plink-${randomUUID()}`;
   try {
-    app = await createOperatorContext(config);
+    app = await createOperatorContext(config, users);
     const operator = app.get(OperatorPlansService);
     const now = io.now ?? new Date();
     const orm: Parameters<typeof withOrmContext>[0] = app.get(MikroORM);
@@ -148,8 +158,8 @@ function parse(argv: string[]): Parsed {
   return { command, email, days };
 }
 
-async function createOperatorContext(config: AppConfig): Promise<INestApplicationContext> {
-  @Module({ imports: [PlatformModule.forRoot({ config, schemas: [IDENTITY_SCHEMA, BILLING_SCHEMA] }), BillingOperatorModule] })
+async function createOperatorContext(config: AppConfig, users: PlinkCommandUsers): Promise<INestApplicationContext> {
+  @Module({ imports: [PlatformModule.forRoot({ config, schemas: [...users.schemas, BILLING_SCHEMA] }), users.module, BillingOperatorModule] })
   class PlinkCommandModule {}
   // Nest's own boot lines would bury the result; problems still throw.
   const app = await NestFactory.createApplicationContext(PlinkCommandModule, { logger: false, abortOnError: false });

@@ -1,7 +1,6 @@
 import { Module, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { QueueName, type JobEnvelope } from '@plink/contracts';
-import { IDENTITY_SCHEMA } from '@plink/identity';
 import { JobQueue, PlatformModule, loadConfig } from '@plink/platform';
 import { createTestEnvironment, type TestEnvironment } from '@plink/testing';
 import { BillingCoreModule } from '../billing.module';
@@ -21,7 +20,7 @@ describe('applyPlan', () => {
   beforeAll(async () => {
     env = await createTestEnvironment();
     const config = loadConfig(env.vars);
-    @Module({ imports: [PlatformModule.forRoot({ config, schemas: [IDENTITY_SCHEMA, BILLING_SCHEMA] }), BillingCoreModule] })
+    @Module({ imports: [PlatformModule.forRoot({ config, schemas: [BILLING_SCHEMA] }), BillingCoreModule] })
     class TestModule {}
     app = await NestFactory.createApplicationContext(TestModule, { logger: false });
     await app.init();

@@ -88,7 +88,6 @@ export class ApplyPlanService {
       return { userId, isPremium: account.isPremium, wasPremium, applied: true, account };
     });
     if (result.applied) {
-      this.outbox.kick();
       getLogger().info(
         { userId, source: change.source, status: change.status, isPremium: result.isPremium, wasPremium: result.wasPremium },
         'plan changed',

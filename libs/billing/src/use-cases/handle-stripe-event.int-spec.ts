@@ -3,7 +3,6 @@ import { NestFactory } from '@nestjs/core';
 import { Client } from 'pg';
 import Stripe from 'stripe';
 import { QueueName, type JobEnvelope } from '@plink/contracts';
-import { IDENTITY_SCHEMA, IdentityReadModule } from '@plink/identity';
 import { JobQueue, PlatformModule, loadConfig } from '@plink/platform';
 import { FakeStripe, createTestEnvironment, type TestEnvironment } from '@plink/testing';
 import { BillingCoreModule } from '../billing.module';
@@ -37,7 +36,7 @@ describe('Stripe events: intake and handling', () => {
     });
     const config = loadConfig(env.vars);
     @Module({
-      imports: [PlatformModule.forRoot({ config, schemas: [IDENTITY_SCHEMA, BILLING_SCHEMA] }), BillingCoreModule, IdentityReadModule],
+      imports: [PlatformModule.forRoot({ config, schemas: [BILLING_SCHEMA] }), BillingCoreModule],
       providers: [RecordStripeEventService, HandleStripeEventService],
     })
     class TestModule {}
@@ -58,14 +57,15 @@ describe('Stripe events: intake and handling', () => {
   });
 
   let n = 0;
-  /** A user, and a Stripe subscription of theirs made through Checkout as Plink makes it (events held). */
+  /**
+   * A user, and a Stripe subscription of theirs made through Checkout as Plink makes it (events held):
+   * Plink's checkout creates the user's billing account before the customer; the customer is not stored on
+   * it here, so events find the user by the id Plink gave the checkout.
+   */
   async function subscriber(options: { withCard?: boolean } = {}) {
     n += 1;
-    const { rows } = await db.query("insert into identity.users (username, email, password_hash, is_verified) values ($1, $2, 'x', true) returning id", [
-      `event_user_${n}`,
-      `event.user.${n}@example.com`,
-    ]);
-    const userId = rows[0].id as number;
+    const userId = 1000 + n;
+    await db.query('insert into billing.accounts (user_id) values ($1)', [userId]);
     const customer = await sdk.customers.create({ email: `event.user.${n}@example.com`, metadata: { userId: String(userId) } });
     const session = await sdk.checkout.sessions.create({
       mode: 'subscription',
@@ -161,7 +161,8 @@ describe('Stripe events: intake and handling', () => {
       await stripe.comeBack();
     }
     expect(await stored(created.id)).toMatchObject({ processed_at: null, outcome: null });
-    expect(await account(userId)).toBeUndefined();
+    // The account as checkout left it: no plan, no customer, no event stored on it.
+    expect(await account(userId)).toMatchObject({ is_premium: false, stripe_customer_id: null, stripe_subscription_id: null, trial_used: false, last_event_at: null });
     expect(await handler.execute(created.id)).toBe('applied');
   });
 
@@ -211,6 +212,25 @@ describe('Stripe events: intake and handling', () => {
     expect(await handler.execute(completed.id)).toBe('unknown-customer');
     expect(await stored(completed.id)).toMatchObject({ outcome: 'unknown-customer', user_id: null, processed_at: expect.any(Date) });
     expect((await db.query('select count(*)::int as n from billing.accounts')).rows[0].n).toBe(accounts);
+  });
+
+  it('marks an event naming a user billing does not know (no account from a checkout of Plink) processed, and makes no account', async () => {
+    const stranger = 9_999;
+    const customer = await sdk.customers.create({ email: 'stranger@example.com', metadata: { userId: String(stranger) } });
+    const session = await sdk.checkout.sessions.create({
+      mode: 'subscription',
+      customer: customer.id,
+      client_reference_id: String(stranger),
+      line_items: [{ price: stripe.priceId, quantity: 1 }],
+      subscription_data: { metadata: { userId: String(stranger) } },
+      success_url: 'http://plink.test/checkout/success?session_id={CHECKOUT_SESSION_ID}',
+      cancel_url: 'http://plink.test/dashboard',
+    });
+    await stripe.completeCheckout(session.id, { withCard: true });
+    const [completed] = stripe.events.filter((e) => e.type === 'checkout.session.completed' && JSON.stringify(e.data).includes(session.id));
+    await receive(completed.id);
+    expect(await handler.execute(completed.id)).toBe('unknown-customer');
+    expect(await account(stranger)).toBeUndefined();
   });
 
   it('refuses an event signed with another secret, or not signed, and stores nothing', async () => {

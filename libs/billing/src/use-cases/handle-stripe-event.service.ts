@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import type Stripe from 'stripe';
 import type { JobName, JobPayload } from '@plink/contracts';
-import { IdentityDirectory } from '@plink/identity';
 import { Outbox, getLogger } from '@plink/platform';
 import { StripeConnection, isStripeNotFound } from '../stripe/stripe-client';
 import { idOf } from '../stripe/subscription-state';
@@ -44,7 +43,6 @@ export class HandleStripeEventService {
     private readonly outbox: Outbox,
     private readonly stripe: StripeConnection,
     private readonly sync: StripeSubscriptionSync,
-    private readonly identity: IdentityDirectory,
   ) {}
 
   async execute(eventId: string): Promise<StripeEventOutcome | null> {
@@ -82,7 +80,8 @@ export class HandleStripeEventService {
 
   /**
    * The user of a Stripe customer: the account that stores it, else the user id our checkout gave the
-   * event's object or the customer (only for an existing user whose account has no other customer).
+   * event's object or the customer, for a user billing knows (our checkout creates their account before it
+   * creates the customer) whose account has no other customer.
    */
   private async findUser(customerId: string, hint: string | null): Promise<number | null> {
     const [byCustomer] = await this.em.fork().execute<{ user_id: number }[]>(
@@ -91,12 +90,13 @@ export class HandleStripeEventService {
     );
     if (byCustomer) return byCustomer.user_id;
     const userId = toUserId(hint ?? (await this.customerUserId(customerId)));
-    if (userId === null || (await this.identity.isPremiumNow(userId)) === null) return null;
+    if (userId === null) return null;
     const [account] = await this.em.fork().execute<{ stripe_customer_id: string | null }[]>(
       'select stripe_customer_id from billing.accounts where user_id = ?',
       [userId],
     );
-    if (account?.stripe_customer_id && account.stripe_customer_id !== customerId) {
+    if (!account) return null;
+    if (account.stripe_customer_id && account.stripe_customer_id !== customerId) {
       getLogger().warn({ userId }, 'stripe event names a user who has another Stripe customer: ignored');
       return null;
     }
@@ -115,16 +115,14 @@ export class HandleStripeEventService {
   }
 
   private async finish(eventId: string, outcome: StripeEventOutcome, userId: number | null, mails: Mail[]): Promise<void> {
-    const marked = await this.em.fork().transactional(async (tx) => {
+    await this.em.fork().transactional(async (tx) => {
       const rows = await tx.execute<{ id: string }[]>(
         'update billing.stripe_events set processed_at = now(), outcome = ?, user_id = ? where id = ? and processed_at is null returning id',
         [outcome, userId, eventId],
       );
-      if (rows.length === 0) return false; // another attempt finished it first: its e-mails went
+      if (rows.length === 0) return; // another attempt finished it first: its e-mails went
       for (const mail of mails) this.outbox.record(tx, mail.name, mail.payload as never);
-      return true;
     });
-    if (marked && mails.length > 0) this.outbox.kick();
   }
 }
 

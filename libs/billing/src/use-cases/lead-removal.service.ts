@@ -15,7 +15,7 @@ export interface LeadRemovalPass {
 }
 
 /**
- * SPEC §4: contact e-mail data is removed 30 days after a downgrade. The repeatable 'billing.lead-removal'
+ * A paused page's leads (e-mail addresses) are removed 30 days after a downgrade. The repeatable 'billing.lead-removal'
  * job walks the downgraded accounts ({@link leadRemovalStep}): a week before the date it records the
  * warning e-mail ('email.lead-removal-warning', once), and on the date it records 'pages.remove-paused-leads'
  * (once): billing does not know the pages, the pages service does and has the leads service remove the
@@ -59,7 +59,6 @@ export class LeadRemovalService {
       if (step === 'remove') pass.removed.push(userId);
     }
     if (pass.warned.length + pass.removed.length > 0) {
-      this.outbox.kick();
       getLogger().info({ warned: pass.warned.length, removed: pass.removed.length }, 'lead removal after downgrades');
     }
     return pass;

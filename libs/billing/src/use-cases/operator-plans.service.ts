@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { IdentityDirectory, type UserContact } from '@plink/identity';
+import { UserDirectory, type DirectoryUser } from '@plink/platform';
 import { ApplyPlanService } from './apply-plan.service';
 import { ReadPlanService } from './read-plan.service';
 
@@ -9,7 +9,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export class OperatorCommandError extends Error {}
 
 export interface OperatorResult {
-  user: UserContact;
+  user: DirectoryUser;
   /** Whether the user's plan changed. */
   changed: boolean;
   isPremium: boolean;
@@ -20,11 +20,13 @@ export interface OperatorResult {
 /**
  * The operator's grant and revoke of Pro (`npm run plink -- grant-pro|revoke-pro`): how a server without
  * Stripe (and a test) makes a user Pro. Same rules as a Stripe change: through {@link ApplyPlanService}.
+ * Users are found by e-mail address through the platform's `UserDirectory` port: the operator's command
+ * line composes identity's answer to it with this service.
  */
 @Injectable()
 export class OperatorPlansService {
   constructor(
-    private readonly identity: IdentityDirectory,
+    private readonly users: UserDirectory,
     private readonly plans: ReadPlanService,
     private readonly applyPlan: ApplyPlanService,
   ) {}
@@ -57,8 +59,8 @@ export class OperatorPlansService {
     return { user, changed: applied.wasPremium || user.isPremium, isPremium: applied.isPremium, expiresAt: null };
   }
 
-  private async userByEmail(email: string): Promise<UserContact> {
-    const user = await this.identity.findContactByEmail(email);
+  private async userByEmail(email: string): Promise<DirectoryUser> {
+    const user = await this.users.findByEmail(email);
     if (!user) throw new OperatorCommandError(`No user has the e-mail address ${email}.`);
     return user;
   }

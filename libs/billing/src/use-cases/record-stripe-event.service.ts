@@ -42,7 +42,6 @@ export class RecordStripeEventService {
       if (handled) this.outbox.record(tx, 'billing.stripe-event', { v: 1, eventId: event.id });
       return true;
     });
-    if (stored && handled) this.outbox.kick();
     getLogger().info({ eventId: event.id, type: event.type, stored, handled }, stored ? 'stripe event received' : 'stripe event received again: nothing to do');
     return { eventId: event.id, type: event.type, stored };
   }

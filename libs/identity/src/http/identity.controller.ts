@@ -1,8 +1,14 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiTags } from '@nestjs/swagger';
 import {
   IdentityMessages,
   forgotPasswordSchema,
+  loginSchema,
+  messageResponseSchema,
+  successResponseSchema,
+  userDtoSchema,
+  verifyResetTokenResponseSchema,
   registerSchema,
   resetPasswordSchema,
   updatePasswordSchema,
@@ -17,10 +23,10 @@ import {
   type VerifyEmailRequest,
   type VerifyResetTokenResponse,
 } from '@plink/contracts';
-import { APP_CONFIG, ZodPipe, type AppConfig } from '@plink/platform';
+import { APP_CONFIG, ApiDoc, SignedInGuard, ZodPipe, type AppConfig, type AuthedRequest } from '@plink/platform';
 import { clearSessionCookie, readSessionId, setSessionCookie } from '../sessions/session-cookie';
-import { CurrentUser, SignedInGuard, type AuthedRequest } from '../sessions/session.guard';
-import { SessionStore } from '../sessions/session.store';
+import { CurrentIdentityUser } from '../sessions/session.guard';
+import { SESSION_COOKIE, SessionStore } from '../sessions/session.store';
 import { AuthRateLimits } from '../use-cases/auth-rate-limits';
 import { RegisterUserService } from '../use-cases/register-user.service';
 import { RequestPasswordResetService } from '../use-cases/request-password-reset.service';
@@ -32,7 +38,8 @@ import { toUserDto } from '../users/user.dto';
 import type { User } from '../users/user.entity';
 import { LoginGuard } from './login.guard';
 
-/** The identity calls of SPEC §7. */
+/** The identity calls: current user, register, login, logout, e-mail verification and passwords. */
+@ApiTags('Account')
 @Controller('api')
 export class IdentityController {
   constructor(
@@ -47,12 +54,24 @@ export class IdentityController {
     private readonly updatePasswordUseCase: UpdatePasswordService,
   ) {}
 
+  @ApiDoc({ summary: 'The signed-in user', ok: userDtoSchema })
   @Get('user')
   @UseGuards(SignedInGuard)
-  currentUser(@CurrentUser() user: User): UserDto {
+  currentUser(@CurrentIdentityUser() user: User): UserDto {
     return toUserDto(user);
   }
 
+  @ApiDoc({
+    summary: 'Create an account (and sign it in)',
+    description:
+      'Sets the session cookie, as login does, and sends the verification e-mail. The account cannot log in again, upgrade or upload images until its address is verified (POST /api/verify-email).',
+    body: registerSchema,
+    ok: { schema: userDtoSchema, headers: { 'Set-Cookie': `${SESSION_COOKIE}=…; HttpOnly; SameSite=Lax` } },
+    errors: {
+      409: [IdentityMessages.emailExists, IdentityMessages.usernameExists],
+      429: [IdentityMessages.tooManyRequests, IdentityMessages.tooManyRegistrations],
+    },
+  })
   @Post('register')
   @HttpCode(201)
   async register(
@@ -67,15 +86,27 @@ export class IdentityController {
     return toUserDto(user);
   }
 
+  @ApiDoc({
+    summary: 'Log in',
+    description: 'Sets the session cookie. Failed logins slow down the (e-mail, address) pair that sends them, never the account owner.',
+    body: loginSchema,
+    ok: { schema: userDtoSchema, headers: { 'Set-Cookie': `${SESSION_COOKIE}=…; HttpOnly; SameSite=Lax` } },
+    errors: {
+      401: IdentityMessages.invalidCredentials,
+      403: IdentityMessages.verifyBeforeLogin,
+      429: [IdentityMessages.tooManyRequests, IdentityMessages.tooManyLoginAttempts],
+    },
+  })
   @Post('login')
   @HttpCode(200)
   @UseGuards(LoginGuard)
   async login(@Req() request: AuthedRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<UserDto> {
-    const user = request.user!;
+    const user = request.user as User;
     await this.startSession(request, reply, user.id);
     return toUserDto(user);
   }
 
+  @ApiDoc({ summary: 'Log out (ends the session, clears the cookie)', ok: messageResponseSchema })
   @Post('logout')
   @HttpCode(200)
   async logout(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<MessageResponse> {
@@ -84,6 +115,14 @@ export class IdentityController {
     return { message: 'Logged out' };
   }
 
+  @ApiDoc({
+    summary: "Verify an account's e-mail address",
+    description:
+      'The token is the `token` query parameter of the link in the verification e-mail (`/verify-email?token=…`, a page of the app that sends this call). It works once.',
+    body: verifyEmailSchema,
+    ok: successResponseSchema,
+    errors: { 400: [IdentityMessages.invalidVerificationToken, IdentityMessages.missingVerificationToken] },
+  })
   @Post('verify-email')
   @HttpCode(200)
   async verifyEmail(@Body(new ZodPipe(verifyEmailSchema)) body: VerifyEmailRequest): Promise<SuccessResponse> {
@@ -91,14 +130,26 @@ export class IdentityController {
     return { success: true, message: 'Your email has been verified.' };
   }
 
+  @ApiDoc({
+    summary: 'Send the verification e-mail again',
+    ok: messageResponseSchema,
+    errors: { 400: IdentityMessages.alreadyVerified, 429: 'Please wait N seconds before requesting another verification email.' },
+  })
   @Post('resend-verification')
   @HttpCode(200)
   @UseGuards(SignedInGuard)
-  async resendVerification(@CurrentUser() user: User): Promise<MessageResponse> {
+  async resendVerification(@CurrentIdentityUser() user: User): Promise<MessageResponse> {
     await this.resendVerificationUseCase.execute(user);
     return { message: IdentityMessages.verificationSent };
   }
 
+  @ApiDoc({
+    summary: 'Send a password reset link',
+    description: 'Answers alike whether or not the address has an account.',
+    body: forgotPasswordSchema,
+    ok: successResponseSchema,
+    errors: { 429: IdentityMessages.tooManyRequests },
+  })
   @Post('forgot-password')
   @HttpCode(200)
   async forgotPassword(
@@ -110,12 +161,20 @@ export class IdentityController {
     return { success: true, message: IdentityMessages.forgotPasswordSent };
   }
 
+  @ApiDoc({ summary: 'Whether a password reset token is still valid', ok: verifyResetTokenResponseSchema, errors: { 429: IdentityMessages.tooManyRequests } })
   @Get('verify-reset-token/:token')
   async verifyResetToken(@Req() request: FastifyRequest, @Param('token') token: string): Promise<VerifyResetTokenResponse> {
     await this.limits.perAddress('reset-password', request.ip);
     return { valid: await this.resetPasswordUseCase.isValid(token) };
   }
 
+  @ApiDoc({
+    summary: 'Set a new password with a reset token',
+    description: "Ends every session of the account.",
+    body: resetPasswordSchema,
+    ok: successResponseSchema,
+    errors: { 400: IdentityMessages.invalidResetToken, 429: IdentityMessages.tooManyRequests },
+  })
   @Post('reset-password')
   @HttpCode(200)
   async resetPassword(
@@ -127,12 +186,19 @@ export class IdentityController {
     return { success: true, message: IdentityMessages.passwordResetDone };
   }
 
+  @ApiDoc({
+    summary: "Change the signed-in user's password",
+    description: 'Ends every other session of the account.',
+    body: updatePasswordSchema,
+    ok: messageResponseSchema,
+    errors: { 400: [IdentityMessages.currentPasswordWrong, IdentityMessages.newPasswordTooShort] },
+  })
   @Post('update-password')
   @HttpCode(200)
   @UseGuards(SignedInGuard)
   async updatePassword(
     @Req() request: AuthedRequest,
-    @CurrentUser() user: User,
+    @CurrentIdentityUser() user: User,
     @Body(new ZodPipe(updatePasswordSchema)) body: UpdatePasswordRequest,
   ): Promise<MessageResponse> {
     await this.updatePasswordUseCase.execute(user, body, request.sessionId);

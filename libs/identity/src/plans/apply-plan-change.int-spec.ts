@@ -1,7 +1,7 @@
 import { type INestApplicationContext } from '@nestjs/common';
 import { Client } from 'pg';
-import type { JobPayload } from '@plink/contracts';
-import { createWorkerContext, loadConfig } from '@plink/platform';
+import { QueueName, type JobEnvelope, type JobPayload } from '@plink/contracts';
+import { JobQueue, createWorkerContext, loadConfig } from '@plink/platform';
 import { createTestEnvironment, type TestEnvironment } from '@plink/testing';
 import { IdentityWorkerModule } from '../identity.module';
 import { IDENTITY_SCHEMA } from '../identity.schema';
@@ -17,7 +17,7 @@ describe('applying plan changes to the user', () => {
   beforeAll(async () => {
     env = await createTestEnvironment();
     app = await createWorkerContext(
-      { service: 'identity', workerModule: IdentityWorkerModule, schemas: [IDENTITY_SCHEMA], defaultHealthPort: 0 },
+      { service: 'identity', workerModule: IdentityWorkerModule, schema: IDENTITY_SCHEMA, defaultHealthPort: 0 },
       loadConfig(env.vars),
     );
     await app.init();
@@ -66,6 +66,20 @@ describe('applying plan changes to the user', () => {
     expect((await plan(id)).is_premium).toBe(true);
     await service.execute(change(id, '2026-11-23T11:00:00.000Z', false));
     expect(await plan(id)).toEqual(expect.objectContaining({ is_premium: false, plan_status: 'canceled', plan_period_end: null, stripe_subscription_id: null }));
+  });
+
+  it('tells the pages service the owner as identity now has them, with each applied change only', async () => {
+    const { rows } = await db.query("insert into identity.users (username, email, password_hash) values ('told_user', 'told@example.com', 'x') returning id");
+    const id = rows[0].id as number;
+    await service.execute(change(id, '2026-11-23T10:00:00.000Z', true));
+    await service.execute(change(id, '2026-11-23T09:00:00.000Z', false)); // stale: nothing to tell
+    // No pages worker here: the jobs wait in the pages queue once relayed.
+    const queue = app.get(JobQueue).queue(QueueName.Pages);
+    const toldOf = async () =>
+      (await queue.getJobs(['waiting', 'delayed', 'prioritized'])).map((job) => (job.data as JobEnvelope).payload).filter((payload) => (payload as { userId: number }).userId === id);
+    for (const deadline = Date.now() + 5_000; Date.now() < deadline && (await toldOf()).length === 0; ) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await toldOf()).toEqual([{ v: 1, userId: id, username: 'told_user', isPremium: true, changedAt: '2026-11-23T10:00:00.000Z' }]);
   });
 
   it('does nothing for a user that no longer exists', async () => {

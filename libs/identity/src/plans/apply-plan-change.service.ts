@@ -7,8 +7,9 @@ import { User } from '../users/user.entity';
 /**
  * Copies a plan change that billing decided onto the user ('identity.plan-changed'), so sign-in, GET
  * /api/user and the plan rules of pages see it. Changes may arrive out of order (retries): one older than
- * the change applied last is ignored. In the same transaction it records 'pages.owner-plan-changed', so the
- * pages service drops the owner's visitor pages from every cache only once the user says the new plan.
+ * the change applied last is ignored. In the same transaction it records 'pages.owner-plan-changed' with the owner as
+ * identity now has them (username, plan, when it changed): the pages service keeps its own copy of that,
+ * pauses or un-pauses the owner's pages and drops them from every visitor cache.
  */
 @Injectable()
 export class ApplyPlanChangeService {
@@ -29,10 +30,15 @@ export class ApplyPlanChangeService {
       user.stripeCustomerId = change.stripeCustomerId;
       user.stripeSubscriptionId = change.stripeSubscriptionId;
       user.planChangedAt = changedAt;
-      this.outbox.record(tx, 'pages.owner-plan-changed', { v: 1, userId: user.id });
+      this.outbox.record(tx, 'pages.owner-plan-changed', {
+        v: 1,
+        userId: user.id,
+        username: user.username,
+        isPremium: user.isPremium,
+        changedAt: changedAt.toISOString(),
+      });
       return 'applied';
     });
-    if (applied === 'applied') this.outbox.kick();
     getLogger().info({ userId: change.userId, isPremium: change.isPremium, planStatus: change.planStatus, result: applied }, 'plan change applied to user');
   }
 }

@@ -81,7 +81,7 @@ export class AuthRateLimits {
   /**
    * Counts one registration attempt of this address and throws 429 (with Retry-After) past
    * REGISTRATIONS_PER_ADDRESS_PER_HOUR (default 10). Every registration answer tells whether an
-   * e-mail has an account (SPEC's 'Email already exists'), so this cap is what keeps a list of
+   * e-mail has an account (a taken address answers 'Email already exists'), so this cap is what keeps a list of
    * addresses from being checked quickly.
    */
   async countRegistration(address: string): Promise<void> {

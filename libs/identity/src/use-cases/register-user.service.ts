@@ -1,7 +1,6 @@
 import { ConflictException, Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { IdentityMessages, type RegisterRequest } from '@plink/contracts';
-import { Outbox } from '@plink/platform';
 import { PasswordHasher } from '../users/password-hasher';
 import { User } from '../users/user.entity';
 import { UsersRepository } from '../users/users.repository';
@@ -17,7 +16,6 @@ export class RegisterUserService {
     private readonly users: UsersRepository,
     private readonly hasher: PasswordHasher,
     private readonly tokens: EmailedTokens,
-    private readonly outbox: Outbox,
   ) {}
 
   async execute(input: RegisterRequest): Promise<User> {
@@ -32,7 +30,6 @@ export class RegisterUserService {
         this.tokens.issue(tx, created, 'verification');
         return created;
       });
-      this.outbox.kick();
       return user;
     } catch (err) {
       const field = UsersRepository.violatedField(err);

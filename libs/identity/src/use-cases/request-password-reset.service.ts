@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { Outbox, RateLimiter, getLogger } from '@plink/platform';
+import { RateLimiter, getLogger } from '@plink/platform';
 import { UsersRepository } from '../users/users.repository';
 import { EmailedTokens } from './emailed-tokens';
 
@@ -17,7 +17,6 @@ export class RequestPasswordResetService {
     private readonly em: EntityManager,
     private readonly users: UsersRepository,
     private readonly tokens: EmailedTokens,
-    private readonly outbox: Outbox,
     private readonly limiter: RateLimiter,
   ) {}
 
@@ -30,6 +29,5 @@ export class RequestPasswordResetService {
       return;
     }
     await this.em.transactional(async (tx) => this.tokens.issue(tx, tx.merge(user), 'reset'));
-    this.outbox.kick();
   }
 }

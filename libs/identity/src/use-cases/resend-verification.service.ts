@@ -1,7 +1,7 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { IdentityMessages, RESEND_VERIFICATION_COOLDOWN_SECONDS } from '@plink/contracts';
-import { Outbox, RateLimiter, tooManyRequests } from '@plink/platform';
+import { RateLimiter, tooManyRequests } from '@plink/platform';
 import type { User } from '../users/user.entity';
 import { EmailedTokens } from './emailed-tokens';
 
@@ -11,7 +11,6 @@ export class ResendVerificationService {
   constructor(
     private readonly em: EntityManager,
     private readonly tokens: EmailedTokens,
-    private readonly outbox: Outbox,
     private readonly limiter: RateLimiter,
   ) {}
 
@@ -30,6 +29,5 @@ export class ResendVerificationService {
       await this.limiter.releaseCooldown('resend-verification', String(user.id));
       throw err;
     }
-    this.outbox.kick();
   }
 }

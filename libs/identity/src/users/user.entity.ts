@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { PLAN_STATUSES } from '@plink/contracts';
 
-/** A creator's account (SPEC §3 User). The password and tokens are stored hashed, never in the clear. */
+/** A creator's account. The password and tokens are stored hashed, never in the clear. */
 export const UserSchema = defineEntity({
   name: 'User',
   schema: 'identity',

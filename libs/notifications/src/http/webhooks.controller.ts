@@ -1,11 +1,19 @@
 import { BadRequestException, Controller, ForbiddenException, Get, HttpCode, NotFoundException, Param, Post, UseGuards } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { PageMessages, WebhookMessages, webhookMessageIdSchema, type WebhookDto, type WebhookTestResult } from '@plink/contracts';
-import { CurrentUser, SignedInGuard, type User } from '@plink/identity';
-import { PagesDirectory, type WebhookTarget } from '@plink/pages';
-import { Outbox, RateLimiter, tooManyRequests } from '@plink/platform';
+import { ApiTags } from '@nestjs/swagger';
+import {
+  PageMessages,
+  WebhookMessages,
+  webhookMessageIdSchema,
+  webhookSchema,
+  webhookTestResultSchema,
+  type WebhookDto,
+  type WebhookTestResult,
+} from '@plink/contracts';
+import { ApiDoc, CurrentUser, Outbox, RateLimiter, SignedInGuard, tooManyRequests, type SignedInUser } from '@plink/platform';
 import { DeliverWebhookService } from '../webhooks/deliver-webhook.service';
 import { WebhookLogRepository } from '../webhooks/webhook-log.repository';
+import { WebhookEndpointLookup, type OwnedWebhookEndpoint } from './webhook-endpoint-lookup';
 
 const MAX_ID = 2_147_483_647;
 /** Test events and redeliveries one page may ask for in a minute (each is an outbound request). */
@@ -22,11 +30,12 @@ function pageId(value: string): number {
  * A Pro owner's view of a page's webhook: the endpoint and its delivery log, a test event, a redelivery.
  * (Rotating the secret and turning the webhook back on change the page: the pages service answers those.)
  */
+@ApiTags('Webhooks')
 @Controller('api/pages/:id/webhook')
 @UseGuards(SignedInGuard)
 export class WebhooksController {
   constructor(
-    private readonly pages: PagesDirectory,
+    private readonly endpoints: WebhookEndpointLookup,
     private readonly log: WebhookLogRepository,
     private readonly delivery: DeliverWebhookService,
     private readonly outbox: Outbox,
@@ -34,16 +43,22 @@ export class WebhooksController {
     private readonly limiter: RateLimiter,
   ) {}
 
+  @ApiDoc({ summary: "A page's webhook: endpoint, secret and the last 100 messages (Pro)", ok: webhookSchema, errors: { 403: WebhookMessages.proOnly, 404: PageMessages.pageNotFound } })
   @Get()
-  async show(@CurrentUser() user: User, @Param('id') id: string): Promise<WebhookDto> {
+  async show(@CurrentUser() user: SignedInUser, @Param('id') id: string): Promise<WebhookDto> {
     const target = await this.ownedTarget(user, id);
     return { ...target.view, deliveries: await this.log.deliveries(target.pageId) };
   }
 
   /** Sends a test `lead.created` event now and answers its attempt. */
+  @ApiDoc({
+    summary: 'Send a test `lead.created` event now (Pro)',
+    ok: webhookTestResultSchema,
+    errors: { 400: WebhookMessages.noUrl, 403: WebhookMessages.proOnly, 404: PageMessages.pageNotFound, 429: WebhookMessages.tooManySends },
+  })
   @Post('test')
   @HttpCode(200)
-  async test(@CurrentUser() user: User, @Param('id') id: string): Promise<WebhookTestResult> {
+  async test(@CurrentUser() user: SignedInUser, @Param('id') id: string): Promise<WebhookTestResult> {
     const target = await this.ownedTarget(user, id);
     if (!target.url || target.secrets.length === 0) throw new BadRequestException({ message: WebhookMessages.noUrl });
     await this.limitSends(target.pageId);
@@ -52,9 +67,14 @@ export class WebhooksController {
   }
 
   /** Sends a logged message again (same `webhook-id` and body), with the retry schedule. */
+  @ApiDoc({
+    summary: 'Send a logged message again, same `webhook-id` and body (Pro)',
+    ok: webhookTestResultSchema,
+    errors: { 400: WebhookMessages.noUrl, 403: WebhookMessages.proOnly, 404: [PageMessages.pageNotFound, WebhookMessages.messageNotFound], 429: WebhookMessages.tooManySends },
+  })
   @Post('deliveries/:messageId/redeliver')
   @HttpCode(202)
-  async redeliver(@CurrentUser() user: User, @Param('id') id: string, @Param('messageId') messageId: string): Promise<WebhookTestResult> {
+  async redeliver(@CurrentUser() user: SignedInUser, @Param('id') id: string, @Param('messageId') messageId: string): Promise<WebhookTestResult> {
     const target = await this.ownedTarget(user, id);
     const message = webhookMessageIdSchema.safeParse(messageId).success ? await this.log.findById(messageId) : null;
     if (!message || message.pageId !== target.pageId) throw new NotFoundException({ message: WebhookMessages.messageNotFound });
@@ -64,7 +84,6 @@ export class WebhooksController {
       await this.log.setStatus(message.id, 'pending', new Date(), tx);
       this.outbox.record(tx, 'webhook.redeliver', { v: 1, messageId: message.id });
     });
-    this.outbox.kick();
     return { delivery: (await this.log.delivery(target.pageId, message.id))! };
   }
 
@@ -73,9 +92,12 @@ export class WebhooksController {
     if (!decision.allowed) throw tooManyRequests(WebhookMessages.tooManySends, decision.retryAfterSeconds);
   }
 
-  /** The page's webhook endpoint: 404 when it is not the caller's page, 403 when the caller is not on Pro. */
-  private async ownedTarget(user: User, id: string): Promise<WebhookTarget> {
-    const target = await this.pages.findWebhookTarget(pageId(id));
+  /**
+   * The page's webhook endpoint, from the pages service now: 404 when it is not the caller's page, 403 when the
+   * caller is not on Pro (their plan as their session has it).
+   */
+  private async ownedTarget(user: SignedInUser, id: string): Promise<OwnedWebhookEndpoint> {
+    const target = await this.endpoints.findWebhookTarget(pageId(id));
     if (!target || target.ownerId !== user.id) throw new NotFoundException({ message: PageMessages.pageNotFound });
     if (!user.isPremium) throw new ForbiddenException({ message: WebhookMessages.proOnly });
     return target;

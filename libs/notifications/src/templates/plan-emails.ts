@@ -61,7 +61,7 @@ export function proEndedEmail(appOrigin: string, to: Recipient): MailMessage {
 }
 
 /**
- * About a week before the leads of a downgraded user's paused pages are removed (SPEC §4: contact data goes
+ * About a week before the leads of a downgraded user's paused pages are removed (contact data goes
  * 30 days after the downgrade): when, where to export them, and that Pro keeps them.
  */
 export function leadRemovalWarningEmail(appOrigin: string, to: Recipient, removalAt: Date): MailMessage {

@@ -1,16 +1,37 @@
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { MikroORM, RequestContext } from '@mikro-orm/postgresql';
 import { UnrecoverableError, type Job } from 'bullmq';
-import { QUEUE_SETTINGS, QueueName, type WebhookDisableReason } from '@plink/contracts';
-import { LeadsDirectory } from '@plink/leads';
-import { PagesDirectory, type WebhookTarget } from '@plink/pages';
+import DataLoader from 'dataloader';
+import { QUEUE_SETTINGS, QueueName, type JobPayload, type WebhookDisableReason } from '@plink/contracts';
 import { APP_CONFIG, Outbox, getLogger, type AppConfig } from '@plink/platform';
-import { leadCreatedBody, testEventBody } from './lead-created-event';
+import { leadCreatedBody, testEventBody, type EventPage } from './lead-created-event';
 import { RetryLaterError, parseRetryAfter, retryDelayMs } from './retry-schedule';
-import { WebhookLogRepository, type WebhookMessage } from './webhook-log.repository';
+import { WebhookEndpointsRepository, type WebhookEndpoint } from './webhook-endpoints.repository';
+import { WebhookLogRepository, leadKey, type AttemptRecord, type WebhookMessage } from './webhook-log.repository';
 import { WebhookSender, type AttemptResult } from './webhook-sender';
 
 /** Ended messages in a row that all failed, after which the endpoint is turned off. */
 export const FAILED_MESSAGES_BEFORE_DISABLE = 3;
+
+/*
+ * Batches: the worker runs WEBHOOK_CONCURRENCY deliveries at once, and under load the send-time checks and
+ * message rows of the deliveries that start together are read and written in one pass, and the attempts that
+ * end together logged in one statement (see `batches` below). Measured with `npm run bench` (webhook part, one
+ * page, 2 cores shared with other work, base and batched run back to back): CPU per delivered webhook in the
+ * notifications process 1.4-2.8 ms → 0.53-0.59 ms, in PostgreSQL 1.0-1.5 ms → 0.3 ms; lead → webhook at rest
+ * unchanged (p50 16-140 ms before, 27-48 ms after, as noisy as the machine).
+ */
+/** The most deliveries one batch takes. */
+const MAX_BATCH = 200;
+
+/** A `webhook.deliver` job: v2 carries the lead and the page it tells about; v1 only their ids. */
+type LeadDelivery = JobPayload<'webhook.deliver'>;
+
+/** Where an attempt goes: the endpoint's URL now, and the secrets that sign now. */
+type AttemptTarget = Pick<WebhookEndpoint, 'pageId' | 'url' | 'secrets' | 'enabledAt'>;
+
+/** What a lead's delivery does after the send-time checks: send this message, or nothing (and why). */
+type Prepared = { message: WebhookMessage; target: WebhookEndpoint } | { skip: string | null };
 
 /** What an HTTP answer or its absence means for the message. */
 export type AttemptVerdict = 'delivered' | 'retry' | 'fail' | 'gone';
@@ -25,9 +46,10 @@ export function judgeAttempt(attempt: Pick<AttemptResult, 'status'>): AttemptVer
 }
 
 /**
- * Delivers webhook messages (the notifications service's webhooks queue): reloads the lead and the page's
- * endpoint at send time (owner still Pro, URL still set and on; a changed URL is used for the messages not yet
- * delivered), signs, sends one attempt, logs it, and decides what follows: delivered; a retry on the schedule
+ * Delivers webhook messages (the notifications service's webhooks queue): the lead and its page come in the
+ * job; the endpoint is read at send time from the service's own copy (owner still Pro, URL still set and on; a
+ * changed URL is used for the messages not yet delivered; see WebhookEndpointsRepository, fed by the pages
+ * service), signs, sends one attempt, logs it, and decides what follows: delivered; a retry on the schedule
  * (RetryLaterError, see retry-schedule.ts); failed at once; 410 Gone turns the endpoint off. An endpoint that
  * fails every attempt for 24 hours, or whose last 3 messages all failed, is turned off too (the pages service
  * does it and e-mails the owner).
@@ -35,15 +57,24 @@ export function judgeAttempt(attempt: Pick<AttemptResult, 'status'>): AttemptVer
 @Injectable()
 export class DeliverWebhookService implements OnModuleInit, OnApplicationShutdown {
   readonly sender: WebhookSender;
+  /** The send-time checks and message rows of the lead deliveries that start together. */
+  private readonly preparing: DataLoader<LeadDelivery, Prepared>;
+  /** The attempts that end together, logged with their messages' new states in one statement. */
+  private readonly recording: DataLoader<AttemptRecord, void>;
 
   constructor(
     private readonly log: WebhookLogRepository,
-    private readonly pages: PagesDirectory,
-    private readonly leads: LeadsDirectory,
+    private readonly endpoints: WebhookEndpointsRepository,
     private readonly outbox: Outbox,
+    @Inject(MikroORM) orm: MikroORM,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.sender = new WebhookSender({ allowPrivate: config.webhookAllowPrivateNetworks, maxSockets: config.webhookConcurrency });
+    this.preparing = batches((keys) => this.prepareLeads(keys), orm);
+    this.recording = batches(async (records: readonly AttemptRecord[]) => {
+      await this.log.recordAttempts(records);
+      return records.map(() => undefined);
+    }, orm);
   }
 
   onModuleInit() {
@@ -56,45 +87,78 @@ export class DeliverWebhookService implements OnModuleInit, OnApplicationShutdow
     this.sender.close();
   }
 
-  /** A `webhook.deliver` job: the lead's message on its page (created on the first attempt). */
-  async deliverLead(pageId: number, leadId: number, job: Job): Promise<void> {
-    const existing = await this.log.findByLead(pageId, leadId);
-    if (existing?.status === 'delivered' || existing?.status === 'failed') return; // a job run again after it ended
-    const target = await this.pages.findWebhookTarget(pageId);
-    const stop = this.whyNotSend(target);
-    if (stop) {
-      if (existing) await this.log.setStatus(existing.id, 'failed', null);
-      getLogger().info({ pageId, leadId, reason: stop }, 'webhook not sent');
+  /**
+   * A `webhook.deliver` job: the lead's message on its page (created on the first attempt). The checks and the
+   * message are made in a batch with the deliveries that start at the same moment (see {@link prepareLeads}).
+   */
+  async deliverLead(delivery: LeadDelivery, job: Job): Promise<void> {
+    const prepared = await this.preparing.load(delivery);
+    if ('skip' in prepared) {
+      if (prepared.skip) getLogger().info({ pageId: delivery.pageId, leadId: delivery.leadId, reason: prepared.skip }, 'webhook not sent');
       return;
     }
-    let message = existing;
-    if (!message) {
-      const lead = await this.leads.findForWebhook(leadId);
-      if (!lead) {
-        getLogger().info({ pageId, leadId }, 'webhook not sent: the lead is gone');
-        return;
+    await this.attempt(prepared.message, prepared.target, job);
+  }
+
+  /**
+   * The send-time checks of lead deliveries, read and written together: their messages (one statement), the
+   * pages' endpoints now (one statement: owner still Pro, URL still set and on) and the new messages (one
+   * insert), their bodies made from the jobs. A message that already ended is not sent again; one whose
+   * endpoint stopped is marked failed.
+   */
+  private async prepareLeads(keys: readonly LeadDelivery[]): Promise<Prepared[]> {
+    const existing = await this.log.findByLeads([...keys]);
+    const ended = (message: WebhookMessage | undefined) => message?.status === 'delivered' || message?.status === 'failed';
+    const endpoints = await this.endpoints.findMany(keys.filter((key) => !ended(existing.get(leadKey(key)))).map((key) => key.pageId));
+    const results = new Map<string, Prepared>();
+    const toCreate: Extract<LeadDelivery, { v: 2 }>[] = [];
+    for (const key of keys) {
+      const id = leadKey(key);
+      const message = existing.get(id);
+      if (results.has(id)) continue;
+      if (ended(message)) {
+        results.set(id, { skip: null }); // a job run again after it ended
+        continue;
       }
-      message = await this.log.messageForLead(pageId, leadId, 'lead.created', () => leadCreatedBody(lead, target!));
+      const endpoint = endpoints.get(key.pageId) ?? null;
+      const stop = this.whyNotSend(endpoint);
+      if (stop) {
+        if (message) await this.log.setStatus(message.id, 'failed', null);
+        results.set(id, { skip: stop });
+      } else if (message) {
+        results.set(id, { message, target: endpoint! });
+      } else if (key.v === 2) {
+        toCreate.push(key);
+      } else {
+        // Recorded by a release whose worker read the lead, and not sent yet: this worker does not read leads.
+        results.set(id, { skip: 'a job of the former shape (lead id only) whose message was never created' });
+      }
     }
-    await this.attempt(message, target!, job);
+    if (toCreate.length > 0) {
+      const created = await this.log.messagesForLeads(
+        toCreate.map((key) => ({ pageId: key.pageId, leadId: key.leadId, eventType: 'lead.created' as const, body: bodyOf(key) })),
+      );
+      for (const key of toCreate) results.set(leadKey(key), { message: created.get(leadKey(key))!, target: endpoints.get(key.pageId)! });
+    }
+    return keys.map((key) => results.get(leadKey(key))!);
   }
 
   /** A `webhook.redeliver` job: the logged message again, with its own id and body. */
   async redeliver(messageId: string, job: Job): Promise<void> {
     const message = await this.log.findById(messageId);
     if (!message || message.status === 'delivered' || message.status === 'failed') return;
-    const target = await this.pages.findWebhookTarget(message.pageId);
-    const stop = this.whyNotSend(target);
+    const endpoint = await this.endpoints.find(message.pageId);
+    const stop = this.whyNotSend(endpoint);
     if (stop) {
       await this.log.setStatus(message.id, 'failed', null);
       getLogger().info({ pageId: message.pageId, reason: stop }, 'webhook not redelivered');
       return;
     }
-    await this.attempt(message, target!, job);
+    await this.attempt(message, endpoint!, job);
   }
 
   /** A test event now: one attempt, logged, never retried. */
-  async sendTest(target: WebhookTarget): Promise<WebhookMessage> {
+  async sendTest(target: EventPage & Pick<AttemptTarget, 'url' | 'secrets'>): Promise<WebhookMessage> {
     const message = await this.log.createTestMessage(target.pageId, testEventBody(target));
     const attempt = await this.sender.send(target.url!, target.secrets, message);
     const verdict = judgeAttempt(attempt);
@@ -102,16 +166,16 @@ export class DeliverWebhookService implements OnModuleInit, OnApplicationShutdow
     return message;
   }
 
-  private whyNotSend(target: WebhookTarget | null): string | null {
+  private whyNotSend(target: WebhookEndpoint | null): string | null {
     if (!target) return 'the page is gone';
-    if (!target.ownerIsPremium) return 'the owner is not on Pro';
+    if (!target.ownerIsPro) return 'the owner is not on Pro';
     if (!target.url) return 'the page has no webhook URL';
     if (!target.enabled) return 'the webhook is turned off';
     if (target.secrets.length === 0) return 'the page has no signing secret';
     return null;
   }
 
-  private async attempt(message: WebhookMessage, target: WebhookTarget, job: Job): Promise<void> {
+  private async attempt(message: WebhookMessage, target: AttemptTarget, job: Job): Promise<void> {
     const url = target.url!;
     const attempt = await this.sender.send(url, target.secrets, message);
     const verdict = judgeAttempt(attempt);
@@ -120,7 +184,7 @@ export class DeliverWebhookService implements OnModuleInit, OnApplicationShutdow
     const logContext = { pageId: target.pageId, messageId: message.id, attempt: attemptNumber, status: attempt.status, error: attempt.error };
 
     if (verdict === 'delivered') {
-      await this.log.recordAttempt(message, attempt, { status: 'delivered', nextAttemptAt: null });
+      await this.recording.load({ message, attempt, outcome: { status: 'delivered', nextAttemptAt: null } });
       return;
     }
     if (verdict === 'retry' && !lastAttempt) {
@@ -130,7 +194,6 @@ export class DeliverWebhookService implements OnModuleInit, OnApplicationShutdow
         if (disable) this.recordDisable(tx, target, url, disable);
       });
       if (disable) {
-        this.outbox.kick();
         throw new UnrecoverableError('webhook endpoint failing for 24 hours: turned off');
       }
       getLogger().info(logContext, 'webhook attempt failed; will retry');
@@ -138,20 +201,60 @@ export class DeliverWebhookService implements OnModuleInit, OnApplicationShutdow
     }
     // Failed for good: 410, another 4xx or 3xx, or the last attempt.
     let disable: WebhookDisableReason | null = verdict === 'gone' ? 'gone' : null;
-    await this.log.recordAttempt(message, attempt, { status: 'failed', nextAttemptAt: null });
+    await this.recording.load({ message, attempt, outcome: { status: 'failed', nextAttemptAt: null } });
     if (!disable && !message.test) {
       if (await this.log.lastMessagesFailed(target.pageId, target.enabledAt, FAILED_MESSAGES_BEFORE_DISABLE)) disable = 'exhausted';
       else if (await this.log.failingForADay(target.pageId, target.enabledAt)) disable = 'failing';
     }
     if (disable) {
       await this.log.transactional((tx) => this.recordDisable(tx, target, url, disable));
-      this.outbox.kick();
     }
     getLogger().info({ ...logContext, disabled: disable }, 'webhook message failed');
     throw new UnrecoverableError(`webhook message failed (${attempt.status ?? attempt.error})`);
   }
 
-  private recordDisable(tx: Parameters<Outbox['record']>[0], target: WebhookTarget, url: string, reason: WebhookDisableReason): void {
+  private recordDisable(tx: Parameters<Outbox['record']>[0], target: AttemptTarget, url: string, reason: WebhookDisableReason): void {
     this.outbox.record(tx, 'pages.disable-webhook', { v: 1, pageId: target.pageId, url, reason });
   }
+}
+
+/** The `lead.created` body of a lead delivery, from what the job carries (the lead and the page the visitor saw). */
+function bodyOf(delivery: Extract<LeadDelivery, { v: 2 }>): string {
+  return leadCreatedBody(
+    { id: delivery.leadId, email: delivery.email, createdAt: new Date(delivery.createdAt), consentAt: delivery.consentAt ? new Date(delivery.consentAt) : null },
+    { pageId: delivery.pageId, slug: delivery.page.slug, title: delivery.page.title, pageUrl: delivery.page.url },
+  );
+}
+
+/**
+ * Calls batched as a group commit (dataloader, without its cache), each batch in an ORM context of its own: a
+ * call while no batch of this kind runs starts one at once (no wait at rest); calls that come while one runs
+ * wait for it and then go together, so under load a batch takes what arrived during the previous one's round
+ * trips. When a batch fails, each of its calls is tried alone, so one bad entry (a value the database
+ * refuses) fails only its own job, not the deliveries that shared its batch.
+ */
+function batches<K, V>(run: (keys: readonly K[]) => Promise<V[]>, orm: MikroORM): DataLoader<K, V> {
+  const inContext = (keys: readonly K[]) => RequestContext.create(orm.em, () => run(keys));
+  let running = false;
+  const waiting: (() => void)[] = [];
+  const dispatchWhenFree = (dispatch: () => void) => {
+    if (running) waiting.push(dispatch);
+    else setImmediate(dispatch);
+  };
+  return new DataLoader<K, V>(
+    async (keys) => {
+      running = true;
+      try {
+        return await inContext(keys);
+      } catch (err) {
+        if (keys.length === 1) return [err as Error];
+        return await Promise.all(keys.map((key) => inContext([key]).then((values) => values[0], (one: unknown) => one as Error)));
+      } finally {
+        running = false;
+        const following = waiting.shift();
+        if (following) dispatchWhenFree(following);
+      }
+    },
+    { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: dispatchWhenFree },
+  );
 }

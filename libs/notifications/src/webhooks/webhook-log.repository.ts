@@ -43,6 +43,26 @@ interface AttemptRow {
   response_excerpt: string | null;
 }
 
+/** A lead's message on a page, as a map key. */
+export interface LeadKey {
+  pageId: number;
+  leadId: number;
+}
+
+export const leadKey = (key: LeadKey): string => `${key.pageId}:${key.leadId}`;
+
+/** What an attempt leaves the message in. */
+export interface AttemptOutcome {
+  status: WebhookDeliveryStatus;
+  nextAttemptAt: Date | null;
+}
+
+export interface AttemptRecord {
+  message: WebhookMessage;
+  attempt: AttemptResult;
+  outcome: AttemptOutcome;
+}
+
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 
 /** `msg_` and 26 random base32 characters (130 bits). */
@@ -72,22 +92,39 @@ export class WebhookLogRepository {
 
   constructor(private readonly em: EntityManager) {}
 
+  /** The messages of these leads on their pages, in one statement (keyed by {@link leadKey}). */
+  async findByLeads(keys: LeadKey[]): Promise<Map<string, WebhookMessage>> {
+    const found = new Map<string, WebhookMessage>();
+    if (keys.length === 0) return found;
+    const rows: MessageRow[] = await this.em.execute(
+      `select m.* from notifications.webhook_messages m
+         join (select distinct page_id, lead_id from jsonb_to_recordset(?::jsonb) as k(page_id integer, lead_id integer)) k using (page_id, lead_id)`,
+      [JSON.stringify(keys.map((k) => ({ page_id: k.pageId, lead_id: k.leadId })))],
+    );
+    for (const row of rows) found.set(leadKey({ pageId: Number(row.page_id), leadId: Number(row.lead_id) }), toMessage(row));
+    return found;
+  }
+
   /**
-   * The message of a lead on a page (the caller found none): created with `body`, or the one a concurrent run
-   * created first, so every attempt and retry of it carries one `webhook-id`. Keeps the page's log to its 100
-   * newest messages.
+   * The messages of leads on their pages (the caller found none), created with their bodies in one insert, or
+   * the ones a concurrent run created first (read back), so every attempt and retry of a lead's message carries
+   * one `webhook-id`. Keeps each page's log to its 100 newest messages. Keyed by {@link leadKey}.
    */
-  async messageForLead(pageId: number, leadId: number, eventType: WebhookEventType, body: () => string): Promise<WebhookMessage> {
+  async messagesForLeads(messages: { pageId: number; leadId: number; eventType: WebhookEventType; body: string }[]): Promise<Map<string, WebhookMessage>> {
+    const unique = new Map(messages.map((m) => [leadKey(m), m]));
+    if (unique.size === 0) return new Map();
     const rows: MessageRow[] = await this.em.execute(
       `insert into notifications.webhook_messages (id, page_id, lead_id, event_type, body)
-       values (?, ?, ?, ?, ?) on conflict (page_id, lead_id) do nothing returning *`,
-      [newMessageId(), pageId, leadId, eventType, body()],
+       select id, page_id, lead_id, event_type, body
+         from jsonb_to_recordset(?::jsonb) as m(id text, page_id integer, lead_id integer, event_type text, body text)
+       on conflict (page_id, lead_id) do nothing returning *`,
+      [JSON.stringify([...unique.values()].map((m) => ({ id: newMessageId(), page_id: m.pageId, lead_id: m.leadId, event_type: m.eventType, body: m.body })))],
     );
-    if (rows[0]) {
-      await this.trim(pageId);
-      return toMessage(rows[0]);
-    }
-    return (await this.findByLead(pageId, leadId))!;
+    const created = new Map(rows.map((row) => [leadKey({ pageId: Number(row.page_id), leadId: Number(row.lead_id) }), toMessage(row)]));
+    const raced = [...unique.values()].filter((m) => !created.has(leadKey(m)));
+    for (const [key, message] of await this.findByLeads(raced)) created.set(key, message);
+    for (const pageId of new Set(rows.map((row) => Number(row.page_id)))) await this.trim(pageId);
+    return created;
   }
 
   /** A test event's message (never retried). */
@@ -100,11 +137,6 @@ export class WebhookLogRepository {
     return toMessage(rows[0]);
   }
 
-  async findByLead(pageId: number, leadId: number): Promise<WebhookMessage | null> {
-    const rows: MessageRow[] = await this.em.execute('select * from notifications.webhook_messages where page_id = ? and lead_id = ?', [pageId, leadId]);
-    return rows[0] ? toMessage(rows[0]) : null;
-  }
-
   async findById(id: string): Promise<WebhookMessage | null> {
     const rows: MessageRow[] = await this.em.execute('select * from notifications.webhook_messages where id = ?', [id]);
     return rows[0] ? toMessage(rows[0]) : null;
@@ -114,43 +146,54 @@ export class WebhookLogRepository {
    * Logs an attempt and the message's new state: one statement, or with `more` (e.g. an outbox job) one
    * transaction.
    */
-  async recordAttempt(
-    message: WebhookMessage,
-    attempt: AttemptResult,
-    outcome: { status: WebhookDeliveryStatus; nextAttemptAt: Date | null },
-    more?: (tx: EntityManager) => void,
-  ): Promise<void> {
-    const final = outcome.status === 'delivered' || outcome.status === 'failed';
-    const write = (em: EntityManager) =>
-      em.execute(
-        `with attempt as (
-           insert into notifications.webhook_attempts (message_id, page_id, attempted_at, url, http_status, error, duration_ms, response_excerpt, succeeded)
-           values (?, ?, ?, ?, ?, ?, ?, ?, ?)
-         )
-         update notifications.webhook_messages set status = ?, next_attempt_at = ?, finished_at = ${final ? 'now()' : 'null'} where id = ?`,
-        [
-          message.id,
-          message.pageId,
-          attempt.at,
-          attempt.url.slice(0, 2048),
-          attempt.status,
-          attempt.error?.slice(0, 300) ?? null,
-          attempt.durationMs,
-          attempt.response?.slice(0, 500) ?? null,
-          outcome.status === 'delivered',
-          outcome.status,
-          outcome.nextAttemptAt,
-          message.id,
-        ],
-      );
+  async recordAttempt(message: WebhookMessage, attempt: AttemptResult, outcome: AttemptOutcome, more?: (tx: EntityManager) => void): Promise<void> {
     if (!more) {
-      await write(this.em);
+      await this.recordAttempts([{ message, attempt, outcome }]);
       return;
     }
     await this.em.transactional(async (tx) => {
-      await write(tx);
+      await this.recordAttempts([{ message, attempt, outcome }], tx);
       more(tx);
     });
+  }
+
+  /**
+   * Logs attempts of several messages and each message's new state in one statement (the attempts that
+   * concurrent deliveries ended together).
+   */
+  async recordAttempts(records: readonly AttemptRecord[], em: EntityManager = this.em): Promise<void> {
+    if (records.length === 0) return;
+    await em.execute(
+      `with v as (
+         select * from jsonb_to_recordset(?::jsonb) as v(
+           message_id text, page_id integer, attempted_at timestamptz, url text, http_status integer, error text,
+           duration_ms integer, response_excerpt text, succeeded boolean, status text, next_attempt_at timestamptz)
+       ), attempt as (
+         insert into notifications.webhook_attempts (message_id, page_id, attempted_at, url, http_status, error, duration_ms, response_excerpt, succeeded)
+         select message_id, page_id, attempted_at, url, http_status, error, duration_ms, response_excerpt, succeeded from v
+       )
+       update notifications.webhook_messages m
+          set status = v.status, next_attempt_at = v.next_attempt_at,
+              finished_at = case when v.status in ('delivered', 'failed') then now() end
+         from v where m.id = v.message_id`,
+      [
+        JSON.stringify(
+          records.map(({ message, attempt, outcome }) => ({
+            message_id: message.id,
+            page_id: message.pageId,
+            attempted_at: attempt.at.toISOString(),
+            url: attempt.url.slice(0, 2048),
+            http_status: attempt.status,
+            error: storableText(attempt.error, 300),
+            duration_ms: attempt.durationMs,
+            response_excerpt: storableText(attempt.response, 500),
+            succeeded: outcome.status === 'delivered',
+            status: outcome.status,
+            next_attempt_at: outcome.nextAttemptAt?.toISOString() ?? null,
+          })),
+        ),
+      ],
+    );
   }
 
   /** Runs `work` in one transaction (e.g. recording an outbox job). */
@@ -260,6 +303,18 @@ export class WebhookLogRepository {
     );
     return old.length + extra.length;
   }
+}
+
+/**
+ * A receiver's text as PostgreSQL can store it: at most `max` characters, without NUL characters or halves of a
+ * surrogate pair (a cut may split one), which text columns and JSON parameters refuse.
+ */
+export function storableText(text: string | null, max: number): string | null {
+  if (text === null) return null;
+  return text
+    .slice(0, max)
+    .replaceAll('\u0000', '')
+    .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
 }
 
 function toDeliveryDto(row: MessageRow, attempts: WebhookAttemptDto[]): WebhookDeliveryDto {

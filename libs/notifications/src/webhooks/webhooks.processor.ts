@@ -4,10 +4,12 @@ import { QUEUE_SETTINGS, QueueName } from '@plink/contracts';
 import { APP_CONFIG, ContractWorker, getLogger, type AppConfig, type JobHandlers } from '@plink/platform';
 import { DeliverWebhookService } from './deliver-webhook.service';
 import { webhookBackoff } from './retry-schedule';
+import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { WebhookLogRepository } from './webhook-log.repository';
 
 /**
- * The webhooks queue: lead deliveries, redeliveries and the log clean-up. Retries follow the webhook
+ * The webhooks queue: lead deliveries, redeliveries, the copy of the pages' endpoints (changes told by the
+ * pages service) and the log clean-up. Retries follow the webhook
  * schedule (the `webhook-schedule` backoff registered here). Concurrency: WEBHOOK_CONCURRENCY, applied at start.
  */
 @Processor(QueueName.Webhooks, {
@@ -17,17 +19,20 @@ import { WebhookLogRepository } from './webhook-log.repository';
 export class WebhooksProcessor extends ContractWorker<QueueName.Webhooks> implements OnApplicationBootstrap {
   protected readonly queueName = QueueName.Webhooks;
   protected readonly handlers: JobHandlers<QueueName.Webhooks> = {
-    'webhook.deliver': (payload, job) => this.delivery.deliverLead(payload.pageId, payload.leadId, job),
+    'webhook.deliver': (payload, job) => this.delivery.deliverLead(payload, job),
     'webhook.redeliver': (payload, job) => this.delivery.redeliver(payload.messageId, job),
+    'webhook.endpoint-changed': (payload) => this.endpoints.apply(payload),
     'webhook.clean-log': async () => {
       const removed = await this.log.clean();
-      getLogger().info({ removed }, 'webhook log cleaned');
+      const endpoints = await this.endpoints.clean();
+      getLogger().info({ removed, endpoints }, 'webhook log cleaned');
     },
   };
 
   constructor(
     private readonly delivery: DeliverWebhookService,
     private readonly log: WebhookLogRepository,
+    private readonly endpoints: WebhookEndpointsRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     super();

@@ -1,0 +1,121 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from '@mikro-orm/postgresql';
+import type { JobPayload } from '@plink/contracts';
+import { WebhookSecretBox } from '@plink/platform';
+
+/** A page's webhook endpoint as deliveries see it: the notifications service's own copy (see the migration). */
+export interface WebhookEndpoint {
+  pageId: number;
+  ownerId: number;
+  ownerIsPro: boolean;
+  url: string | null;
+  /** The secrets that sign now, opened (the new one first; two during 24 h after a rotation). */
+  secrets: string[];
+  enabled: boolean;
+  /** When the current URL started receiving: failures before it do not count. */
+  enabledAt: Date | null;
+}
+
+interface EndpointRow {
+  page_id: number;
+  owner_id: number;
+  url: string | null;
+  secret: string | null;
+  previous_secret: string | null;
+  previous_secret_until: Date | null;
+  enabled: boolean;
+  enabled_at: Date | null;
+  owner_is_pro: boolean;
+}
+
+/** Tombstones of deleted pages are kept this long (a late change of the page must find one). */
+const TOMBSTONE_DAYS = 30;
+
+/** The endpoint columns a change replaces when it is newer than the one the copy has. */
+const ENDPOINT_COLUMNS = ['owner_id', 'url', 'secret', 'previous_secret', 'previous_secret_until', 'enabled', 'enabled_at', 'deleted', 'changed_at'];
+
+/** The notifications service's copy of the pages' webhook endpoints, fed by 'webhook.endpoint-changed'. */
+@Injectable()
+export class WebhookEndpointsRepository {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly box: WebhookSecretBox,
+  ) {}
+
+  /**
+   * Applies a change, in one statement. Changes may arrive out of order (retries, concurrent jobs): the
+   * endpoint's fields are taken only from a change at least as new as the one applied last (`changed_at`),
+   * the owner's plan only from one that carries it and is at least as new as the last plan (`plan_at`).
+   */
+  async apply(change: JobPayload<'webhook.endpoint-changed'>): Promise<void> {
+    const endpoint = change.endpoint;
+    const newer = 'excluded.changed_at >= e.changed_at';
+    const planNewer = 'excluded.plan_at is not null and (e.plan_at is null or excluded.plan_at >= e.plan_at)';
+    await this.em.execute(
+      `insert into notifications.webhook_endpoints as e
+         (page_id, owner_id, url, secret, previous_secret, previous_secret_until, enabled, enabled_at, deleted, changed_at, owner_is_pro, plan_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       on conflict (page_id) do update set
+         ${ENDPOINT_COLUMNS.map((c) => `${c} = case when ${newer} then excluded.${c} else e.${c} end`).join(',\n         ')},
+         owner_is_pro = case when ${planNewer} then excluded.owner_is_pro else e.owner_is_pro end,
+         plan_at = case when ${planNewer} then excluded.plan_at else e.plan_at end`,
+      [
+        change.pageId,
+        change.ownerId,
+        endpoint?.url ?? null,
+        endpoint?.secret ?? null,
+        endpoint?.previousSecret ?? null,
+        endpoint?.previousSecretUntil ?? null,
+        endpoint?.enabled ?? false,
+        endpoint?.enabledAt ?? null,
+        endpoint === null,
+        change.at,
+        change.ownerIsPro ?? false,
+        change.ownerIsPro === undefined ? null : change.at,
+      ],
+    );
+  }
+
+  /** The endpoints of these pages (one statement); a page without one (or deleted) is missing from the map. */
+  async findMany(pageIds: number[], now = new Date()): Promise<Map<number, WebhookEndpoint>> {
+    const found = new Map<number, WebhookEndpoint>();
+    const ids = [...new Set(pageIds)];
+    if (ids.length === 0) return found;
+    const rows: EndpointRow[] = await this.em.execute(
+      `select page_id, owner_id, url, secret, previous_secret, previous_secret_until, enabled, enabled_at, owner_is_pro
+         from notifications.webhook_endpoints where page_id in (select value::int from jsonb_array_elements_text(?::jsonb)) and not deleted`,
+      [JSON.stringify(ids)],
+    );
+    for (const row of rows) found.set(Number(row.page_id), this.toEndpoint(row, now));
+    return found;
+  }
+
+  async find(pageId: number): Promise<WebhookEndpoint | null> {
+    return (await this.findMany([pageId])).get(pageId) ?? null;
+  }
+
+  /** Drops the rows of pages deleted more than 30 days ago (the daily clean-up). Answers how many went. */
+  async clean(): Promise<number> {
+    const gone: unknown[] = await this.em.execute(
+      `delete from notifications.webhook_endpoints where deleted and changed_at < now() - interval '${TOMBSTONE_DAYS} days' returning page_id`,
+    );
+    return gone.length;
+  }
+
+  private toEndpoint(row: EndpointRow, now: Date): WebhookEndpoint {
+    const current = row.secret ? this.box.open(row.secret) : null;
+    const previous =
+      row.secret && row.previous_secret && row.previous_secret_until && new Date(row.previous_secret_until).getTime() > now.getTime()
+        ? this.box.open(row.previous_secret)
+        : null;
+    return {
+      pageId: Number(row.page_id),
+      ownerId: Number(row.owner_id),
+      ownerIsPro: row.owner_is_pro,
+      url: row.url,
+      secrets: [current, previous].filter((secret): secret is string => secret !== null),
+      enabled: row.enabled,
+      enabledAt: row.enabled_at ? new Date(row.enabled_at) : null,
+    };
+  }
+}
