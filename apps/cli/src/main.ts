@@ -1,4 +1,5 @@
 import { runPlinkCommand } from '@plink/billing';
+import { IDENTITY_SCHEMA, IdentityUserDirectoryModule } from '@plink/identity';
 import { assertNodeVersion, initLogger } from '@plink/platform';
 import { runMigrate } from './migrate-command';
 
@@ -22,7 +23,10 @@ function migrate(): Promise<number> {
   return runMigrate(io);
 }
 
-void (argv[0] === 'migrate' ? migrate() : runPlinkCommand(argv, io)).then(
+/** The operator's plan commands find users by e-mail address in identity, composed here with billing. */
+const users = { module: IdentityUserDirectoryModule, schemas: [IDENTITY_SCHEMA] };
+
+void (argv[0] === 'migrate' ? migrate() : runPlinkCommand(argv, io, users)).then(
   (code) => {
     process.exitCode = code;
   },

@@ -46,7 +46,9 @@ describe('plink migrate', () => {
     expect(first.err).toBe('');
     expect(first.code).toBe(0);
     const total = ALL_SCHEMAS.reduce((n, s) => n + s.migrations.length, 0);
-    expect(first.out).toMatch(new RegExp(`^Applied ${total} migration\\(s\\): .*identity/.*pages/.*leads/.*billing/20261124_add_downgraded_at`));
+    expect(first.out).toMatch(
+      new RegExp(`^Applied ${total} migration\\(s\\): .*identity/.*pages/.*leads/.*billing/20261124_add_downgraded_at.*notifications/20261124_create_webhook_log`),
+    );
 
     const second = await migrate({ DATABASE_URL: db.url });
     expect(second).toEqual({ code: 0, out: 'The database is up to date; nothing to migrate.', err: '' });

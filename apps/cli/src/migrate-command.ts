@@ -1,11 +1,16 @@
 import { BILLING_SCHEMA } from '@plink/billing';
 import { IDENTITY_SCHEMA } from '@plink/identity';
 import { LEADS_SCHEMA } from '@plink/leads';
+import { NOTIFICATIONS_SCHEMA } from '@plink/notifications';
 import { PAGES_SCHEMA } from '@plink/pages';
 import { ConfigError, OUTBOX_SCHEMA, loadConfig, migrateServices, pendingMigrations, type AppConfig, type ServiceSchema } from '@plink/platform';
 
-/** Every schema of a Plink database, in the order they are migrated (the outbox first, as every process does). */
-export const ALL_SCHEMAS: ServiceSchema[] = [OUTBOX_SCHEMA, IDENTITY_SCHEMA, PAGES_SCHEMA, LEADS_SCHEMA, BILLING_SCHEMA];
+/**
+ * Every schema of a Plink database, in the order they are migrated (the outbox first, as every process does).
+ * Only this command and the gateway migrate them all: each worker app migrates (or, with MIGRATE_ON_START=false,
+ * checks) its own service's schema and the outbox, and its database role needs no other.
+ */
+export const ALL_SCHEMAS: ServiceSchema[] = [OUTBOX_SCHEMA, IDENTITY_SCHEMA, PAGES_SCHEMA, LEADS_SCHEMA, BILLING_SCHEMA, NOTIFICATIONS_SCHEMA];
 
 export interface MigrateIo {
   out(line: string): void;

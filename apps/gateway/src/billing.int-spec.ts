@@ -5,6 +5,7 @@ import { BillingMessages, PageMessages } from '@plink/contracts';
 import { ExpireGrantsService, runPlinkCommand } from '@plink/billing';
 import { SmtpCatcher, type CaughtMail } from '@plink/testing';
 import type { TestBrowser } from './testing/http-client';
+import { identityUsers } from './testing/operator-users';
 import { startTestGateway, type TestGateway } from './testing/test-gateway';
 
 const run = promisify(execFile);
@@ -41,7 +42,7 @@ describe('plans and billing, end to end', () => {
       err: (line) => err.push(line),
       env: { ...gateway.env.vars, ...env },
       now,
-    });
+    }, identityUsers);
     return { code, out: out.join('\n'), err: err.join('\n') };
   }
 

@@ -1,5 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { JobQueue, SpaShell, Storage, createHttpApp, installSecurityHeaders, serveUploads, type AppConfig } from '@plink/platform';
+import { serveApiDocs } from './api-docs/api-docs';
+import { serveAuthAliases } from './auth-aliases';
 import { GatewayModule } from './gateway.module';
 import { serveFonts } from './fonts';
 import { installQueueDashboard } from './queue-dashboard';
@@ -14,6 +16,8 @@ export async function createGateway(config: AppConfig): Promise<NestFastifyAppli
   await installCompression(app.getHttpAdapter().getInstance());
   serveFonts(app.getHttpAdapter().getInstance());
   serveUploads(app.getHttpAdapter().getInstance(), app.get(Storage));
+  serveAuthAliases(app.getHttpAdapter().getInstance());
+  serveApiDocs(app);
   await installQueueDashboard(app.getHttpAdapter().getInstance(), config, app.get(JobQueue));
   await serveSpa(app.getHttpAdapter().getInstance(), findWebDist(config.webDistDir), app.get(SpaShell));
   await app.init();

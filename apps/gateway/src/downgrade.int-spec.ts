@@ -4,13 +4,14 @@ import { OwnerPlanChangedService } from '@plink/pages';
 import { JobQueue } from '@plink/platform';
 import { SmtpCatcher, type CaughtMail } from '@plink/testing';
 import type { TestBrowser } from './testing/http-client';
+import { identityUsers } from './testing/operator-users';
 import { startTestGateway, type TestGateway } from './testing/test-gateway';
 
 const DAY = 86_400_000;
 const PAUSED = 'This page is paused';
 
 /**
- * What happens when Pro ends (SPEC §4), as a creator and their visitors see it, through the whole gateway
+ * What happens when Pro ends, as a creator and their visitors see it, through the whole gateway
  * with every worker in-process (real PostgreSQL, Redis and SMTP): the oldest page stays live and the
  * others are paused (404 'This page is paused', no sign-ups), the creator chooses the live page, plan
  * changes arriving twice or late change nothing, Pro again brings every page back; and the removal of the
@@ -33,7 +34,7 @@ describe('downgrade: paused pages and the 30-day lead removal', () => {
 
   async function plink(...args: string[]) {
     const out: string[] = [];
-    const code = await runPlinkCommand(args, { out: (line) => out.push(line), err: (line) => out.push(line), env: gateway.env.vars });
+    const code = await runPlinkCommand(args, { out: (line) => out.push(line), err: (line) => out.push(line), env: gateway.env.vars }, identityUsers);
     expect({ args, code, out }).toMatchObject({ args, code: 0 });
   }
 
@@ -219,24 +220,26 @@ describe('downgrade: paused pages and the 30-day lead removal', () => {
     const jobs = gateway.app.get(JobQueue, { strict: false });
     const meta = { correlationId: 'late-plan-change', recordedAt: new Date().toISOString() };
     const late = `late-${c.id}`;
-    await jobs.add(
-      'identity.plan-changed',
+    await jobs.addMany([
       {
-      payload: {
-        v: 1,
-        userId: c.id,
-        isPremium: true,
-        planStatus: 'active',
-        periodEnd: null,
-        stripeCustomerId: null,
-        stripeSubscriptionId: null,
-        changedAt: new Date(Date.now() - DAY).toISOString(),
+        name: 'identity.plan-changed',
+        envelope: {
+          payload: {
+            v: 1,
+            userId: c.id,
+            isPremium: true,
+            planStatus: 'active',
+            periodEnd: null,
+            stripeCustomerId: null,
+            stripeSubscriptionId: null,
+            changedAt: new Date(Date.now() - DAY).toISOString(),
+          },
+          meta,
         },
-        meta,
+        jobId: `${late}-identity`,
       },
-      `${late}-identity`,
-    );
-    await jobs.add('pages.owner-plan-changed', { payload: { v: 1, userId: c.id }, meta }, `${late}-pages`);
+      { name: 'pages.owner-plan-changed', envelope: { payload: { v: 1, userId: c.id }, meta }, jobId: `${late}-pages` },
+    ]);
     await handled(QueueName.Identity, `${late}-identity`);
     await handled(QueueName.Pages, `${late}-pages`);
     expect((await c.browser.get('/api/user')).body.isPremium).toBe(false);

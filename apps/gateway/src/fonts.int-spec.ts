@@ -71,8 +71,10 @@ describe('landing page fonts', () => {
     '/fonts/inter-latin-400-normal.woff',
     '/fonts/..%2Fpackage.json',
     '/fonts/%2E%2E%2F%2E%2E%2Fpackage.json',
+    '/fonts/',
   ])('answers 404 for %s', async (path) => {
     const res = await fetch(gateway.origin + path);
     expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toContain('application/json');
   });
 });

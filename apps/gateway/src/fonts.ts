@@ -6,10 +6,12 @@ import { FONTS_PATH, resolveFontFile } from '@plink/page-render';
 
 /**
  * The landing pages' web fonts at `/fonts/{file}`, read from the self-hosted `@fontsource` packages.
- * Only the files of SPEC's font list answer; their names carry font, subset and weight and never
+ * Only the files of the fonts a creator can choose answer; their names carry font, subset and weight and never
  * change content within a pinned package version, so browsers may keep them for a year.
  */
 export function serveFonts(fastify: FastifyInstance): void {
+  // `/fonts/` (its trailing slash ignored by the router) names no file: a JSON 404, not the web app.
+  fastify.get(FONTS_PATH, { config: { quietAccessLog: true } }, async (_request, reply) => reply.status(404).send(apiNotFound()));
   fastify.get<{ Params: { file: string } }>(`${FONTS_PATH}/:file`, { config: { quietAccessLog: true } }, async (request, reply) => {
     const path = resolveFontFile(request.params.file);
     const size = path ? await stat(path).then((s) => s.size, () => null) : null;

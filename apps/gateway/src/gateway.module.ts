@@ -1,18 +1,20 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { BILLING_SCHEMA, BillingHttpModule } from '@plink/billing';
-import { IDENTITY_SCHEMA, IdentityHttpModule, SESSION_COOKIE } from '@plink/identity';
+import { IDENTITY_SCHEMA, IdentityHttpModule, IdentitySessionsModule, SESSION_COOKIE } from '@plink/identity';
 import { LEADS_SCHEMA, LeadsHttpModule, LeadsReadModule } from '@plink/leads';
 import { NOTIFICATIONS_SCHEMA, WebhooksHttpModule } from '@plink/notifications';
-import { PAGES_SCHEMA, PagesHttpModule } from '@plink/pages';
+import { PAGES_SCHEMA, PagesHttpModule, PagesReadModule } from '@plink/pages';
 import { PlatformModule, SpaShell, type AppConfig } from '@plink/platform';
+import { UploadsHttpModule } from '@plink/uploads';
 import { HealthController } from './health.controller';
+import { SERVICE_PORTS, SERVICE_PORT_TOKENS } from './service-ports';
 import { FileSpaShell, findWebDist } from './spa';
 import { WORKER_MODULES, selectWorkers } from './workers';
 
 /**
  * The gateway: every service's HTTP module, plus the processors PLINK_WORKERS asks for.
- * It is global and re-exports what services give each other through ports: the SPA shell, and
- * LeadsReadModule's ConversionsReader (pages shows conversions without depending on leads).
+ * It is global and re-exports what services give each other through ports: the SPA shell, and the ports
+ * bound in service-ports.ts (each service reads another's data only through these).
  */
 @Module({})
 export class GatewayModule {
@@ -23,16 +25,20 @@ export class GatewayModule {
       imports: [
         PlatformModule.forRoot({ config, schemas: [IDENTITY_SCHEMA, PAGES_SCHEMA, LEADS_SCHEMA, BILLING_SCHEMA, NOTIFICATIONS_SCHEMA] }),
         LeadsReadModule,
+        PagesReadModule,
+        // Who is signed in, for every service's SignedInGuard (identity answers the platform's port).
+        IdentitySessionsModule,
         IdentityHttpModule,
         PagesHttpModule,
+        UploadsHttpModule,
         LeadsHttpModule,
         BillingHttpModule,
         WebhooksHttpModule,
         ...workers,
       ],
       controllers: [HealthController],
-      providers: [{ provide: SpaShell, useValue: new FileSpaShell(findWebDist(config.webDistDir), config.publicOrigin, SESSION_COOKIE) }],
-      exports: [SpaShell, LeadsReadModule],
+      providers: [{ provide: SpaShell, useValue: new FileSpaShell(findWebDist(config.webDistDir), config.publicOrigin, SESSION_COOKIE) }, ...SERVICE_PORTS],
+      exports: [SpaShell, LeadsReadModule, ...SERVICE_PORT_TOKENS],
       global: true,
     };
   }

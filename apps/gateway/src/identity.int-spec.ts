@@ -97,7 +97,7 @@ describe('identity, end to end', () => {
     expect(JSON.stringify(login.body)).not.toMatch(/password|token|\$argon2/i);
   });
 
-  it('answers the SPEC messages for a missing token and refuses an expired one', async () => {
+  it("answers 'Missing verification token' without a token and refuses an expired one", async () => {
     const b = browser();
     expect(await b.post('/api/verify-email', {})).toMatchObject({ status: 400, body: { message: 'Missing verification token' } });
     const who = newIdentity();
@@ -108,7 +108,7 @@ describe('identity, end to end', () => {
     expect((await b.get('/api/user')).body.isVerified).toBe(false);
   });
 
-  it('refuses duplicate e-mails (any case) and usernames with the SPEC texts, storing nothing', async () => {
+  it('refuses a taken e-mail (any case) or username with 409 and a message saying which, storing nothing', async () => {
     const first = newIdentity();
     expect((await browser().post('/api/register', first)).status).toBe(201);
     const before = await userCount();

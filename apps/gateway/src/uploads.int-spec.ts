@@ -60,6 +60,16 @@ describe('uploads, through the gateway', () => {
     });
   }
 
+  it('keeps multipart to the upload call: the JSON calls (here identity’s logout) still refuse a form with 415', async () => {
+    const form = new FormData();
+    const picture = await sharp({ create: { width: 10, height: 10, channels: 3, background: '#228866' } }).png().toBuffer();
+    form.append('image', new Blob([new Uint8Array(picture)], { type: 'image/png' }), 'a.png');
+    const answer = await fetch(`${gateway.origin}/api/logout`, { method: 'POST', headers: { cookie: creator.cookie }, body: form });
+    expect(answer.status).toBe(415);
+    // Refused before it did anything: still signed in.
+    expect((await fetch(`${gateway.origin}/api/user`, { headers: { cookie: creator.cookie } })).status).toBe(200);
+  });
+
   it('serves an upload with its type, length and a year of immutable caching', async () => {
     const imageUrl = await uploadMain();
     const response = await fetch(gateway.origin + imageUrl);

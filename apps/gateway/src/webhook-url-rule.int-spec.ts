@@ -1,5 +1,6 @@
 import { PageMessages, WebhookMessages } from '@plink/contracts';
 import { runPlinkCommand } from '@plink/billing';
+import { identityUsers } from './testing/operator-users';
 import { startTestGateway, type TestGateway } from './testing/test-gateway';
 
 /**
@@ -24,7 +25,7 @@ describe('webhook URL rule on save', () => {
     const registered = await browser.post('/api/register', who);
     await gateway.db.query('update identity.users set is_verified = true where id = $1', [registered.body.id]);
     const out: string[] = [];
-    expect(await runPlinkCommand(['grant-pro', who.email], { out: (l) => out.push(l), err: (l) => out.push(l), env: gateway.env.vars })).toBe(0);
+    expect(await runPlinkCommand(['grant-pro', who.email], { out: (l) => out.push(l), err: (l) => out.push(l), env: gateway.env.vars }, identityUsers)).toBe(0);
     for (let i = 0; i < 200 && !(await browser.get('/api/user')).body.isPremium; i++) await new Promise((r) => setTimeout(r, 50));
 
     const created = await browser.post('/api/pages', { slug: `rule-${Date.now().toString(36)}`, title: 'Rule' });

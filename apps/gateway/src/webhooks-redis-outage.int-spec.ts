@@ -1,5 +1,6 @@
 import { runPlinkCommand } from '@plink/billing';
 import { ControlledRedis } from '@plink/testing';
+import { identityUsers } from './testing/operator-users';
 import { startTestGateway, type TestGateway } from './testing/test-gateway';
 import { WebhookReceiver } from './testing/webhook-receiver';
 
@@ -36,7 +37,7 @@ describe('webhooks through a Redis outage', () => {
     const who = { username: `outage_${tag}`, email: `outage.${tag}@example.com`, password: 'secret-password' };
     const registered = await browser.post('/api/register', who);
     await gateway.db.query('update identity.users set is_verified = true where id = $1', [registered.body.id]);
-    expect(await runPlinkCommand(['grant-pro', who.email], { out: () => undefined, err: () => undefined, env: gateway.env.vars })).toBe(0);
+    expect(await runPlinkCommand(['grant-pro', who.email], { out: () => undefined, err: () => undefined, env: gateway.env.vars }, identityUsers)).toBe(0);
     for (let i = 0; i < 200 && !(await browser.get('/api/user')).body.isPremium; i++) await new Promise((r) => setTimeout(r, 50));
     const slug = `outage-${tag}`;
     expect((await browser.post('/api/pages', { slug, webhookUrl: `${receiver.origin}/hooks/outage` })).status).toBe(201);

@@ -3,6 +3,7 @@ import { WebhookMessages, type LeadCreatedEvent, type WebhookDeliveryDto, type W
 import { runPlinkCommand } from '@plink/billing';
 import { SmtpCatcher, type CaughtMail } from '@plink/testing';
 import type { TestBrowser } from './testing/http-client';
+import { identityUsers } from './testing/operator-users';
 import { startTestGateway, type TestGateway } from './testing/test-gateway';
 import { WebhookReceiver, type ReceivedWebhook } from './testing/webhook-receiver';
 
@@ -37,7 +38,7 @@ describe('webhooks, end to end', () => {
   async function plink(args: string[]) {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runPlinkCommand(args, { out: (l) => out.push(l), err: (l) => err.push(l), env: gateway.env.vars });
+    const code = await runPlinkCommand(args, { out: (l) => out.push(l), err: (l) => err.push(l), env: gateway.env.vars }, identityUsers);
     return { code, out: out.join('\n'), err: err.join('\n') };
   }
 
@@ -239,8 +240,11 @@ describe('webhooks, end to end', () => {
   it('an endpoint whose every attempt failed for 24 hours is turned off at its next failure', async () => {
     const owner = await creator();
     const page = await pageWithWebhook(owner, '/hooks/down-for-a-day');
-    // Its history: on for two days, and a failed attempt 25 hours ago with no success since.
+    // Its history: on for two days, and a failed attempt 25 hours ago with no success since. Deliveries read the
+    // notifications service's copy of the endpoint: once it has the page, it is given the same history.
     await gateway.db.query("update pages.pages set webhook_enabled_at = now() - interval '2 days' where id = $1", [page.id]);
+    await eventually(async () => (await gateway.db.query('select 1 from notifications.webhook_endpoints where page_id = $1', [page.id])).rowCount === 1);
+    await gateway.db.query("update notifications.webhook_endpoints set enabled_at = now() - interval '2 days' where page_id = $1", [page.id]);
     await gateway.db.query(
       `insert into notifications.webhook_messages (id, page_id, lead_id, event_type, body, status, created_at, finished_at)
        values ('msg_yesterdayyesterdayyesterd', $1, null, 'lead.created', '{}', 'failed', now() - interval '25 hours', now() - interval '20 hours')`,

@@ -1,13 +1,18 @@
-import type { DynamicModule, Type } from '@nestjs/common';
+import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { BillingWorkerModule } from '@plink/billing';
 import { IdentityWorkerModule } from '@plink/identity';
 import { LeadsWorkerModule } from '@plink/leads';
 import { NotificationsWorkerModule } from '@plink/notifications';
-import { PagesWorkerModule } from '@plink/pages';
+import { PagesUploadUsageModule, PagesWorkerModule } from '@plink/pages';
+import { UploadsWorkerModule } from '@plink/uploads';
+
+/** The pages worker as `apps/pages` runs it: the pages queue, and the uploads queue told by pages which uploads its pages show. */
+@Module({ imports: [PagesWorkerModule, UploadsWorkerModule.forUsage(PagesUploadUsageModule)] })
+class PagesAndUploadsWorkers {}
 
 export const WORKER_MODULES: Record<string, Type<unknown> | DynamicModule> = {
   identity: IdentityWorkerModule,
-  pages: PagesWorkerModule,
+  pages: PagesAndUploadsWorkers,
   leads: LeadsWorkerModule,
   billing: BillingWorkerModule,
   notifications: NotificationsWorkerModule,

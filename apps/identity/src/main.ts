@@ -4,6 +4,7 @@ import { runWorkerApp } from '@plink/platform';
 void runWorkerApp({
   service: 'identity',
   workerModule: IdentityWorkerModule,
-  schemas: [IDENTITY_SCHEMA],
+  // Its own schema only (plus the platform's outbox): the database role of this app needs no other.
+  schema: IDENTITY_SCHEMA,
   defaultHealthPort: 3101,
 });

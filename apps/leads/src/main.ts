@@ -1,12 +1,11 @@
-import { IDENTITY_SCHEMA } from '@plink/identity';
 import { LEADS_SCHEMA, LeadsWorkerModule } from '@plink/leads';
-import { PAGES_SCHEMA } from '@plink/pages';
 import { runWorkerApp } from '@plink/platform';
 
 void runWorkerApp({
   service: 'leads',
   workerModule: LeadsWorkerModule,
-  // Its own schema, plus those it reads through the identity and pages read APIs.
-  schemas: [IDENTITY_SCHEMA, PAGES_SCHEMA, LEADS_SCHEMA],
+  // Its own schema only (the platform's tables come with the platform): what it knows of pages, it keeps
+  // in its own read model, fed by the pages service's events.
+  schema: LEADS_SCHEMA,
   defaultHealthPort: 3103,
 });

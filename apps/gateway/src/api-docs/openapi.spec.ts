@@ -1,0 +1,114 @@
+import { readFileSync } from 'node:fs';
+import type { OpenAPIObject } from '@nestjs/swagger';
+import { CommonMessages, IdentityMessages, type Same, type healthReportSchema, type livenessReportSchema } from '@plink/contracts';
+import type { HealthReport, LivenessReport } from '@plink/platform';
+import type { z } from 'zod';
+import { OPENAPI_FILE, generateApiDocument, renderApiDocument } from './api-docs';
+
+// The answers' schemas that live beside types of other libs describe them exactly (a compile error otherwise).
+export type GatewaySchemaChecks = [
+  Same<z.output<typeof healthReportSchema>, HealthReport> extends true ? true : never,
+  Same<z.output<typeof livenessReportSchema>, LivenessReport> extends true ? true : never,
+];
+
+type Operation = { operationId: string; summary?: string; security?: unknown[]; requestBody?: any; responses: Record<string, any> };
+
+function operations(document: OpenAPIObject): Array<{ method: string; path: string; op: Operation }> {
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item as Record<string, Operation>).map(([method, op]) => ({ method, path, op })),
+  );
+}
+
+const messagesOf = (response: any): string[] => {
+  const media = response?.content?.['application/json'];
+  return media?.examples ? Object.values(media.examples as Record<string, { value: { message: string } }>).map((e) => e.value.message) : media?.example ? [media.example.message] : [];
+};
+
+describe('the API reference (OpenAPI)', () => {
+  let document: OpenAPIObject;
+  beforeAll(async () => {
+    document = await generateApiDocument();
+  });
+
+  it('is committed as docs/openapi.json exactly as the code generates it (run `npm run build` to update it)', () => {
+    expect(readFileSync(OPENAPI_FILE, 'utf8')).toBe(renderApiDocument(document));
+  });
+
+  it('describes every call a script needs, with its method and path', () => {
+    const listed = operations(document).map(({ method, path }) => `${method.toUpperCase()} ${path}`);
+    for (const call of [
+      'POST /api/register',
+      'POST /api/verify-email',
+      'POST /api/login',
+      'GET /api/user',
+      'POST /api/pages',
+      'PUT /api/pages/{id}',
+      'POST /api/page/{slug}/submit',
+      'GET /api/pages/{id}/export',
+      'POST /api/upload-image',
+      'POST /api/webhooks/stripe',
+      'GET /api/pages/{id}/webhook',
+      'GET /{slug}',
+      'GET /login',
+    ]) {
+      expect(listed).toContain(call);
+    }
+  });
+
+  it('gives every operation a summary, a success answer and a unique id', () => {
+    const ids = new Set<string>();
+    for (const { method, path, op } of operations(document)) {
+      expect({ call: `${method} ${path}`, summary: typeof op.summary === 'string' && op.summary.length > 0 }).toEqual({ call: `${method} ${path}`, summary: true });
+      expect(Object.keys(op.responses).some((status) => /^[23]\d\d$/.test(status))).toBe(true);
+      expect(ids.has(op.operationId)).toBe(false);
+      ids.add(op.operationId);
+    }
+  });
+
+  it('marks the calls behind the session guard with the session cookie and their 401', () => {
+    const byCall = new Map(operations(document).map(({ method, path, op }) => [`${method} ${path}`, op]));
+    for (const call of ['get /api/user', 'post /api/pages', 'get /api/pages/{id}/export', 'get /api/subscription', 'post /api/pages/{id}/webhook/test', 'post /api/upload-image']) {
+      const op = byCall.get(call)!;
+      expect({ call, security: op.security }).toEqual({ call, security: [{ session: [] }] });
+      expect(messagesOf(op.responses['401'])).toContain(IdentityMessages.notSignedIn);
+    }
+    for (const call of ['post /api/register', 'post /api/login', 'post /api/page/{slug}/submit', 'get /api/page/{slug}', 'post /api/webhooks/stripe']) {
+      expect({ call, security: byCall.get(call)!.security }).toEqual({ call, security: undefined });
+    }
+    expect(document.components?.securitySchemes?.session).toEqual(expect.objectContaining({ type: 'apiKey', in: 'cookie', name: 'plink_session' }));
+  });
+
+  it('documents the refusals of the HTTP edge on every state-changing call, and the error shape', () => {
+    for (const { method, path, op } of operations(document)) {
+      if (!['post', 'put', 'delete'].includes(method) || path === '/api/webhooks/stripe') continue;
+      expect({ call: `${method} ${path}`, messages: messagesOf(op.responses['403']) }).toEqual({
+        call: `${method} ${path}`,
+        messages: expect.arrayContaining([CommonMessages.crossSiteRequest]),
+      });
+    }
+    expect(document.components?.schemas?.ApiError).toEqual(expect.objectContaining({ type: 'object', properties: { message: { type: 'string' } }, required: ['message'] }));
+  });
+
+  it("takes request bodies from the shared zod schemas, with their rules", () => {
+    const register = document.paths['/api/register'].post as Operation;
+    const schema = register.requestBody.content['application/json'].schema;
+    expect(schema.required).toEqual(['username', 'email', 'password']);
+    expect(schema.properties.username).toEqual(expect.objectContaining({ minLength: 3, maxLength: 30 }));
+    expect(messagesOf(register.responses['409'])).toEqual([IdentityMessages.emailExists, IdentityMessages.usernameExists]);
+    const submit = document.paths['/api/page/{slug}/submit'].post as Operation;
+    expect(submit.requestBody.content['application/json'].schema.required).toEqual(['email']);
+    expect(submit.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/SubmitLeadResponse' });
+    const update = document.paths['/api/pages/{id}'].put as Operation;
+    expect(update.requestBody.content['application/json'].schema.required).toBeUndefined();
+  });
+
+  it('answers with the named schemas of the contracts', () => {
+    const user = (document.paths['/api/user'].get as Operation).responses['200'].content['application/json'].schema;
+    expect(user).toEqual({ $ref: '#/components/schemas/User' });
+    expect(document.components?.schemas?.User).toEqual(
+      expect.objectContaining({ required: ['id', 'username', 'email', 'isVerified', 'isPremium', 'createdAt'] }),
+    );
+    const exportCsv = (document.paths['/api/pages/{id}/export'].get as Operation).responses['200'];
+    expect(Object.keys(exportCsv.content)).toEqual(['text/csv']);
+  });
+});

@@ -1,0 +1,178 @@
+import type { INestApplication } from '@nestjs/common';
+import { GUARDS_METADATA } from '@nestjs/common/constants.js';
+import { ModulesContainer, NestFactory } from '@nestjs/core';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { z } from 'zod';
+import { CommonMessages, IdentityMessages, apiErrorSchema } from '@plink/contracts';
+import { SESSION_COOKIE } from '@plink/identity';
+import { SignedInGuard, errorMessagesOf, errorResponse, requestJsonSchema, type AppConfig } from '@plink/platform';
+import { GatewayModule } from '../gateway.module';
+import { API_DESCRIPTION, RAW_OPERATIONS, type RawOperation } from './raw-routes';
+
+/** Where the reference is served: the HTML page, and the document itself. */
+export const API_DOCS_PATH = '/api/docs';
+export const API_DOCS_JSON_PATH = '/api/docs/openapi.json';
+
+const SESSION_SCHEME = 'session';
+const STATE_CHANGING = new Set(['post', 'put', 'patch', 'delete']);
+type Schemas = NonNullable<NonNullable<OpenAPIObject['components']>['schemas']>;
+type Operation = Record<string, any>; // OpenAPI operation objects
+
+/** The OpenAPI document's order of sections in the reference. */
+const TAGS = [
+  { name: 'Account', description: 'Registration, sign-in, e-mail verification and passwords' },
+  { name: 'Pages', description: "A creator's landing pages" },
+  { name: 'Leads', description: "A page's sign-ups: stats and CSV export" },
+  { name: 'Webhooks', description: "A Pro page's webhook to automation tools (`lead.created`, Standard Webhooks signatures)" },
+  { name: 'Billing', description: 'The Pro plan and its Stripe subscription' },
+  { name: 'Visitors', description: "What a page's visitors reach: the page, its form, its files" },
+  { name: 'App', description: "Addresses of the app's screens worth knowing" },
+  { name: 'Operations', description: 'Health checks and metrics' },
+];
+
+/**
+ * The API reference of this gateway as an OpenAPI 3 document: @nestjs/swagger reads the Nest controllers
+ * (routes and their `@ApiDoc`), then what the routes themselves say is added — a session guard makes a call
+ * need the session cookie, a state-changing call gets the refusals the HTTP edge gives every such call —
+ * and the plain Fastify routes come from RAW_OPERATIONS. Deterministic: paths sorted, no server URL.
+ */
+export function createApiDocument(app: INestApplication, version: string): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('Plink API')
+    .setDescription(API_DESCRIPTION)
+    .setVersion(version)
+    .addCookieAuth(SESSION_COOKIE, { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'Set by POST /api/login or /api/register' }, SESSION_SCHEME)
+    .build();
+  const document = SwaggerModule.createDocument(app, config, { autoTagControllers: false });
+  const signedIn = signedInOperationIds(app);
+
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(item as Record<string, Operation>)) {
+      // Error answers in one form (what @nestjs/swagger made of @ApiDoc's, for every media type the route produces).
+      for (const [status, response] of Object.entries((operation.responses ?? {}) as Record<string, Operation>)) {
+        const messages = Number(status) >= 400 ? errorMessagesOf(response) : null;
+        if (messages) operation.responses[status] = errorResponse(Number(status), messages);
+      }
+      if (signedIn.has(operation.operationId)) requireSession(operation);
+      if (STATE_CHANGING.has(method)) addEdgeRefusals(operation, path);
+    }
+  }
+  // A plain route's entry, unless a controller route with its own @ApiDoc (a summary) serves it now.
+  for (const raw of RAW_OPERATIONS) {
+    const item = (document.paths[raw.path] ??= {}) as Record<string, Operation>;
+    if (!item[raw.method]?.summary) item[raw.method] = rawOperation(raw, document);
+  }
+
+  document.tags = TAGS;
+  document.components = { ...document.components, schemas: sortKeys({ ...document.components?.schemas, ...(componentOf(apiErrorSchema) as Schemas) }) };
+  document.paths = sortKeys(document.paths);
+  return document;
+}
+
+/**
+ * The Nest application the reference is read from when nothing runs (the build writes docs/openapi.json
+ * with it): the gateway's modules in Nest's preview mode, which maps controllers and routes without creating
+ * any provider, so no database, Redis or mail server is needed.
+ */
+export async function createDocumentApp(config: AppConfig): Promise<INestApplication> {
+  return NestFactory.create(GatewayModule.forRoot(config), new FastifyAdapter(), { preview: true, logger: false, abortOnError: false });
+}
+
+/** operationIds (`<Controller>_<method>`, @nestjs/swagger's default) of the handlers behind the session guard. */
+function signedInOperationIds(app: INestApplication): Set<string> {
+  const ids = new Set<string>();
+  for (const module of app.get(ModulesContainer).values()) {
+    for (const wrapper of module.controllers.values()) {
+      const controller = wrapper.metatype as (new (...args: never[]) => unknown) | null;
+      if (!controller) continue;
+      const guarded = (target: object) => ((Reflect.getMetadata(GUARDS_METADATA, target) as unknown[] | undefined) ?? []).includes(SignedInGuard);
+      const onClass = guarded(controller);
+      for (const key of Object.getOwnPropertyNames(controller.prototype)) {
+        const handler = (controller.prototype as Record<string, unknown>)[key];
+        if (key !== 'constructor' && typeof handler === 'function' && (onClass || guarded(handler))) ids.add(`${controller.name}_${key}`);
+      }
+    }
+  }
+  return ids;
+}
+
+function requireSession(operation: Operation): void {
+  operation.security = [{ [SESSION_SCHEME]: [] }];
+  addError(operation, 401, IdentityMessages.notSignedIn);
+}
+
+/** What installCsrfDefence and the body parsers answer any state-changing call, before its handler runs. */
+function addEdgeRefusals(operation: Operation, path: string): void {
+  const form = !!operation.requestBody?.content?.['application/x-www-form-urlencoded'] || !path.startsWith('/api/');
+  const multipart = !!operation.requestBody?.content?.['multipart/form-data'];
+  addError(operation, 403, CommonMessages.crossSiteRequest);
+  if (!multipart) addError(operation, 415, form ? CommonMessages.unsupportedFormMediaType : CommonMessages.unsupportedMediaType);
+  if (operation.requestBody && !multipart) {
+    addError(operation, 400, CommonMessages.malformedJson);
+    addError(operation, 413, CommonMessages.bodyTooLarge);
+  }
+}
+
+/** Adds a message to an error status of the operation (the status is created when missing). */
+function addError(operation: Operation, status: number, message: string): void {
+  operation.responses ??= {};
+  const messages = errorMessagesOf(operation.responses[status]) ?? [];
+  if (messages.includes(message)) return;
+  operation.responses[status] = errorResponse(status, [...messages, message]);
+}
+
+function rawOperation(raw: RawOperation, document: OpenAPIObject): Operation {
+  const operation: Operation = {
+    operationId: `${raw.method}_${raw.path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '') || 'root'}`,
+    summary: raw.summary,
+    ...(raw.description ? { description: raw.description } : {}),
+    tags: [raw.tag],
+    parameters: raw.parameters ?? [],
+  };
+  if (raw.body) {
+    const schema = raw.body.schema ? requestJsonSchema(raw.body.schema) : raw.body.raw;
+    operation.requestBody = { required: true, content: { [raw.body.contentType]: { schema } }, ...(raw.body.description ? { description: raw.body.description } : {}) };
+  }
+  const headers = raw.ok.headers && Object.fromEntries(Object.entries(raw.ok.headers).map(([name, text]) => [name, { description: text, schema: { type: 'string' } }]));
+  const okSchema = raw.ok.schema ? responseSchema(raw.ok.schema, document) : raw.ok.raw;
+  const okType = raw.ok.contentType ?? (okSchema ? 'application/json' : undefined);
+  operation.responses = {
+    [raw.ok.status]: {
+      description: raw.ok.description,
+      ...(headers ? { headers } : {}),
+      ...(okType ? { content: { [okType]: { schema: okSchema ?? { type: 'string' } } } } : {}),
+    },
+  };
+  for (const [status, texts] of Object.entries(raw.errors ?? {})) {
+    for (const message of typeof texts === 'string' ? [texts] : (texts ?? [])) addError(operation, Number(status), message);
+  }
+  if (raw.signedIn) requireSession(operation);
+  if (raw.appOnly) addError(operation, 403, CommonMessages.crossSiteRequest);
+  return operation;
+}
+
+/** A response schema by reference, its named parts added to the document's components. */
+function responseSchema(schema: z.ZodType, document: OpenAPIObject): Record<string, unknown> {
+  const components = componentOf(schema);
+  document.components = { ...document.components, schemas: { ...document.components?.schemas, ...(components as Schemas) } };
+  const id = z.globalRegistry.get(schema)?.id;
+  return id ? { $ref: `#/components/schemas/${id}` } : (components.__root as Record<string, unknown>);
+}
+
+/** The component schemas of a zod schema with an id (and of every schema with an id it holds). */
+function componentOf(schema: z.ZodType): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { target: 'openapi-3.0', io: 'output', unrepresentable: 'any' }) as Record<string, any>;
+  const id = z.globalRegistry.get(schema)?.id;
+  const { $schema: _s, $defs, definitions, ...root } = json;
+  const rewrite = (value: unknown): unknown => JSON.parse(JSON.stringify(value).replace(/"#\/(?:\$defs|definitions)\//g, '"#/components/schemas/'));
+  const out: Record<string, unknown> = {};
+  for (const [name, def] of Object.entries({ ...$defs, ...definitions } as Record<string, unknown>)) out[name] = rewrite(def);
+  // A schema with an id is its own definition, referenced from the root.
+  if (!(id && out[id] && Object.keys(root).length === 1 && root.$ref)) out[id ?? '__root'] = rewrite(root);
+  return out;
+}
+
+function sortKeys<T>(record: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}

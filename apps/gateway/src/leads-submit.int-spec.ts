@@ -1,0 +1,202 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Client } from 'pg';
+import { QueueName } from '@plink/contracts';
+import type { SmtpCatcher } from '@plink/testing';
+import { leadsGateway, okAnswer, type Creator } from './testing/leads-gateway';
+
+/**
+ * Lead capture as visitors see it, end to end (see leadsGateway): the JSON call and the form without
+ * JavaScript, validation, the honeypot, concurrent and repeated submissions, and the page routes beside
+ * the API.
+ */
+describe('leads, end to end: submissions', () => {
+  const world = leadsGateway();
+  const { browser, tag, createPage, submit, formPost, leadCount, conversions, leadId, outboxDrained, jobsOf } = world;
+  let smtp: SmtpCatcher;
+  let origin: string;
+  let db: Client;
+  let pro: Creator;
+  beforeAll(() => {
+    ({ smtp, origin, db, pro } = world);
+  });
+
+  it('accepts a valid submission with what the page shows next, and refuses bad input with a 400, storing nothing', async () => {
+    const page = await createPage(pro);
+    const cases: [unknown, string][] = [
+      [{ email: 'not-an-email', consent: true }, 'Please enter a valid email address'],
+      [{ email: `${'x'.repeat(243)}@example.com`, consent: true }, 'Please enter a valid email address'], // 255 characters
+      [{ email: '', consent: true }, 'Please enter a valid email address'],
+      [{ consent: true }, 'Please enter a valid email address'],
+      [{ email: ['a@example.com'], consent: true }, 'Please enter a valid email address'],
+      [{ email: 'ada@example.com' }, 'Please agree to the privacy policy to continue.'],
+      [{ email: 'ada@example.com', consent: false }, 'Please agree to the privacy policy to continue.'],
+      ['[]', 'Invalid request'],
+    ];
+    for (const [body, message] of cases) {
+      const res = await submit(page.slug, body);
+      expect({ body, status: res.status, message: res.body?.message }).toEqual({ body, status: 400, message: expect.any(String) });
+      if (message !== 'Invalid request') expect(res.body.message).toBe(message);
+    }
+    expect((await submit(page.slug, '{not json')).status).toBe(400);
+    expect(await leadCount(page.id)).toBe(0);
+
+    // 254 characters is still an address.
+    expect(await submit(page.slug, { email: `${'x'.repeat(242)}@example.com`, consent: true })).toMatchObject(okAnswer);
+    expect(await submit(page.slug, { email: '  Grace@Example.com ', consent: 'on' })).toMatchObject(okAnswer);
+    expect(await leadCount(page.id)).toBe(2);
+    const stored = (await db.query('select email, email_lower, consent_at, created_at from leads.leads where page_id = $1 and email_lower = $2', [page.id, 'grace@example.com'])).rows[0];
+    expect(stored.email).toBe('Grace@Example.com');
+    expect(stored.consent_at).toBeInstanceOf(Date);
+  });
+
+  it('needs no consent when the page hides the privacy checkbox, and answers the thank-you settings', async () => {
+    const page = await createPage(pro, {
+      hidePrivacyPolicyCheckbox: true,
+      thankYouHeadline: 'You are in!',
+      thankYouSubtext: 'See you soon.',
+      thankYouButtonText: 'Read the blog',
+      thankYouButtonUrl: 'https://blog.example/welcome',
+      redirectUrl: 'https://example.com/next',
+    });
+    expect(await submit(page.slug, { email: 'hidden@example.com' })).toEqual({
+      status: 200,
+      headers: expect.anything(),
+      body: {
+        success: true,
+        thankYouHeadline: 'You are in!',
+        thankYouSubtext: 'See you soon.',
+        thankYouButton: { text: 'Read the blog', url: 'https://blog.example/welcome' },
+        redirectUrl: 'https://example.com/next',
+      },
+    });
+    expect((await db.query('select consent_at from leads.leads where page_id = $1', [page.id])).rows[0].consent_at).toBeNull();
+
+    // A button needs both its text and its URL.
+    const half = await createPage(pro, { thankYouButtonText: 'Only text' });
+    expect((await submit(half.slug, { email: 'half@example.com', consent: true })).body.thankYouButton).toBeNull();
+  });
+
+  it('answers 404 for an unknown or reserved slug', async () => {
+    expect(await submit('no-such-page-anywhere', { email: 'a@example.com', consent: true })).toMatchObject({
+      status: 404,
+      body: { message: 'Page not found' },
+    });
+    expect((await submit('dashboard', { email: 'a@example.com', consent: true })).status).toBe(404);
+  });
+
+  it('answers a bot that fills the honeypot exactly like a person, and stores nothing', async () => {
+    const page = await createPage(pro, { fileUrl: 'https://files.example/bot.pdf' });
+    const bot = await submit(page.slug, { email: 'bot@example.com', consent: true, website: 'https://spam.example' });
+    const human = await submit(page.slug, { email: 'human@example.com', consent: true, website: '' });
+    expect(bot.status).toBe(200);
+    expect(bot.body).toEqual(human.body);
+    expect(await leadCount(page.id)).toBe(1);
+    expect(await conversions(page.id)).toBe(1);
+    await smtp.waitFor((m) => m.to.includes('human@example.com'));
+    await outboxDrained();
+    expect(smtp.mailsTo('bot@example.com')).toHaveLength(0);
+  });
+
+  it('lets one address submit as often as it likes when LEAD_RATE_LIMIT_PER_MINUTE is 0', async () => {
+    const page = await createPage(pro);
+    const answers = [];
+    for (let i = 0; i < 30; i += 1) answers.push((await submit(page.slug, { email: `often${i}@example.com`, consent: true })).status);
+    expect(answers.every((s) => s === 200)).toBe(true);
+    expect(await leadCount(page.id)).toBe(30);
+  });
+
+  it('stores one lead and one conversion for 50 simultaneous submissions of one address in mixed case', async () => {
+    const page = await createPage(pro, { fileUrl: 'https://files.example/once.pdf' });
+    const spellings = ['same@example.com', 'SAME@example.com', 'Same@Example.Com', 'same@EXAMPLE.com', ' same@example.com '];
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => submit(page.slug, { email: spellings[i % spellings.length], consent: true })));
+    expect(answers.map((a) => a.status)).toEqual(Array(50).fill(200));
+    expect(answers.every((a) => a.body.success === true)).toBe(true);
+    expect(await leadCount(page.id)).toBe(1);
+    expect(await conversions(page.id)).toBe(1);
+    // … and one file e-mail.
+    await smtp.waitFor((m) => m.to.includes('same@example.com'));
+    await outboxDrained();
+    const id = await leadId(page.id, 'same@example.com');
+    expect((await jobsOf(QueueName.Email, 'email.file-delivery')).filter((j) => j.data.payload.leadId === id)).toHaveLength(1);
+  });
+
+  it('keeps all of 1000 simultaneous distinct submissions', async () => {
+    const page = await createPage(pro);
+    const t = tag();
+    const answers = await Promise.all(
+      Array.from({ length: 1000 }, (_, i) =>
+        fetch(`${origin}/api/page/${page.slug}/submit`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: `crowd${i}.${t}@example.com`, consent: true }),
+        }).then(async (r) => ({ status: r.status, body: await r.text() })),
+      ),
+    );
+    const failed = answers.filter((a) => a.status !== 200);
+    expect(failed.slice(0, 3)).toEqual([]);
+    expect(await leadCount(page.id)).toBe(1000);
+    expect(await conversions(page.id)).toBe(1000);
+  }, 60_000);
+
+  // --- the form without JavaScript ---------------------------------------------------------------------------
+
+  it('takes the form post without JavaScript: 303 to the thank-you state, or the page again with the error', async () => {
+    const page = await createPage(pro, { thankYouHeadline: 'Welcome aboard friend' });
+
+    const ok = await formPost(`/${page.slug}`, { email: 'nojs@example.com', consent: 'on', website: '' });
+    expect(ok.status).toBe(303);
+    expect(ok.headers.get('location')).toBe(`/${page.slug}?submitted=1`);
+    const thanks = await fetch(`${origin}/${page.slug}?submitted=1`);
+    expect(thanks.status).toBe(200);
+    expect(thanks.headers.get('content-type')).toMatch(/text\/html/);
+    expect(await thanks.text()).toContain('Welcome aboard friend');
+    expect(await leadCount(page.id)).toBe(1);
+
+    const short = await formPost(`/p/${page.slug}`, { email: 'nojs2@example.com', consent: 'on' });
+    expect(short.status).toBe(303);
+    expect(short.headers.get('location')).toBe(`/p/${page.slug}?submitted=1`);
+    const long = await formPost(`/p/${pro.username}/${page.slug}`, { email: 'nojs3@example.com', consent: 'on' });
+    expect(long.status).toBe(303);
+    expect(long.headers.get('location')).toBe(`/p/${pro.username}/${page.slug}?submitted=1`);
+    expect(await leadCount(page.id)).toBe(3);
+
+    const bad = await formPost(`/${page.slug}`, { email: 'not an <b>email</b>', consent: 'on' });
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get('content-type')).toMatch(/text\/html/);
+    const badHtml = await bad.text();
+    expect(badHtml).toContain('Please enter a valid email address');
+    expect(badHtml).not.toContain('<b>email</b>');
+
+    const noConsent = await formPost(`/${page.slug}`, { email: 'noconsent@example.com' });
+    expect(noConsent.status).toBe(400);
+    expect(await noConsent.text()).toContain('Please agree to the privacy policy to continue.');
+
+    const bot = await formPost(`/${page.slug}`, { email: 'formbot@example.com', consent: 'on', website: 'spam' });
+    expect(bot.status).toBe(303);
+    expect(await leadCount(page.id)).toBe(3);
+
+    const unknown = await formPost('/no-such-page-anywhere', { email: 'a@example.com', consent: 'on' });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.text()).toContain('Page Not Found');
+    expect((await formPost(`/p/someone-else/${page.slug}`, { email: 'a@example.com', consent: 'on' })).status).toBe(404);
+    expect((await formPost('/dashboard', { email: 'a@example.com', consent: 'on' })).status).toBe(404);
+  });
+
+  it('keeps the API, health, the SPA and its assets reachable beside the page routes', async () => {
+    expect(await browser().post('/api', { email: 'a@example.com' })).toMatchObject({ status: 404, body: { message: 'Not found' } });
+    expect(await browser().get('/api/no-such-call')).toMatchObject({ status: 404, body: { message: 'Not found' } });
+    expect(await browser().post('/api/no-such-call', {})).toMatchObject({ status: 404 });
+    expect((await browser().get('/health')).status).toBe(200);
+    const spa = await fetch(`${origin}/dashboard`);
+    expect([200, 503]).toContain(spa.status); // 503 only when the SPA is not built
+    if (spa.status === 200) expect(await spa.text()).toMatch(/<div id="root">/);
+    const assets = join(__dirname, '../../web/dist/assets');
+    const script = existsSync(assets) ? readdirSync(assets).find((f) => f.endsWith('.js')) : undefined;
+    if (script) {
+      const asset = await fetch(`${origin}/assets/${script}`);
+      expect(asset.status).toBe(200);
+      expect(asset.headers.get('content-type')).toMatch(/javascript/);
+    }
+  });
+});
