@@ -1,5 +1,5 @@
 // React side: jsdom + @swc/jest. No --experimental-vm-modules needed: Mantine, react-router and
-// react-query ship CommonJS builds (STACK-NOTES G5).
+// react-query ship CommonJS builds (see docs/toolchain-notes.md).
 const path = require('node:path');
 
 /** @type {import('jest').Config} */
@@ -26,6 +26,7 @@ module.exports = {
   },
   moduleNameMapper: {
     '^@plink/contracts$': path.join(__dirname, '../../libs/contracts/src/index.ts'),
+    '^@plink/contracts/testing$': path.join(__dirname, '../../libs/contracts/src/testing/index.ts'),
     '^@plink/page-render$': path.join(__dirname, '../../libs/page-render/src/browser.ts'),
     '\\.css$': '<rootDir>/src/test/style-stub.cjs',
   },

@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { expect, grantPro, newIdentity, registerAndVerify, snap, test, toast } from './fixtures';
 
 /**
- * The page editor of issue 4 as a Pro creator uses it in a real browser: every tab (Content,
+ * The page editor as a Pro creator uses it in a real browser: every tab (Content,
  * Appearance, Settings, Thank You, Sharing), image uploads (re-encoded by the server), the live preview,
  * save — then the public page as a visitor and a link preview (crawler) see it: fonts, colours,
  * alignment, corners, shadow, images, branding, sharing tags, favicon, custom code. Also: leaving the

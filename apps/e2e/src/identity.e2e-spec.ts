@@ -71,7 +71,7 @@ test('a visitor registers, verifies the e-mail, logs in and out, resets and chan
     await snap(page, '04-verification-complete');
 
     await expect(page).toHaveURL(/\/dashboard/);
-    // SPEC: the dashboard follows 1.5 s after the outcome (allowing for polling on our side).
+    // The dashboard follows 1.5 s after the outcome (the bound allows for polling on our side).
     expect(Date.now() - shownAt).toBeGreaterThanOrEqual(1_000);
     await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
     const thanks = toast(page, 'Thanks for verifying your email');

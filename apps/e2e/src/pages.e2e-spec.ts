@@ -3,7 +3,7 @@ import { formatConversionRate } from '@plink/contracts';
 import { cspViolations, expect, newIdentity, registerAndVerify, snap, test, toast } from './fixtures';
 
 /**
- * The pages journey of issue 3 (§7) as its people see it in a real browser: a creator builds a landing
+ * The pages journey as its people see it in a real browser: a creator builds a landing
  * page in the editor (live preview included) and finds it on the dashboard; a stranger signs up on it
  * with JavaScript (and gets the file by e-mail) and another without JavaScript; the creator then sees the
  * views, leads and conversion rate, the stats screen and the CSV export; a crawler's visit is no view.

@@ -6,6 +6,10 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App, startSignedOut } from './app/App';
 import { isPrerendered } from './app/prerendered';
 
+// A prerendered screen arrives with the CSS its markup uses inline and the whole stylesheet as media="print"
+// (scripts/build.mjs), so that stylesheet does not hold back its first paint: apply it now.
+for (const link of document.querySelectorAll<HTMLLinkElement>('link[data-plink-full-css]')) link.media = 'all';
+
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 

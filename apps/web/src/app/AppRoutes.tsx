@@ -1,27 +1,27 @@
 import { Route, Routes } from 'react-router-dom';
 import { NotFoundPage } from '../components/NotFoundPage';
-import { RequireAuth } from '../features/auth';
+import { AuthAlias, RequireAuth } from '../features/auth';
 import { lazyPage } from '../lib/lazy-page';
 import { AppLayout } from './layout/AppLayout';
 
 // Every screen loads on first visit, so the signed-in dashboard's first load stays small. The home page
 // comes prerendered: its HTML names its chunk for the browser to fetch at once (scripts/build.mjs). The
 // forms bring the shared zod schemas, which other screens do not need.
-const HomePage = lazyPage(() => import('../features/home'), 'HomePage');
+const HomePage = lazyPage(() => import('../features/home/components/HomePage'), 'HomePage');
 const AuthPage = lazyPage(() => import('../features/auth/components/AuthPage'), 'AuthPage');
-const DashboardPage = lazyPage(() => import('../features/dashboard'), 'DashboardPage');
-const VerifyEmailPage = lazyPage(() => import('../features/email-verification'), 'VerifyEmailPage');
-const VerifyPromptPage = lazyPage(() => import('../features/email-verification'), 'VerifyPromptPage');
-const ForgotPasswordPage = lazyPage(() => import('../features/password-reset'), 'ForgotPasswordPage');
-const ResetPasswordPage = lazyPage(() => import('../features/password-reset'), 'ResetPasswordPage');
+const DashboardPage = lazyPage(() => import('../features/dashboard/components/DashboardPage'), 'DashboardPage');
+const VerifyEmailPage = lazyPage(() => import('../features/email-verification/components/VerifyEmailPage'), 'VerifyEmailPage');
+const VerifyPromptPage = lazyPage(() => import('../features/email-verification/components/VerifyPromptPage'), 'VerifyPromptPage');
+const ForgotPasswordPage = lazyPage(() => import('../features/password-reset/components/ForgotPasswordPage'), 'ForgotPasswordPage');
+const ResetPasswordPage = lazyPage(() => import('../features/password-reset/components/ResetPasswordPage'), 'ResetPasswordPage');
 const TermsPage = lazyPage(() => import('../features/legal'), 'TermsPage');
 const PrivacyPage = lazyPage(() => import('../features/legal'), 'PrivacyPage');
-const SettingsPage = lazyPage(() => import('../features/settings'), 'SettingsPage');
-const StatsPage = lazyPage(() => import('../features/stats'), 'StatsPage');
-const CheckoutPage = lazyPage(() => import('../features/billing'), 'CheckoutPage');
-const CheckoutSuccessPage = lazyPage(() => import('../features/billing'), 'CheckoutSuccessPage');
+const SettingsPage = lazyPage(() => import('../features/settings/components/SettingsPage'), 'SettingsPage');
+const StatsPage = lazyPage(() => import('../features/stats/components/StatsPage'), 'StatsPage');
+const CheckoutPage = lazyPage(() => import('../features/billing/components/CheckoutPage'), 'CheckoutPage');
+const CheckoutSuccessPage = lazyPage(() => import('../features/billing/components/CheckoutSuccessPage'), 'CheckoutSuccessPage');
 // The editor brings tiptap and the landing page renderer: its own chunk, loaded on first visit.
-const EditorPage = lazyPage(() => import('../features/editor'), 'EditorPage');
+const EditorPage = lazyPage(() => import('../features/editor/components/EditorPage'), 'EditorPage');
 
 export function AppRoutes() {
   return (
@@ -29,6 +29,10 @@ export function AppRoutes() {
       <Route element={<AppLayout />}>
         <Route index element={<HomePage />} />
         <Route path="auth" element={<AuthPage />} />
+        {/* Friendly addresses of the sign-in screen (the gateway redirects them too). */}
+        <Route path="login" element={<AuthAlias />} />
+        <Route path="register" element={<AuthAlias />} />
+        <Route path="signup" element={<AuthAlias />} />
         <Route path="verify-email" element={<VerifyEmailPage />} />
         <Route path="verify-prompt" element={<VerifyPromptPage />} />
         <Route path="forgot-password" element={<ForgotPasswordPage />} />

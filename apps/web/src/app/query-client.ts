@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 
 /**
- * SPEC §9: queries are never stale, never refetched on their own and never retried, unless a query
+ * Queries are never stale, never refetched on their own and never retried, unless a query
  * says otherwise (the current user: see currentUserQuery).
  */
 export function createQueryClient() {

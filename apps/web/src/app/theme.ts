@@ -1,4 +1,4 @@
-import { DEFAULT_THEME, Menu, Modal, createTheme, type MantineColorsTuple } from '@mantine/core';
+import { DEFAULT_THEME, createTheme, type MantineColorsTuple } from '@mantine/core';
 
 /** A Mantine palette with some shades replaced. */
 function withShades(name: keyof typeof DEFAULT_THEME.colors, shades: Record<number, string>): MantineColorsTuple {
@@ -25,10 +25,12 @@ export const theme = createTheme({
   fontFamily:
     'Inter, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
   headings: { fontWeight: '700' },
+  // Plain objects, not Menu.extend()/Modal.extend(): naming the components here would put their code (and
+  // the floating and dialog libraries under them) into every screen's first load.
   components: {
-    // Dialog titles read as titles.
     // No focusable placeholder inside role="menu" (a menu holds only its items); focus goes to the first item.
-    Menu: Menu.extend({ defaultProps: { withInitialFocusPlaceholder: false } }),
-    Modal: Modal.extend({ styles: { title: { fontWeight: 700, fontSize: 'var(--mantine-font-size-lg)' } } }),
+    Menu: { defaultProps: { withInitialFocusPlaceholder: false } },
+    // Dialog titles read as titles.
+    Modal: { styles: { title: { fontWeight: 700, fontSize: 'var(--mantine-font-size-lg)' } } },
   },
 });

@@ -1,4 +1,4 @@
-/** The one HTTP client of the SPA (SPEC §7): cookies always, JSON only when there is a payload. */
+/** The one HTTP client of the SPA: cookies always, JSON only when there is a payload. */
 
 export class ApiError extends Error {
   override readonly name = 'ApiError';

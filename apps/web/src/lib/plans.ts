@@ -1,4 +1,4 @@
-/** The plans of SPEC §1, shared by the home page pricing and the settings subscription tab. */
+/** The plans (docs/product-rules.md), shared by the home page pricing and the settings subscription tab. */
 export interface PlanFeature {
   label: string;
   included: boolean;
@@ -47,9 +47,7 @@ export const PRO_PLAN: Plan = {
   ],
 };
 
-export const PLANS = [FREE_PLAN, PRO_PLAN] as const;
-
-/** The four Pro features the checkout screen lists (SPEC §2 Checkout). */
+/** The four Pro features the checkout screen lists. */
 export const PRO_CHECKOUT_FEATURES: PlanFeature[] = [
   included('Unlimited landing pages'),
   included('Remove branding'),

@@ -23,11 +23,13 @@ describe('toast', () => {
   beforeEach(() => jest.useFakeTimers());
   afterEach(() => jest.useRealTimers());
 
-  it('shows one toast at a time: a new one replaces the current one', () => {
+  it('shows one toast at a time: a new one replaces the current one', async () => {
     renderToaster();
 
     show({ title: 'First', description: 'one' });
     show({ title: 'Second', description: 'two', variant: 'destructive' });
+    // The toast container's code loads with the first toast.
+    expect(await screen.findByRole('alert')).toBeInTheDocument();
     wait(EXIT_MS);
 
     expect(screen.getAllByRole('alert')).toHaveLength(1);
@@ -35,10 +37,12 @@ describe('toast', () => {
     expect(screen.getByRole('alert')).toHaveAttribute('data-variant', 'destructive');
   });
 
-  it('closes after 5 s by default, or after the given duration', () => {
+  it('closes after 5 s by default, or after the given duration', async () => {
     renderToaster();
 
     show({ title: 'Saved' });
+    // Once the container is there (it loads with the first toast), its clock starts.
+    await screen.findByRole('alert');
     wait(TOAST_DURATION.default - 100);
     expect(screen.getByRole('alert')).toHaveTextContent('Saved');
     closeAndExit();

@@ -1,7 +1,7 @@
 import { notifications } from '@mantine/notifications';
 import type { ReactNode } from 'react';
 
-/** The toast variants of SPEC §2 mapped to Mantine colours (`undefined` is the theme's primary colour). */
+/** The toast variants mapped to Mantine colours (`undefined` is the theme's primary colour). */
 const VARIANT_COLORS = {
   default: undefined,
   destructive: 'red',
@@ -12,7 +12,7 @@ const VARIANT_COLORS = {
 
 export type ToastVariant = keyof typeof VARIANT_COLORS;
 
-/** Display times of SPEC §9, in milliseconds. */
+/** How long each toast shows, in milliseconds. */
 export const TOAST_DURATION = {
   default: 5_000,
   copy: 2_000,

@@ -1,4 +1,5 @@
 import type { LeadDto, PageDto, PageStatsDto, SubscriptionDto, UserDto } from '@plink/contracts';
+import { makePageDto } from '@plink/contracts/testing';
 
 /** What the fake server answers for one request. */
 export interface MockReply {
@@ -19,12 +20,25 @@ export function fakeResponse({ status = 200, statusText = '', body }: MockReply)
   return { ok: status >= 200 && status < 300, status, statusText, text: async () => text } as Response;
 }
 
+/**
+ * The requests no route answered since the test's mockFetch(). The app may catch the error they get (a check
+ * that only logs its failure), so setup.ts fails the test after it ends when there are any.
+ */
+const unexpectedRequests: string[] = [];
+
+/** The unexpected requests so far, forgotten once read. */
+export const takeUnexpectedRequests = (): string[] => unexpectedRequests.splice(0);
+
 /** Replaces `fetch` (jsdom has none) with a fake server; unknown requests fail the test. */
 export function mockFetch(routes: MockRoutes) {
+  unexpectedRequests.length = 0;
   const fetchMock = jest.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const key = `${init?.method ?? 'GET'} ${String(input)}`;
     const route = routes[key];
-    if (!route) throw new Error(`Unexpected request in test: ${key}`);
+    if (!route) {
+      unexpectedRequests.push(key);
+      throw new Error(`Unexpected request in test: ${key}`);
+    }
     const payload = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
     // Like a real server, answer in a later task (with fake timers: when the test advances time).
     await new Promise((resolve) => setTimeout(resolve, 0));
@@ -61,52 +75,14 @@ export const signedInAs = (overrides: Partial<UserDto> = {}): MockRoutes => ({
   'GET /api/user': { body: makeUser(overrides) },
 });
 
+/** A new page (`free-guide`) with a title, a description and a file to send; overrides replace fields. */
 export function makePage(overrides: Partial<PageDto> = {}): PageDto {
-  return {
-    id: 1,
-    userId: 1,
-    slug: 'free-guide',
+  return makePageDto({
     title: 'Free Guide',
     subtext: '<p>Learn the basics.</p>',
-    authorName: null,
-    buttonText: 'Submit',
-    buttonColor: '#000000',
-    backgroundColor: '#ffffff',
-    backgroundImage: null,
-    imageUrl: null,
     fileUrl: 'https://files.example.com/guide.pdf',
-    redirectUrl: null,
-    showUsername: true,
-    useSharpCorners: false,
-    hideDropShadow: false,
-    webhookUrl: null,
-    customCodeSnippet: null,
-    thankYouHeadline: 'Thank you!',
-    thankYouSubtext: 'Check your email for your download link.',
-    thankYouButtonText: null,
-    thankYouButtonUrl: null,
-    textAlignment: 'left',
-    showBranding: true,
-    hidePrivacyPolicyCheckbox: false,
-    titleFont: 'Inter',
-    descriptionFont: 'Inter',
-    authorFont: 'Inter',
-    titleBold: true,
-    descriptionBold: false,
-    authorBold: false,
-    metaTitle: null,
-    metaDescription: null,
-    metaImageUrl: null,
-    faviconUrl: null,
-    facebookPixelId: null,
-    googleAnalyticsId: null,
-    views: 0,
-    conversions: 0,
-    paused: false,
-    createdAt: '2025-02-01T10:00:00.000Z',
-    updatedAt: '2025-02-01T10:00:00.000Z',
     ...overrides,
-  };
+  });
 }
 
 /** GET /api/subscription of a Free user who never subscribed, on a server that takes payments. */
@@ -126,6 +102,21 @@ export function makeSubscription(overrides: Partial<SubscriptionDto> = {}): Subs
     ...overrides,
   };
 }
+
+/*
+ * Answers of requests a screen makes besides the one a test is about, for tests that pass through that screen.
+ */
+
+/** The dashboard of a user without pages (GET /api/pages). */
+export const noPages: MockRoutes = { 'GET /api/pages': { body: [] } };
+
+/** Settings → Subscription of a Free user (GET /api/subscription). */
+export const freePlan: MockRoutes = { 'GET /api/subscription': { body: makeSubscription() } };
+
+/** The dashboard's check of a Pro user's plan, once per visit (POST /api/check-subscription-status): still active. */
+export const proPlanStillActive: MockRoutes = {
+  'POST /api/check-subscription-status': { body: { hasActiveSubscription: true, updated: false, isPremium: true } },
+};
 
 /** `count` leads, newest first, with the stats the server would answer for them. */
 export function makeStats(count: number, views = count * 4): PageStatsDto {

@@ -1,9 +1,14 @@
 import '@testing-library/jest-dom';
 import { TextDecoder, TextEncoder } from 'node:util';
 import { cleanNotifications } from '@mantine/notifications';
-import { act } from '@testing-library/react';
+import { act, configure } from '@testing-library/react';
+import { takeUnexpectedRequests } from './fetch-mock';
 
-// STACK-NOTES G16: react-router 7 needs TextEncoder; Mantine needs matchMedia and ResizeObserver.
+// Screens load their code on demand (route-level splitting), so a test's first findBy on a screen waits for a
+// dynamic import; on a busy machine that takes longer than the library's 1 s default.
+configure({ asyncUtilTimeout: 5_000 });
+
+// jsdom lacks what these need (docs/toolchain-notes.md): react-router 7 TextEncoder, Mantine matchMedia/ResizeObserver.
 Object.assign(globalThis, { TextEncoder, TextDecoder });
 
 Object.defineProperty(window, 'matchMedia', {
@@ -49,4 +54,10 @@ Element.prototype.scrollIntoView = () => undefined;
 // Toasts live in a module-level store: start every test without the previous one's.
 afterEach(() => {
   act(() => cleanNotifications());
+});
+
+// A request the test's fake server has no route for fails the test, even when the app caught its error.
+afterEach(() => {
+  const unexpected = takeUnexpectedRequests();
+  if (unexpected.length) throw new Error(`Requests the test did not expect (give them a route): ${unexpected.join(', ')}`);
 });

@@ -1,5 +1,5 @@
 import { screen, within } from '@testing-library/react';
-import { mockFetch, signedInAs, signedOut } from '../../test/fetch-mock';
+import { freePlan, mockFetch, noPages, signedInAs, signedOut } from '../../test/fetch-mock';
 import { findToast, renderApp } from '../../test/render-app';
 
 const nav = () => within(screen.getByRole('navigation', { name: 'Main' }));
@@ -16,7 +16,7 @@ describe('Navbar', () => {
   });
 
   it('gives a signed-in user the account menu, and logs out to the home page', async () => {
-    const fetchMock = mockFetch({ ...signedInAs({ username: 'ana' }), 'POST /api/logout': { body: {} } });
+    const fetchMock = mockFetch({ ...signedInAs({ username: 'ana' }), ...freePlan, 'POST /api/logout': { body: {} } });
     const { user, location } = renderApp('/settings');
 
     expect(await nav().findByRole('link', { name: 'Dashboard' })).toHaveAttribute('href', '/dashboard');
@@ -38,6 +38,7 @@ describe('Navbar', () => {
   it('keeps the user signed in when logout fails', async () => {
     mockFetch({
       ...signedInAs({ username: 'ana' }),
+      ...noPages,
       'POST /api/logout': { status: 500, body: { message: 'Redis down' } },
     });
     const { user, location } = renderApp('/dashboard');

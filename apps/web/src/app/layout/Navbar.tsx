@@ -1,8 +1,9 @@
-import { Anchor, Box, Burger, Button, Container, Group, Menu } from '@mantine/core';
+import { Anchor, Box, Burger, Button, Container, Group } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import type { UserDto } from '@plink/contracts';
 import { Suspense, lazy, useState } from 'react';
 import { Link } from 'react-router-dom';
+import { DeferredMenu } from '../../components/DeferredFloating';
 import { IconChevronDown } from '../../components/icons';
 import { useCurrentUser, useLogout } from '../../features/auth';
 import { PRODUCT_NAME } from '../../lib/constants';
@@ -61,26 +62,32 @@ function SignedInNav({ user }: { user: UserDto }) {
       <Button component={Link} to="/dashboard" variant="subtle" size="sm">
         Dashboard
       </Button>
-      <Menu position="bottom-end" width={200} shadow="md">
-        <Menu.Target>
+      {/* The menu's code loads when its button is pointed at, focused or pressed. */}
+      <DeferredMenu
+        position="bottom-end"
+        width={200}
+        shadow="md"
+        target={
           <Button variant="default" size="sm" rightSection={<IconChevronDown size={14} />}>
             {user.username}
           </Button>
-        </Menu.Target>
-        <Menu.Dropdown>
-          <Menu.Label>My Account</Menu.Label>
-          <Menu.Item component={Link} to="/editor/new">
-            New page
-          </Menu.Item>
-          <Menu.Item component={Link} to="/settings">
-            Settings
-          </Menu.Item>
-          <Menu.Divider />
-          <Menu.Item color="red" onClick={() => logout.mutate()} disabled={logout.isPending}>
-            Logout
-          </Menu.Item>
-        </Menu.Dropdown>
-      </Menu>
+        }
+        dropdown={(Menu) => (
+          <Menu.Dropdown>
+            <Menu.Label>My Account</Menu.Label>
+            <Menu.Item component={Link} to="/editor/new">
+              New page
+            </Menu.Item>
+            <Menu.Item component={Link} to="/settings">
+              Settings
+            </Menu.Item>
+            <Menu.Divider />
+            <Menu.Item color="red" onClick={() => logout.mutate()} disabled={logout.isPending}>
+              Logout
+            </Menu.Item>
+          </Menu.Dropdown>
+        )}
+      />
     </Group>
   );
 }

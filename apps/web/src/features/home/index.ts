@@ -1,2 +1,1 @@
-export { HomePage } from './components/HomePage';
 export { SiteFooter } from './components/SiteFooter';

@@ -3,11 +3,9 @@ export {
   displayPageUrl,
   leadsExportUrl,
   publicPagePath,
-  publicOrigin,
 } from './api/pages.api';
 export { parsePageId } from './api/page-id';
 export { pagesKeys } from './api/pages.keys';
-export { PageLimitDialog } from './components/PageLimitDialog';
 export { PageLoadError } from './components/PageLoadError';
 export { useCreatePage } from './hooks/useCreatePage';
 export { useDeletePage } from './hooks/useDeletePage';

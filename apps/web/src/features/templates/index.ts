@@ -1,3 +1,3 @@
 export { TemplatePicker } from './components/TemplatePicker';
 export { usePageTemplate } from './hooks/usePageTemplate';
-export { editorTemplateHref, rememberTemplate, takeRememberedTemplate, templateSignUpHref } from './model/pending-template';
+export { editorTemplateHref, rememberTemplate, takeRememberedTemplate } from './model/pending-template';

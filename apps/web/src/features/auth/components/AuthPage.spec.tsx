@@ -1,5 +1,5 @@
 import { screen } from '@testing-library/react';
-import { makeUser, mockFetch, sentPayloads, signedOut } from '../../../test/fetch-mock';
+import { makeUser, mockFetch, noPages, sentPayloads, signedOut } from '../../../test/fetch-mock';
 import { findToast, renderApp } from '../../../test/render-app';
 
 async function fillLogin(user: ReturnType<typeof renderApp>['user'], email: string, password: string) {
@@ -56,7 +56,7 @@ describe('/auth login tab', () => {
   });
 
   it('signs in, welcomes the user and opens the dashboard', async () => {
-    const fetchMock = mockFetch({ ...signedOut, 'POST /api/login': { body: makeUser({ username: 'ana' }) } });
+    const fetchMock = mockFetch({ ...signedOut, 'POST /api/login': { body: makeUser({ username: 'ana' }) }, ...noPages });
     const { user, location } = renderApp('/auth');
 
     await fillLogin(user, ' ana@example.com ', 'secret123');
@@ -120,5 +120,26 @@ describe('/auth register tab', () => {
     expect(sentPayloads(fetchMock, 'POST', '/api/register')).toEqual([
       { username: 'ana', email: 'ana@example.com', password: 'secret123' },
     ]);
+  });
+});
+
+describe('friendly addresses of the sign-in screen', () => {
+  it('opens the Login tab at /login', async () => {
+    mockFetch(signedOut);
+    const { location } = renderApp('/login');
+
+    expect(await screen.findByRole('heading', { name: 'Welcome back' })).toBeInTheDocument();
+    expect(location()).toBe('/auth');
+  });
+
+  it('opens the Register tab at /register and /signup, keeping the query', async () => {
+    for (const path of ['/register', '/signup?template=photo-guide']) {
+      mockFetch(signedOut);
+      const { location, unmount } = renderApp(path);
+
+      expect(await screen.findByRole('heading', { name: 'Create an account' })).toBeInTheDocument();
+      expect(location()).toBe(path === '/register' ? '/auth?tab=register' : '/auth?tab=register&template=photo-guide');
+      unmount();
+    }
   });
 });

@@ -1,8 +1,9 @@
-import { Anchor, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Anchor, Button, Stack } from '@mantine/core';
 import { loginSchema } from '@plink/contracts';
 import { Link } from 'react-router-dom';
 import { useSchemaForm } from '../../../lib/use-schema-form';
 import { useLogin } from '../hooks/useLogin';
+import { AuthField } from './AuthField';
 import { AuthFormHeader } from './AuthFormHeader';
 
 export function LoginForm() {
@@ -13,19 +14,8 @@ export function LoginForm() {
     <form noValidate onSubmit={form.onSubmit((credentials) => login.mutate(credentials))}>
       <Stack>
         <AuthFormHeader title="Welcome back" description="Log in to manage your landing pages." />
-        <TextInput
-          label="Email"
-          type="email"
-          autoComplete="email"
-          key={form.key('email')}
-          {...form.getInputProps('email')}
-        />
-        <PasswordInput
-          label="Password"
-          autoComplete="current-password"
-          key={form.key('password')}
-          {...form.getInputProps('password')}
-        />
+        <AuthField form={form} name="email" kind="email" label="Email" />
+        <AuthField form={form} name="password" kind="current-password" label="Password" />
         <Anchor component={Link} to="/forgot-password" size="sm" ta="right">
           Forgot your password?
         </Anchor>

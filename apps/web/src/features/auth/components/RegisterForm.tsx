@@ -1,7 +1,8 @@
-import { Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Button, Stack } from '@mantine/core';
 import { registerFormSchema } from '@plink/contracts';
 import { useSchemaForm } from '../../../lib/use-schema-form';
 import { useRegister } from '../hooks/useRegister';
+import { AuthField } from './AuthField';
 import { AuthFormHeader } from './AuthFormHeader';
 
 export function RegisterForm() {
@@ -21,31 +22,10 @@ export function RegisterForm() {
     <form noValidate onSubmit={submit}>
       <Stack>
         <AuthFormHeader title="Create an account" description="Start collecting emails in minutes." />
-        <TextInput
-          label="Username"
-          autoComplete="username"
-          key={form.key('username')}
-          {...form.getInputProps('username')}
-        />
-        <TextInput
-          label="Email"
-          type="email"
-          autoComplete="email"
-          key={form.key('email')}
-          {...form.getInputProps('email')}
-        />
-        <PasswordInput
-          label="Password"
-          autoComplete="new-password"
-          key={form.key('password')}
-          {...form.getInputProps('password')}
-        />
-        <PasswordInput
-          label="Confirm Password"
-          autoComplete="new-password"
-          key={form.key('confirmPassword')}
-          {...form.getInputProps('confirmPassword')}
-        />
+        <AuthField form={form} name="username" kind="username" label="Username" />
+        <AuthField form={form} name="email" kind="email" label="Email" />
+        <AuthField form={form} name="password" kind="new-password" label="Password" />
+        <AuthField form={form} name="confirmPassword" kind="new-password" label="Confirm Password" />
         <Button type="submit" fullWidth disabled={register.isPending}>
           {register.isPending ? 'Creating account...' : 'Create Account'}
         </Button>

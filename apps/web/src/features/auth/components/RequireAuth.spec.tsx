@@ -1,5 +1,5 @@
 import { screen } from '@testing-library/react';
-import { mockFetch, signedInAs, signedOut } from '../../../test/fetch-mock';
+import { mockFetch, noPages, signedInAs, signedOut } from '../../../test/fetch-mock';
 import { renderApp } from '../../../test/render-app';
 
 describe('login routes', () => {
@@ -30,7 +30,7 @@ describe('login routes', () => {
   );
 
   it('let a signed-in user in', async () => {
-    mockFetch(signedInAs({ isPremium: false }));
+    mockFetch({ ...signedInAs({ isPremium: false }), ...noPages });
     const { location } = renderApp('/dashboard');
 
     expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();

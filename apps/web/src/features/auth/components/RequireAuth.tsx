@@ -3,7 +3,7 @@ import { PageLoader } from '../../../components/PageLoader';
 import { useCurrentUser } from '../hooks/useCurrentUser';
 
 /**
- * Layout route for login routes (SPEC §2, §6): the brand loader while the user is determined, /auth for
+ * Layout route for the signed-in screens: the brand loader while the user is determined, /auth for
  * anonymous visitors, /verify-prompt for a user who has not verified the e-mail address yet (they cannot
  * create a page, so no login screen is of use to them before that).
  */

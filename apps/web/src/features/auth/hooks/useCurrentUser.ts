@@ -3,7 +3,7 @@ import type { UserDto } from '@plink/contracts';
 import { fetchCurrentUser } from '../api/auth.api';
 import { authKeys } from '../api/auth.keys';
 
-/** SPEC §9: the current user is cached 5 minutes, refetched on focus and mount, retried once. */
+/** The current user is cached 5 minutes, refetched on focus and mount, retried once. */
 export const currentUserQuery = queryOptions({
   queryKey: authKeys.user(),
   queryFn: fetchCurrentUser,

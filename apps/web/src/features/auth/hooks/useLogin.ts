@@ -5,7 +5,7 @@ import { toast, type ToastOptions } from '../../../lib/toast';
 import { login } from '../api/auth.api';
 import { authKeys } from '../api/auth.keys';
 
-/** SPEC §8: login failures. */
+/** Login failures: 403 unverified e-mail, 401 wrong e-mail or password, else the server's message. */
 function loginFailure(error: unknown): ToastOptions {
   switch (errorStatus(error)) {
     case 403:

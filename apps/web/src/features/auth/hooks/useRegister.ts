@@ -4,7 +4,7 @@ import { toast } from '../../../lib/toast';
 import { register } from '../api/auth.api';
 import { authKeys } from '../api/auth.keys';
 
-/** SPEC §8: the server's duplicate messages become friendlier texts; anything else stays generic. */
+/** The server's duplicate messages become friendlier texts; anything else stays generic. */
 const REGISTRATION_FAILURES: Record<string, string> = {
   [IdentityMessages.emailExists]:
     'This email address is already registered. Please use another email or try to login.',

@@ -20,7 +20,7 @@ export const verifyCheckout = (sessionId: string) =>
 export const checkSubscriptionStatus = () =>
   apiClient.post<SubscriptionStatusResponse>('/api/check-subscription-status');
 
-/** POST /api/admin/reset-subscription-status: re-syncs the caller's own plan (SPEC §6 lets any user call it). */
+/** POST /api/admin/reset-subscription-status: re-syncs the caller's own plan (any signed-in user may call it). */
 export const resetSubscriptionStatus = () =>
   apiClient.post<SubscriptionStatusResponse>('/api/admin/reset-subscription-status');
 

@@ -1,4 +1,4 @@
-/** The checkout screen's texts of SPEC §8, exact. */
+/** The checkout screen's texts, shown word for word. */
 export const CheckoutTexts = {
   defaultError: 'Failed to create subscription',
   invalidResponse: 'Invalid response from server',
@@ -21,7 +21,7 @@ const field = (body: unknown, name: string): string | undefined => {
 
 /**
  * POST /api/create-subscription: a Stripe Checkout Session to send the browser to. Unlike the other calls it
- * tells apart (SPEC §8) a network failure, a non-JSON answer, a refusal ('{message}: {error}' or the message)
+ * tells apart a network failure, a non-JSON answer, a refusal ('{message}: {error}' or the message)
  * and an answer without a url, each with its own text.
  */
 export async function createCheckoutSession(): Promise<CheckoutSessionOutcome> {

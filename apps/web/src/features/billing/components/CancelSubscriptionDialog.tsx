@@ -10,7 +10,7 @@ interface CancelSubscriptionDialogProps {
   onKeep: () => void;
 }
 
-/** SPEC §2 Settings: cancelling asks first, offering 'Keep Subscription' or 'Confirm Cancellation'. */
+/** Settings → Subscription: cancelling asks first, offering 'Keep Subscription' or 'Confirm Cancellation'. */
 export function CancelSubscriptionDialog({ opened, pending, endsAt, onConfirm, onKeep }: CancelSubscriptionDialogProps) {
   return (
     <Modal

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { BillingMessages } from '@plink/contracts';
 import { browserLocation } from '../../../lib/browser-location';
-import { type MockRoutes, makeSubscription, makeUser, mockFetch, sentPayloads, signedInAs } from '../../../test/fetch-mock';
+import { type MockRoutes, makeSubscription, makeUser, mockFetch, proPlanStillActive, sentPayloads, signedInAs } from '../../../test/fetch-mock';
 import { renderApp } from '../../../test/render-app';
 
 const STRIPE_URL = 'https://checkout.stripe.test/c/pay/cs_test_123';
@@ -114,7 +114,7 @@ describe('/checkout', () => {
         'POST /api/admin/reset-subscription-status': {
           body: { hasActiveSubscription: true, updated: false, isPremium: true },
         },
-        'POST /api/check-subscription-status': { body: { hasActiveSubscription: true, updated: false, isPremium: true } },
+        ...proPlanStillActive,
       },
       { isPremium: true },
     );

@@ -79,7 +79,7 @@ function CheckoutScreen() {
   );
 }
 
-/** /checkout (SPEC §2): the Pro plan, and the way to Stripe Checkout, started at once. */
+/** /checkout: the Pro plan, and the way to Stripe Checkout, started at once. */
 export function CheckoutPage() {
   // Reached from an upgrade button (/checkout?plan=pro); the bare address leads back to the dashboard.
   const hasQuery = useLocation().search.length > 1;

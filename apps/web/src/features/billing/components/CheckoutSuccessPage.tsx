@@ -11,7 +11,7 @@ const DashboardButton = () => (
   </Button>
 );
 
-/** /checkout/success?session_id=…: where Stripe Checkout sends the browser back (SPEC §2). */
+/** /checkout/success?session_id=…: where Stripe Checkout sends the browser back. */
 export function CheckoutSuccessPage() {
   const sessionId = useSearchParams()[0].get('session_id');
   const state = useCheckoutVerification(sessionId);

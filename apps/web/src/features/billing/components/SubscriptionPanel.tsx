@@ -102,7 +102,7 @@ function ResetStatusCard() {
   );
 }
 
-/** Settings → Subscription (SPEC §2): the plan and its state, upgrade, billing, cancel and resume, reset. */
+/** Settings → Subscription: the plan and its state, upgrade, billing, cancel and resume, reset. */
 export function SubscriptionPanel() {
   const subscription = useSubscription();
 

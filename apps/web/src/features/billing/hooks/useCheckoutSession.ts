@@ -12,7 +12,7 @@ export type CheckoutState =
   | { step: 'failed'; message: string };
 
 /**
- * SPEC §4 Upgrade, as /checkout starts it: a user shown as Pro first has the server reset the plan (still
+ * The upgrade, as /checkout starts it: a user shown as Pro first has the server reset the plan (still
  * Pro → /dashboard); then a Checkout Session is created and the browser sent to it.
  */
 export function useCheckoutSession(): CheckoutState {

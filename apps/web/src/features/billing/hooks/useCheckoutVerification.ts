@@ -5,7 +5,7 @@ import { useRefreshPlan } from './useSubscription';
 export type VerificationState = 'processing' | 'succeeded' | 'failed';
 
 /**
- * SPEC §4: back from the payment page with `session_id`, the session is verified, then the subscription
+ * Back from the payment page with `session_id`, the session is verified, then the subscription
  * status checked; success only when it reports an active subscription (then the user is refetched: Pro).
  */
 export function useCheckoutVerification(sessionId: string | null): VerificationState {

@@ -1,6 +1,6 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { TOAST_DURATION } from '../../../lib/toast';
-import { type MockRoutes, makeUser, mockFetch, sentPayloads } from '../../../test/fetch-mock';
+import { type MockRoutes, makeUser, mockFetch, proPlanStillActive, sentPayloads } from '../../../test/fetch-mock';
 import { findToast, renderApp } from '../../../test/render-app';
 import { INACTIVE_SUBSCRIPTION_TEXT } from './usePremiumRecheck';
 
@@ -46,9 +46,7 @@ describe('dashboard premium re-check', () => {
   });
 
   it('says nothing while the plan is still active', async () => {
-    const { fetchMock } = openDashboard({
-      'POST /api/check-subscription-status': { body: { hasActiveSubscription: true, updated: false, isPremium: true } },
-    });
+    const { fetchMock } = openDashboard(proPlanStillActive);
 
     await screen.findByRole('heading', { name: 'Dashboard' });
     await screen.findByText("You haven't created any plinks yet.");

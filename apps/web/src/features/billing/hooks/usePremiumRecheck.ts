@@ -9,7 +9,7 @@ export const INACTIVE_SUBSCRIPTION_TEXT =
   'Your subscription appears to be inactive. If you recently subscribed, please check your payment method or contact support.';
 
 /**
- * SPEC §4 dashboard premium re-check: a Pro user's subscription is checked once per visit; when the server
+ * The dashboard's premium re-check: a Pro user's subscription is checked once per visit; when the server
  * corrected it to Free while this browser still shows Pro, the user is refetched and told (8 s). Errors of the
  * check itself are only logged.
  */

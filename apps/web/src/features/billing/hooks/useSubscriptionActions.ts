@@ -6,7 +6,7 @@ import { cancelSubscription, openBillingPortal, resetSubscriptionStatus, resumeS
 import { formatDay } from '../model/subscription-summary';
 import { useRefreshPlan } from './useSubscription';
 
-/** Cancel at the end of the period (SPEC §4): toast, then the user and the plan are refetched. */
+/** Cancel at the end of the period (Pro stays until then): toast, then the user and the plan are refetched. */
 export function useCancelSubscription() {
   const refreshPlan = useRefreshPlan();
   return useMutation({

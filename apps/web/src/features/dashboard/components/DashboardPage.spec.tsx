@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import type { PageDto } from '@plink/contracts';
-import { deferred, makePage, type MockReply, mockFetch, sentPayloads, signedInAs } from '../../../test/fetch-mock';
+import { deferred, makePage, type MockReply, mockFetch, proPlanStillActive, sentPayloads, signedInAs } from '../../../test/fetch-mock';
 import { findToast, renderApp } from '../../../test/render-app';
 
 const guide = makePage({ id: 1, title: 'Free Guide', slug: 'free-guide', views: 200, conversions: 25 });
@@ -11,7 +11,7 @@ async function openDashboard(pages: PageDto[], { isPremium = true, routes = {} }
     ...signedInAs({ isPremium }),
     'GET /api/pages': { body: pages },
     // The premium re-check (its own spec in features/billing): the plan is still active.
-    'POST /api/check-subscription-status': { body: { hasActiveSubscription: true, updated: false, isPremium: true } },
+    ...proPlanStillActive,
     ...routes,
   });
   const rendered = renderApp('/dashboard');
@@ -109,7 +109,8 @@ describe('/dashboard delete', () => {
 
     await user.click(within(await screen.findByRole('row', { name: /Free Guide/ })).getByRole('button', { name: 'More actions for Free Guide' }));
     await user.click(await screen.findByRole('menuitem', { name: 'Delete' }));
-    const dialog = screen.getByRole('dialog', { name: 'Are you sure you want to delete this Plink?' });
+    // The dialog's code loads when it first opens.
+    const dialog = await screen.findByRole('dialog', { name: 'Are you sure you want to delete this Plink?' });
     expect(dialog).toHaveTextContent('This action cannot be undone.');
     expect(within(dialog).getByRole('button', { name: 'Cancel' })).toBeInTheDocument();
 
@@ -131,7 +132,7 @@ describe('/dashboard delete', () => {
 
     await user.click(within(await screen.findByRole('row', { name: /Free Guide/ })).getByRole('button', { name: 'More actions for Free Guide' }));
     await user.click(await screen.findByRole('menuitem', { name: 'Delete' }));
-    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await user.click(await screen.findByRole('button', { name: 'Cancel' }));
 
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(sentPayloads(fetchMock, 'DELETE', '/api/pages/1')).toHaveLength(0);
@@ -145,7 +146,7 @@ describe('/dashboard delete', () => {
 
     await user.click(within(await screen.findByRole('row', { name: /Free Guide/ })).getByRole('button', { name: 'More actions for Free Guide' }));
     await user.click(await screen.findByRole('menuitem', { name: 'Delete' }));
-    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
 
     const toast = await findToast('Error');
     expect(toast).toHaveTextContent('Failed to delete Plink: Database unavailable');
@@ -160,7 +161,7 @@ describe('/dashboard page limit', () => {
 
     await user.click(await screen.findByRole('link', { name: 'Create New' }));
 
-    const dialog = screen.getByRole('dialog', { name: 'Page Limit Reached' });
+    const dialog = await screen.findByRole('dialog', { name: 'Page Limit Reached' });
     expect(dialog).toHaveTextContent('Free plan users can only create one landing page.');
     expect(within(dialog).getByRole('link', { name: 'Upgrade to Pro' })).toHaveAttribute('href', '/checkout?plan=pro');
     expect(location()).toBe('/dashboard');

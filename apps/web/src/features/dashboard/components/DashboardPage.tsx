@@ -3,18 +3,22 @@ import type { PageDto } from '@plink/contracts';
 import { useEffect, useState, type MouseEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { PRODUCT_NAME } from '../../../lib/constants';
+import { lazyDialog } from '../../../lib/lazy-dialog';
 import { usePremiumRecheck } from '../../billing';
 import { useSignedInUser } from '../../auth';
 import { editorTemplateHref, takeRememberedTemplate } from '../../templates';
-import { PageLimitDialog, useDeletePage, useKeepPageLive, usePageLimit, usePages } from '../../pages';
+import { useDeletePage, useKeepPageLive, usePageLimit, usePages } from '../../pages';
 import { useEmailVerifiedToast } from '../hooks/useEmailVerifiedToast';
 import { useLeadRemovalDate } from '../hooks/useLeadRemovalDate';
-import { DeletePageDialog } from './DeletePageDialog';
 import { EmptyPagesIllustration } from './EmptyPagesIllustration';
 import { LeadRemovalBanner } from './LeadRemovalBanner';
 import { PagesTable } from './PagesTable';
 import { SummaryCards } from './SummaryCards';
 import { UpgradePanel } from './UpgradePanel';
+
+// The dialogs load when they first open.
+const DeletePageDialog = lazyDialog(() => import('./DeletePageDialog').then((module) => module.DeletePageDialog));
+const PageLimitDialog = lazyDialog(() => import('../../pages/components/PageLimitDialog').then((module) => module.PageLimitDialog));
 
 /** A link to /editor/new, or the 'Page Limit Reached' dialog for a Free user who has a page. */
 function CreatePageButton({ children, onLimit }: { children: string; onLimit: () => void }) {
@@ -31,7 +35,7 @@ function CreatePageButton({ children, onLimit }: { children: string; onLimit: ()
   );
 }
 
-/** No pages yet: a picture, the sentence of SPEC §2 and the one call to action. */
+/** No pages yet: a picture, 'You haven't created any plinks yet.' and the one call to action. */
 function EmptyState({ onLimit }: { onLimit: () => void }) {
   return (
     <Stack align="center" gap="md" py="xl" ta="center">

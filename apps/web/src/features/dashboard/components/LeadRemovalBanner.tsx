@@ -5,7 +5,7 @@ import { Link } from 'react-router-dom';
 const day = (date: Date) => date.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' });
 
 /**
- * SPEC §4: after a downgrade, the leads (e-mail addresses) of paused pages are removed 30 days on. Says
+ * After a downgrade, the leads (e-mail addresses) of paused pages are removed 30 days on. Says
  * when, how to keep them (export, or upgrade).
  */
 export function LeadRemovalBanner({ removalAt }: { removalAt: Date }) {

@@ -1,10 +1,12 @@
-import { ActionIcon, Anchor, Badge, Box, Button, Card, Group, Menu, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Box, Button, Card, Group, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { PausedPageTexts, formatConversionRate, type PageDto } from '@plink/contracts';
 import { Link } from 'react-router-dom';
+import { DeferredMenu, DeferredTooltip, useFloatingPartsAfterPaint } from '../../../components/DeferredFloating';
 import { IconChart, IconCopy, IconDots, IconDownload, IconExternalLink, IconPencil, IconPlayerPlay, IconTrash } from '../../../components/icons';
 import { displayPageUrl, leadsExportUrl, publicPagePath } from '../../pages';
 import { useCopyPageUrl } from '../hooks/useCopyPageUrl';
+import classes from './PagesTable.module.css';
 
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
@@ -30,11 +32,11 @@ interface PageRowProps {
 /** A page paused after the owner's downgrade: the badge, and why on hover or focus. */
 function PausedBadge() {
   return (
-    <Tooltip label={PausedPageTexts.badgeTooltip} multiline w={280} events={{ hover: true, focus: true, touch: true }}>
+    <DeferredTooltip label={PausedPageTexts.badgeTooltip} multiline w={280} events={{ hover: true, focus: true, touch: true }}>
       <Badge color="orange" variant="light" tabIndex={0} aria-label={`Paused: ${PausedPageTexts.badgeTooltip}`}>
         Paused
       </Badge>
-    </Tooltip>
+    </DeferredTooltip>
   );
 }
 
@@ -52,38 +54,41 @@ function PageActions({ page, onDelete, onKeepLive, keepingLive }: PageRowProps) 
           Keep this page live
         </Button>
       )}
-      <Tooltip label="Edit">
+      <DeferredTooltip label="Edit">
         <ActionIcon component={Link} to={`/editor/${page.id}`} variant="subtle" size="lg" aria-label="Edit">
           <IconPencil size={18} />
         </ActionIcon>
-      </Tooltip>
-      <Tooltip label="Stats">
+      </DeferredTooltip>
+      <DeferredTooltip label="Stats">
         <ActionIcon component={Link} to={`/stats/${page.id}`} variant="subtle" size="lg" aria-label="Stats">
           <IconChart size={18} />
         </ActionIcon>
-      </Tooltip>
-      <Tooltip label="View">
+      </DeferredTooltip>
+      <DeferredTooltip label="View">
         <ActionIcon component="a" href={publicPagePath(page.slug)} {...newTab} variant="subtle" size="lg" aria-label="View">
           <IconExternalLink size={18} />
         </ActionIcon>
-      </Tooltip>
-      <Menu position="bottom-end" withinPortal>
-        <Menu.Target>
-          <Tooltip label="More actions">
-            <ActionIcon variant="subtle" color="gray" size="lg" aria-label={`More actions for ${label}`}>
-              <IconDots size={18} />
-            </ActionIcon>
-          </Tooltip>
-        </Menu.Target>
-        <Menu.Dropdown>
-          <Menu.Item component="a" href={leadsExportUrl(page.id)} {...newTab} leftSection={<IconDownload size={16} />}>
-            Download Leads
-          </Menu.Item>
-          <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => onDelete(page)}>
-            Delete
-          </Menu.Item>
-        </Menu.Dropdown>
-      </Menu>
+      </DeferredTooltip>
+      <DeferredMenu
+        position="bottom-end"
+        withinPortal
+        tooltip="More actions"
+        target={
+          <ActionIcon variant="subtle" color="gray" size="lg" aria-label={`More actions for ${label}`}>
+            <IconDots size={18} />
+          </ActionIcon>
+        }
+        dropdown={(Menu) => (
+          <Menu.Dropdown>
+            <Menu.Item component="a" href={leadsExportUrl(page.id)} {...newTab} leftSection={<IconDownload size={16} />}>
+              Download Leads
+            </Menu.Item>
+            <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => onDelete(page)}>
+              Delete
+            </Menu.Item>
+          </Menu.Dropdown>
+        )}
+      />
     </Group>
   );
 }
@@ -137,26 +142,26 @@ function PageRow({ page, onDelete, onKeepLive, keepingLive }: PageRowProps) {
   const copy = useCopyPageUrl();
   const url = displayPageUrl(page.slug);
   return (
-    <Table.Tr>
-      <Table.Td>
+    <tr>
+      <td>
         <Group gap="xs" wrap="nowrap">
           <Text fw={600}>{page.title || 'Untitled'}</Text>
           {page.paused && <PausedBadge />}
         </Group>
-      </Table.Td>
-      <Table.Td>
+      </td>
+      <td>
         <Group gap={4} wrap="nowrap">
           <Anchor href={publicPagePath(page.slug)} {...newTab} size="sm" style={{ whiteSpace: 'nowrap' }}>
             {url}
           </Anchor>
-          <Tooltip label="Copy URL">
+          <DeferredTooltip label="Copy URL">
             <ActionIcon variant="subtle" color="gray" aria-label={`Copy URL of ${url}`} onClick={() => void copy(page.slug)}>
               <IconCopy size={16} />
             </ActionIcon>
-          </Tooltip>
+          </DeferredTooltip>
         </Group>
-      </Table.Td>
-      <Table.Td miw={190}>
+      </td>
+      <td className={classes.stats}>
         <Group gap="sm" wrap="nowrap">
           <Stack gap={0} style={{ whiteSpace: 'nowrap' }}>
             <Text size="sm">{count(page.views, 'view', 'views')}</Text>
@@ -166,16 +171,18 @@ function PageRow({ page, onDelete, onKeepLive, keepingLive }: PageRowProps) {
             {formatConversionRate(page.views, page.conversions)}
           </Badge>
         </Group>
-      </Table.Td>
-      <Table.Td>
+      </td>
+      <td>
         <PageActions page={page} onDelete={onDelete} onKeepLive={onKeepLive} keepingLive={keepingLive} />
-      </Table.Td>
-    </Table.Tr>
+      </td>
+    </tr>
   );
 }
 
 export function PagesTable({ pages, onDelete, onKeepLive, keepingLiveId = null }: PagesTableProps) {
   const narrow = useMediaQuery('(max-width: 767.98px)');
+  // The rows' menus and tooltips load once the list is on screen.
+  useFloatingPartsAfterPaint();
   if (narrow) {
     return (
       <Stack component="ul" gap="sm" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Your pages">
@@ -186,22 +193,22 @@ export function PagesTable({ pages, onDelete, onKeepLive, keepingLiveId = null }
     );
   }
   return (
-    <Table.ScrollContainer minWidth={640}>
-      <Table verticalSpacing="sm" highlightOnHover>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Page</Table.Th>
-            <Table.Th>URL</Table.Th>
-            <Table.Th>Stats</Table.Th>
-            <Table.Th>Actions</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
+    <div className={classes.scroll}>
+      <table className={classes.table}>
+        <thead>
+          <tr>
+            <th>Page</th>
+            <th>URL</th>
+            <th>Stats</th>
+            <th>Actions</th>
+          </tr>
+        </thead>
+        <tbody>
           {pages.map((page) => (
             <PageRow key={page.id} page={page} onDelete={onDelete} onKeepLive={onKeepLive} keepingLive={keepingLiveId === page.id} />
           ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+        </tbody>
+      </table>
+    </div>
   );
 }

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { PausedPageTexts, type PageDto, type SubscriptionDto } from '@plink/contracts';
-import { makePage, mockFetch, sentPayloads, signedInAs, type MockRoutes } from '../../../test/fetch-mock';
+import { makePage, mockFetch, proPlanStillActive, sentPayloads, signedInAs, type MockRoutes } from '../../../test/fetch-mock';
 import { findToast, renderApp } from '../../../test/render-app';
 
 const live = makePage({ id: 1, title: 'Free Guide', slug: 'free-guide', conversions: 4 });
@@ -39,7 +39,7 @@ describe('/dashboard after a downgrade: paused pages', () => {
   it('marks paused pages with a badge that explains itself, and offers "Keep this page live" on them only', async () => {
     const { user } = await openDashboard([live, paused]);
 
-    const badge = row('Waitlist').getByText('Paused');
+    expect(row('Waitlist').getByText('Paused')).toBeInTheDocument();
     expect(row('Free Guide').queryByText('Paused')).not.toBeInTheDocument();
     expect(row('Waitlist').getByRole('button', { name: 'Keep this page live' })).toBeInTheDocument();
     expect(row('Free Guide').queryByRole('button', { name: 'Keep this page live' })).not.toBeInTheDocument();
@@ -49,7 +49,8 @@ describe('/dashboard after a downgrade: paused pages', () => {
     expect(await screen.findByRole('menuitem', { name: 'Download Leads' })).toHaveAttribute('href', '/api/pages/2/export');
     await user.keyboard('{Escape}');
 
-    await user.hover(badge);
+    // The tooltip's code loads once the list shows: the badge is hovered as it is then.
+    await user.hover(row('Waitlist').getByText('Paused'));
     expect(await screen.findByRole('tooltip')).toHaveTextContent(PausedPageTexts.badgeTooltip);
   });
 
@@ -105,7 +106,7 @@ describe('/dashboard after a downgrade: paused pages', () => {
     expect(sentPayloads(none.fetchMock, 'GET', '/api/subscription')).toHaveLength(0);
     none.unmount();
 
-    const pro = await openDashboard([live, { ...paused }], { isPremium: true });
+    const pro = await openDashboard([live, { ...paused }], { isPremium: true, routes: proPlanStillActive });
     expect(screen.queryByRole('alert', { name: /will be removed/ })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Keep this page live' })).not.toBeInTheDocument();
     expect(sentPayloads(pro.fetchMock, 'GET', '/api/subscription')).toHaveLength(0);

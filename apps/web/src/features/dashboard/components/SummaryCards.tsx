@@ -15,7 +15,7 @@ function SummaryCard({ label, value }: { label: string; value: number }) {
   );
 }
 
-/** SPEC §2: the number of pages and the sums of their views and conversions; one compact row on a phone. */
+/** The number of pages and the sums of their views and conversions; one compact row on a phone. */
 export function SummaryCards({ pages }: { pages: PageDto[] }) {
   const views = pages.reduce((sum, page) => sum + page.views, 0);
   const leads = pages.reduce((sum, page) => sum + page.conversions, 0);

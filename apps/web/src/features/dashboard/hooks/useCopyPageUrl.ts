@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import { toast, TOAST_DURATION } from '../../../lib/toast';
 import { absolutePageUrl } from '../../pages';
 
-/** Puts `{origin}/{slug}` on the clipboard and says so for 2 s (SPEC §2, §9). */
+/** Puts `{origin}/{slug}` on the clipboard and says so ('URL Copied') for 2 s. */
 export function useCopyPageUrl() {
   return useCallback(async (slug: string) => {
     try {

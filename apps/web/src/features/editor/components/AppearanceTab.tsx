@@ -13,7 +13,7 @@ const TEXT_FONTS = [
   { font: 'authorFont', boldField: 'authorBold', label: 'Author' },
 ] as const satisfies readonly { font: keyof PageFormValues; boldField: keyof PageFormValues; label: string }[];
 
-/** SPEC §2 Appearance: colours, background image, fonts and bold flags, alignment, corners, shadow. */
+/** The Appearance tab: colours, background image, fonts and bold flags, alignment, corners, shadow. */
 export function AppearanceTab({ form }: { form: PageForm }) {
   return (
     <Stack gap="md">

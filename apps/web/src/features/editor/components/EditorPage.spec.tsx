@@ -127,7 +127,7 @@ describe('/editor/new', () => {
     expect(preview().queryByText('ana')).not.toBeInTheDocument();
   });
 
-  it('offers the rich-text toolbar of SPEC §2', async () => {
+  it('offers the rich-text toolbar: headings 1-2, bold, italic, underline, lists, clear formatting', async () => {
     await openEditor('/editor/new');
 
     for (const name of ['Heading 1', 'Heading 2', 'Bold', 'Italic', 'Underline', 'Ordered list', 'Bullet list', 'Clear formatting']) {

@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { makePage, type MockRoutes, mockFetch, sentPayloads, signedInAs } from '../../../test/fetch-mock';
+import { makePage, type MockRoutes, mockFetch, proPlanStillActive, sentPayloads, signedInAs } from '../../../test/fetch-mock';
 import { findToast, renderApp } from '../../../test/render-app';
 
 async function openEditor(url: string, routes: MockRoutes = {}, { isPremium = false } = {}) {
@@ -18,7 +18,7 @@ const fontSelect = (label: string) => screen.getAllByLabelText(label).find((el) 
 const imageFile = (name: string, size: number, type = 'image/png') => new File([new Uint8Array(size)], name, { type });
 
 describe('editor tabs', () => {
-  it('has the four SPEC tabs and Sharing, each with its fields', async () => {
+  it('has the Content, Appearance, Settings, Thank You and Sharing tabs, each with its fields', async () => {
     const { user } = await openEditor('/editor/new');
     expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Content', 'Appearance', 'Settings', 'Thank You', 'Sharing']);
 
@@ -128,6 +128,8 @@ describe('Pro features in the editor', () => {
   it('lets a Pro user set a webhook and custom code, which never runs in the preview', async () => {
     const { user, fetchMock } = await openEditor('/editor/new', {
       'POST /api/pages': (payload) => ({ status: 201, body: makePage({ ...(payload as object), id: 3 }) }),
+      // Saved, the page opens the dashboard, which checks a Pro user's plan.
+      ...proPlanStillActive,
     }, { isPremium: true });
     await user.type(screen.getByLabelText(/URL Slug/), 'pro-page');
     await user.click(tab('Settings'));
@@ -154,7 +156,8 @@ describe('image uploads in the editor', () => {
 
     expect(await findToast('Image uploaded')).toBeInTheDocument();
     expect(screen.getByLabelText('Main Image URL')).toHaveValue('/uploads/u1/main-abc.jpg');
-    expect(previewCard().querySelector('img.plk-img')).toHaveAttribute('src', '/uploads/u1/main-abc.jpg');
+    // The preview follows the form a render later (a deferred value).
+    await waitFor(() => expect(previewCard().querySelector('img.plk-img')).toHaveAttribute('src', '/uploads/u1/main-abc.jpg'));
     const [[, init]] = fetchMock.mock.calls.filter(([input]) => String(input) === '/api/upload-image?type=main');
     expect((init?.body as FormData).get('image')).toBeInstanceOf(File);
   });

@@ -6,7 +6,7 @@ import { useUploadImage } from '../hooks/useUploadImage';
 
 interface ImageFieldProps {
   label: string;
-  /** The size hint (SPEC §9) or what the image is for. */
+  /** The recommended size (sharing image 1200 × 630, favicon 32 × 32 or 64 × 64) or what the image is for. */
   description?: string;
   type: UploadImageType;
   value: string;

@@ -19,7 +19,7 @@ interface RichTextFieldProps {
   error?: string;
 }
 
-/** Undo history (SPEC §9): steps typed within 1000 ms merge into one, and 100 steps are kept. */
+/** Undo history: steps typed within 1000 ms merge into one, and 100 steps are kept. */
 export const RICH_TEXT_HISTORY = { depth: 100, newGroupDelay: 1000 } as const;
 
 /** Embeds image files inline as data (png, gif, jpeg, bmp, x-icon; each ≤ 2 MB), or says why not. */
@@ -38,7 +38,7 @@ async function insertImageFiles(editor: Editor, files: File[]): Promise<void> {
 const imageFilesOf = (list: FileList | null | undefined) => [...(list ?? [])].filter((file) => file.type.startsWith('image/'));
 
 /**
- * Rich text with SPEC §2's toolbar: headings 1-2, bold, italic, underline, ordered and bullet lists,
+ * Rich text with its toolbar: headings 1-2, bold, italic, underline, ordered and bullet lists,
  * clear formatting, plus links (http, https, mailto, tel only), inline images from a local file, undo
  * and redo. Pasted HTML is cleaned to the server's allowlist; the server sanitises again on save.
  */

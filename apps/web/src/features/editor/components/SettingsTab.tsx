@@ -8,7 +8,7 @@ import { WebhookPanel } from './WebhookPanel';
 
 const UPGRADE_PATH = '/checkout?plan=pro';
 
-/** The 'Premium Feature' toast (SPEC §8), with its way to upgrade. */
+/** The 'Premium Feature' toast (a Free user reaches for a Pro field), with its way to upgrade. */
 function usePremiumFeature() {
   const navigate = useNavigate();
   const upgrade = () => navigate(UPGRADE_PATH);
@@ -44,7 +44,7 @@ const ProBadge = () => (
   </Badge>
 );
 
-/** SPEC §2 Settings: branding, privacy checkbox, webhook URL and custom code (Pro), tracking ids. */
+/** The Settings tab: branding, privacy checkbox, webhook URL and custom code (Pro), tracking ids. */
 export function SettingsTab({ form, isPremium, pageId }: { form: PageForm; isPremium: boolean; pageId: number | null }) {
   const premiumFeature = usePremiumFeature();
   const branding = form.getInputProps('showBranding', { type: 'checkbox' });

@@ -7,7 +7,7 @@ import { ImageField } from './ImageField';
 import { imageFieldProps } from './image-field-props';
 
 /**
- * SPEC §2 "Sharing data" (the hidden metadata tab): what search engines and social networks show —
+ * The Sharing tab (the page's metadata): what search engines and social networks show —
  * meta title and description, the sharing image and the favicon.
  */
 export function SharingTab({ form }: { form: PageForm }) {

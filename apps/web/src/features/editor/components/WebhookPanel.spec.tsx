@@ -48,7 +48,7 @@ describe('the webhook panel of the Settings tab', () => {
       await user.click(panel.getByRole('button', { name: 'Copy' }));
       // user-event's clipboard stands in for the browser's.
       expect(await navigator.clipboard.readText()).toBe(SECRET);
-      expect(panel.getByRole('button', { name: 'Copied' })).toBeInTheDocument();
+      expect(await panel.findByRole('button', { name: 'Copied' })).toBeInTheDocument();
       await act(async () => {
         jest.advanceTimersByTime(2_100);
       });

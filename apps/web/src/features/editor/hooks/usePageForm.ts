@@ -5,7 +5,7 @@ import type { PageFormValues } from '../model/page-form';
 
 /**
  * The editor's form, validated by the shared page schema (its messages are the server's). The slug
- * is checked as it is typed (SPEC §5); every other field when it loses focus, again on each change
+ * is checked as it is typed; every other field when it loses focus, again on each change
  * while it shows an error (so the message goes as soon as the value is right), and on save.
  * Controlled: the live preview redraws from every change.
  */

@@ -6,7 +6,7 @@ import { uploadImage } from '../api/uploads.api';
 import { checkUploadFile } from '../model/image-files';
 
 /**
- * Uploads one image for a field (SPEC §5): the file is checked first ('File too large', 'Invalid file
+ * Uploads one image for a field (at most 2 MB): the file is checked first ('File too large', 'Invalid file
  * type'), then sent; 'Image uploaded' or 'Upload failed' with the server's message. `onUploaded`
  * receives the stored image's URL.
  */

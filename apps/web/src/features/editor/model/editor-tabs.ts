@@ -1,8 +1,8 @@
 import type { PageFormValues } from './page-form';
 
 /**
- * The editor's tabs and the fields each edits: SPEC §2's Content, Appearance, Settings and Thank You,
- * plus its hidden "metadata" tab, shown here as Sharing so creators can reach it. Every field of the
+ * The editor's tabs and the fields each edits: Content, Appearance, Settings and Thank You,
+ * plus Sharing, the page's metadata (meta title and description, sharing image, favicon). Every field of the
  * form belongs to exactly one tab (a save error opens the tab of the field).
  */
 export const EDITOR_TABS = [

@@ -3,7 +3,7 @@ import { checkInlineImage, checkUploadFile, readAsDataUrl } from './image-files'
 const MB = 1024 * 1024;
 
 describe('image files in the editor', () => {
-  it('refuses uploads over 2 MB and files that are not images, with the SPEC toasts', () => {
+  it('refuses uploads over 2 MB and files that are not images, with the toasts the user sees', () => {
     expect(checkUploadFile({ size: 2 * MB, type: 'image/png' })).toBeNull();
     expect(checkUploadFile({ size: 2 * MB + 1, type: 'image/png' })).toEqual({
       title: 'File too large',

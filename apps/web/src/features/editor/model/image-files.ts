@@ -1,6 +1,6 @@
 import { UploadMessages, checkImageFile } from '@plink/contracts';
 
-/** The toast for a file the editor will not upload or embed (SPEC §5), or null when it may go. */
+/** The toast for a file the editor will not upload or embed (over 2 MB, not an image), or null when it may go. */
 export function checkUploadFile(file: { size: number; type: string }): { title: string; description: string } | null {
   const problem = checkImageFile(file);
   if (problem === UploadMessages.tooLarge) return { title: UploadMessages.tooLargeTitle, description: problem };
@@ -8,7 +8,7 @@ export function checkUploadFile(file: { size: number; type: string }): { title: 
   return null;
 }
 
-/** Images the rich text may embed inline as data (SPEC §2), the same list the server's sanitiser keeps. */
+/** Images the rich text may embed inline as data, the same list the server's sanitiser keeps. */
 export const INLINE_IMAGE_TYPES = ['image/png', 'image/gif', 'image/jpeg', 'image/bmp', 'image/x-icon', 'image/vnd.microsoft.icon'] as const;
 
 /** The toast for a file the rich text will not embed, or null when it may. */

@@ -10,11 +10,11 @@ import {
 
 type PageFieldName = keyof typeof pageFieldsSchema.shape;
 
-/** Every editable field of a page (SPEC §3), in the shared schema's order. */
+/** Every editable field of a page, in the shared schema's order. */
 const PAGE_FIELDS = Object.keys(pageFieldsSchema.shape) as PageFieldName[];
 
 /**
- * What the editor's form holds: every editable field of a page (SPEC §3), optional texts and URLs as
+ * What the editor's form holds: every editable field of a page, optional texts and URLs as
  * strings ('' is "none"). The shared schema turns '' back into null on save.
  */
 export type PageFormValues = { [K in PageFieldName]-?: NonNullable<PageFields[K]> };
@@ -24,7 +24,7 @@ function toFormValues(fields: Partial<Record<PageFieldName, unknown>>): PageForm
   return Object.fromEntries(PAGE_FIELDS.map((field) => [field, fields[field] ?? ''])) as PageFormValues;
 }
 
-/** A new page: the schema's own defaults (SPEC §3), every optional text empty. */
+/** A new page: the schema's own defaults (pageFieldsSchema), every optional text empty. */
 export function newPageFormValues(): PageFormValues {
   return { ...toFormValues(createPageSchema.parse({ slug: 'new-page' })), slug: '' };
 }
@@ -49,7 +49,7 @@ const orNull = (value: string) => (value.trim() ? value : null);
 /**
  * What a visitor would see, for the live preview. The author line is the author name, else the
  * owner's username, and none when showUsername is off (as the server does). The custom code
- * snippet is never part of the preview (SPEC §2).
+ * snippet never runs in the preview.
  */
 export function formValuesToPreview(values: PageFormValues, username: string): PublicPageDto {
   return {

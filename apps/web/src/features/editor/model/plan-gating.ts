@@ -2,12 +2,9 @@ import { PageMessages } from '@plink/contracts';
 import type { PageFormValues } from './page-form';
 
 /**
- * The editor's side of the plan rules (SPEC §5, §6). The server enforces them on save; the editor
+ * The editor's side of the plan rules (docs/product-rules.md). The server enforces them on save; the editor
  * explains them where the creator acts.
  */
-
-/** Fields only Pro pages use: disabled for Free users. */
-export const PRO_ONLY_FIELDS = ['webhookUrl', 'customCodeSnippet'] as const satisfies readonly (keyof PageFormValues)[];
 
 export const PlanTexts = {
   premiumTitle: 'Premium Feature',

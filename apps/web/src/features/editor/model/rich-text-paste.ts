@@ -10,7 +10,7 @@ const KEEP = new Set<string>(RICH_TEXT_TAGS);
 const DROP = new Set<string>(RICH_TEXT_NON_TEXT_TAGS);
 
 /**
- * Pasted HTML cleaned to the allowlist the server enforces (SPEC §2 toolbar): other elements are
+ * Pasted HTML cleaned to the allowlist the server enforces (what the toolbar makes): other elements are
  * unwrapped (their text stays) or, for script-like containers, dropped; every attribute goes except a
  * link's http/https/mailto/tel href and an image's http(s) or inline-data src. Browser only (DOMParser).
  */

@@ -1,4 +1,4 @@
-/** SPEC §9: a search result shows about 150-160 characters of the description. */
+/** A search result shows about 150-160 characters of the description. */
 export const SEO_DESCRIPTION_RANGE = { min: 150, max: 160 } as const;
 
 /** The counter's hint under the meta description. */

@@ -1,7 +1,7 @@
 import type { MessageResponse } from '@plink/contracts';
 import { apiClient } from '../../../lib/api-client';
 
-/** POST /api/verify-email: true on success, false on any failure (SPEC §4). */
+/** POST /api/verify-email: true on success, false on any failure. */
 export async function verifyEmail(token: string): Promise<boolean> {
   try {
     await apiClient.post<unknown>('/api/verify-email', { token });

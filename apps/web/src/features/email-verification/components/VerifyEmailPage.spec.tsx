@@ -1,5 +1,5 @@
 import { act, screen } from '@testing-library/react';
-import { makeUser, mockFetch, sentPayloads } from '../../../test/fetch-mock';
+import { makeUser, mockFetch, noPages, sentPayloads } from '../../../test/fetch-mock';
 import { findToast, renderApp } from '../../../test/render-app';
 
 describe('/verify-email', () => {
@@ -11,6 +11,7 @@ describe('/verify-email', () => {
       // The refetch still says unverified (e.g. a replica lagging): the SPA marks the user verified.
       'GET /api/user': { body: makeUser({ email: 'ana@example.com', isVerified: false }) },
       'POST /api/verify-email': { body: { message: 'Email verified' } },
+      ...noPages,
     });
     const { location } = renderApp('/verify-email?token=tok-123', { fakeTimers: true });
 

@@ -7,7 +7,7 @@ import { StatusIcon } from '../../../components/StatusIcon';
 import { toast, type ToastOptions } from '../../../lib/toast';
 import { useVerifyEmail, type VerificationOutcome } from '../hooks/useVerifyEmail';
 
-/** SPEC §9: the dashboard follows 1.5 s after the outcome, whatever it is. */
+/** The dashboard follows 1.5 s after the outcome, whatever it is. */
 export const REDIRECT_AFTER_VERIFICATION_MS = 1500;
 
 const VERIFIED: ToastOptions = {

@@ -1,5 +1,5 @@
 import { act, screen } from '@testing-library/react';
-import { mockFetch, signedInAs, signedOut } from '../../../test/fetch-mock';
+import { mockFetch, noPages, signedInAs, signedOut } from '../../../test/fetch-mock';
 import { findToast, renderApp } from '../../../test/render-app';
 
 const unverified = signedInAs({ isVerified: false, email: 'ana@example.com' });
@@ -54,7 +54,7 @@ describe('/verify-prompt', () => {
 
   it.each([
     ['a logged-out visitor', signedOut, '/'],
-    ['a verified user', signedInAs({ isVerified: true }), '/dashboard'],
+    ['a verified user', { ...signedInAs({ isVerified: true }), ...noPages }, '/dashboard'],
   ])('sends %s away', async (_who, routes, target) => {
     mockFetch(routes);
     const { location } = renderApp('/verify-prompt', { fakeTimers: true });

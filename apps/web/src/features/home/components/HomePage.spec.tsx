@@ -1,5 +1,5 @@
 import { screen } from '@testing-library/react';
-import { mockFetch, signedInAs, signedOut } from '../../../test/fetch-mock';
+import { mockFetch, noPages, signedInAs, signedOut } from '../../../test/fetch-mock';
 import { renderApp } from '../../../test/render-app';
 
 describe('/ home page', () => {
@@ -26,7 +26,7 @@ describe('/ home page', () => {
   });
 
   it('sends a signed-in user to the dashboard', async () => {
-    mockFetch(signedInAs());
+    mockFetch({ ...signedInAs(), ...noPages });
     const { location } = renderApp('/');
 
     expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();

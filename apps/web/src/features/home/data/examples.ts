@@ -1,4 +1,4 @@
-/** Static example pages shown on the home page (SPEC §3: static example cards). */
+/** Static example pages shown on the home page as cards. */
 export interface ExamplePage {
   id: number;
   title: string;

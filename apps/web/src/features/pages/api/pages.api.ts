@@ -1,7 +1,7 @@
 import type { CreatePageRequest, KeepPageLiveResponse, PageDto, PageStatsDto, UpdatePageRequest } from '@plink/contracts';
 import { apiClient } from '../../../lib/api-client';
 
-/** One function per endpoint of SPEC §7 (pages and their stats). */
+/** One function per endpoint of the pages API (pages and their stats). */
 
 export const fetchPages = () => apiClient.get<PageDto[]>('/api/pages');
 

@@ -8,7 +8,7 @@ interface PageLimitDialogProps {
   onBack: () => void;
 }
 
-/** SPEC §2: a Free user who already has a page tries to create another. */
+/** 'Page Limit Reached': a Free user who already has a page tries to create another. */
 export function PageLimitDialog({ opened, onBack }: PageLimitDialogProps) {
   return (
     <Modal opened={opened} onClose={onBack} title="Page Limit Reached" centered>

@@ -6,7 +6,7 @@ import { toast } from '../../../lib/toast';
 import { createPage } from '../api/pages.api';
 import { pagesKeys } from '../api/pages.keys';
 
-/** SPEC §4: 'Creating page...', then 'Your page has been created!' and the dashboard. */
+/** 'Creating page...', then 'Your page has been created!' and the dashboard. */
 export function useCreatePage() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();

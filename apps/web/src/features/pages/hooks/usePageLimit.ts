@@ -2,7 +2,7 @@ import { useCurrentUser } from '../../auth';
 import { usePages } from './usePages';
 
 /**
- * SPEC §6: a Free user has one page. The SPA only warns early (the server enforces the rule):
+ * A Free user has one page. The SPA only warns early (the server enforces the rule):
  * `limitReached` once the list shows a page; `isChecking` while the list is still loading.
  * A list that failed to load does not block: the server answers with its own message.
  */

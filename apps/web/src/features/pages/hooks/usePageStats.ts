@@ -3,7 +3,7 @@ import { fetchPageStats } from '../api/pages.api';
 import { pagesKeys } from '../api/pages.keys';
 
 /**
- * Views, conversions and recent leads. Never refetched while the screen is open (SPEC §9), but
+ * Views, conversions and recent leads. Never refetched while the screen is open (like most queries), but
  * dropped from the cache as soon as it closes, so the next visit shows new leads.
  */
 export function usePageStats(id: number | null) {

@@ -3,7 +3,7 @@ import { useCurrentUser } from '../../auth';
 import { fetchPages } from '../api/pages.api';
 import { pagesKeys } from '../api/pages.keys';
 
-/** SPEC §7/§9: the page list is fresh for 60 s, refetched on mount and per user, retried once. */
+/** The page list is fresh for 60 s, refetched on mount and per user, retried once. */
 export const pagesListQuery = (userId: number) =>
   queryOptions({
     queryKey: pagesKeys.list(userId),

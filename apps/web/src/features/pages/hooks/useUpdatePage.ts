@@ -5,7 +5,7 @@ import { toast } from '../../../lib/toast';
 import { updatePage } from '../api/pages.api';
 import { pagesKeys } from '../api/pages.keys';
 
-/** SPEC §4: 'Saving changes...', then the caches are refreshed and 'Your page has been updated!'. */
+/** 'Saving changes...', then the caches are refreshed and 'Your page has been updated!'. */
 export function useUpdatePage(id: number) {
   const queryClient = useQueryClient();
   return useMutation({

@@ -1,9 +1,10 @@
-import { Button, TextInput } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { forgotPasswordSchema, IdentityMessages } from '@plink/contracts';
 import { Link } from 'react-router-dom';
 import { CardPageLayout } from '../../../components/CardPageLayout';
 import { StatusIcon } from '../../../components/StatusIcon';
 import { useSchemaForm } from '../../../lib/use-schema-form';
+import { AuthField } from '../../auth';
 import { useRequestPasswordReset } from '../hooks/useRequestPasswordReset';
 
 const BACK_TO_LOGIN = { to: '/auth', label: 'Back to login' };
@@ -34,14 +35,7 @@ export function ForgotPasswordPage() {
       description="Enter your email address and we'll send you a link to reset your password."
     >
       <form noValidate onSubmit={form.onSubmit((values) => request.mutate(values))}>
-        <TextInput
-          label="Email"
-          type="email"
-          autoComplete="email"
-          mb="md"
-          key={form.key('email')}
-          {...form.getInputProps('email')}
-        />
+        <AuthField form={form} name="email" kind="email" label="Email" mb="md" />
         <Button type="submit" fullWidth disabled={request.isPending}>
           {request.isPending ? 'Sending...' : 'Reset Password'}
         </Button>

@@ -1,9 +1,10 @@
-import { Button, Center, Loader, PasswordInput, Stack } from '@mantine/core';
+import { Button, Center, Loader, Stack } from '@mantine/core';
 import { IdentityMessages, resetPasswordFormSchema } from '@plink/contracts';
 import { Link, useSearchParams } from 'react-router-dom';
 import { CardPageLayout } from '../../../components/CardPageLayout';
 import { StatusIcon } from '../../../components/StatusIcon';
 import { useSchemaForm } from '../../../lib/use-schema-form';
+import { AuthField } from '../../auth';
 import { useResetPassword } from '../hooks/useResetPassword';
 import { useResetTokenValidity } from '../hooks/useResetTokenValidity';
 
@@ -59,18 +60,8 @@ function NewPasswordForm({ pending, onSubmit }: { pending: boolean; onSubmit: (p
   return (
     <form noValidate onSubmit={form.onSubmit(({ password }) => onSubmit(password))}>
       <Stack>
-        <PasswordInput
-          label="New Password"
-          autoComplete="new-password"
-          key={form.key('password')}
-          {...form.getInputProps('password')}
-        />
-        <PasswordInput
-          label="Confirm New Password"
-          autoComplete="new-password"
-          key={form.key('confirmPassword')}
-          {...form.getInputProps('confirmPassword')}
-        />
+        <AuthField form={form} name="password" kind="new-password" label="New Password" />
+        <AuthField form={form} name="confirmPassword" kind="new-password" label="Confirm New Password" />
         <Button type="submit" fullWidth disabled={pending}>
           {pending ? 'Resetting...' : 'Reset Password'}
         </Button>

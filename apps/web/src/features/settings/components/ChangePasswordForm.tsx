@@ -1,6 +1,7 @@
-import { Button, Card, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { Button, Card, Stack, Text, Title } from '@mantine/core';
 import { updatePasswordFormSchema } from '@plink/contracts';
 import { useSchemaForm } from '../../../lib/use-schema-form';
+import { AuthField } from '../../auth';
 import { useUpdatePassword } from '../hooks/useUpdatePassword';
 
 export function ChangePasswordForm() {
@@ -25,24 +26,9 @@ export function ChangePasswordForm() {
       </Text>
       <form noValidate onSubmit={submit}>
         <Stack>
-          <PasswordInput
-            label="Current Password"
-            autoComplete="current-password"
-            key={form.key('currentPassword')}
-            {...form.getInputProps('currentPassword')}
-          />
-          <PasswordInput
-            label="New Password"
-            autoComplete="new-password"
-            key={form.key('newPassword')}
-            {...form.getInputProps('newPassword')}
-          />
-          <PasswordInput
-            label="Confirm New Password"
-            autoComplete="new-password"
-            key={form.key('confirmPassword')}
-            {...form.getInputProps('confirmPassword')}
-          />
+          <AuthField form={form} name="currentPassword" kind="current-password" label="Current Password" />
+          <AuthField form={form} name="newPassword" kind="new-password" label="New Password" />
+          <AuthField form={form} name="confirmPassword" kind="new-password" label="Confirm New Password" />
           <Button type="submit" disabled={update.isPending} style={{ alignSelf: 'flex-start' }}>
             {update.isPending ? 'Updating...' : 'Update Password'}
           </Button>

@@ -1,9 +1,9 @@
 import { screen } from '@testing-library/react';
-import { mockFetch, sentPayloads, signedInAs } from '../../../test/fetch-mock';
+import { freePlan, mockFetch, sentPayloads, signedInAs } from '../../../test/fetch-mock';
 import { findToast, renderApp } from '../../../test/render-app';
 
 async function openSettings(routes = {}) {
-  const fetchMock = mockFetch({ ...signedInAs(), ...routes });
+  const fetchMock = mockFetch({ ...signedInAs(), ...freePlan, ...routes });
   const rendered = renderApp('/settings');
   await screen.findByRole('heading', { name: 'Change password' });
   return { fetchMock, ...rendered };

@@ -1,7 +1,7 @@
 import { Card, ScrollArea, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { formatConversionRate, type PageStatsDto } from '@plink/contracts';
 
-/** SPEC §9: the stats screen lists the first 10 of the recent leads. */
+/** The stats screen lists the first 10 of the recent leads. */
 export const RECENT_LEADS_SHOWN = 10;
 
 const formatDate = (iso: string) =>

@@ -1,0 +1,38 @@
+import { PasswordInput, TextInput, type MantineSpacing } from '@mantine/core';
+import type { GetInputPropsReturnType } from '@mantine/form';
+
+/** What a field is for: its input type, the browser's autofill hint, and whether it is a secret. */
+const KINDS = {
+  username: { autoComplete: 'username' },
+  email: { type: 'email', autoComplete: 'email' },
+  'current-password': { autoComplete: 'current-password', secret: true },
+  'new-password': { autoComplete: 'new-password', secret: true },
+} as const satisfies Record<string, { type?: 'email'; autoComplete: string; secret?: true }>;
+
+export type AuthFieldKind = keyof typeof KINDS;
+
+/** The part of a Mantine form (useSchemaForm's) a field binds to: its key and its input props. */
+interface FieldSource<Name extends string> {
+  key(path: Name): string;
+  getInputProps(path: Name): GetInputPropsReturnType;
+}
+
+interface AuthFieldProps<Name extends string> {
+  form: FieldSource<Name>;
+  name: Name;
+  kind: AuthFieldKind;
+  label: string;
+  /** Space below the field, where the form is not a Stack. */
+  mb?: MantineSpacing;
+}
+
+/**
+ * One field of the account forms (log in, register, forgot and reset password, change password): its label,
+ * the schema's message under it (from the form), the right autofill hint and, for passwords, the show/hide
+ * toggle. Bound to a `useSchemaForm` form by the field's name.
+ */
+export function AuthField<Name extends string>({ form, name, kind, label, mb }: AuthFieldProps<Name>) {
+  const spec: { type?: 'email'; autoComplete: string; secret?: true } = KINDS[kind];
+  const common = { label, autoComplete: spec.autoComplete, mb, ...form.getInputProps(name) };
+  return spec.secret ? <PasswordInput key={form.key(name)} {...common} /> : <TextInput key={form.key(name)} type={spec.type} {...common} />;
+}

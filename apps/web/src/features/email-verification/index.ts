@@ -1,2 +1,0 @@
-export { VerifyEmailPage } from './components/VerifyEmailPage';
-export { VerifyPromptPage } from './components/VerifyPromptPage';

@@ -1,2 +1,0 @@
-export { ForgotPasswordPage } from './components/ForgotPasswordPage';
-export { ResetPasswordPage } from './components/ResetPasswordPage';
