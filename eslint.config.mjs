@@ -1,11 +1,44 @@
 // One lint config for the whole workspace. The boundary rule keeps the architecture honest:
-// a service lib reaches another service only through its public index (for reads), the SPA
-// imports nothing from the server, and nothing imports an app.
+// a service lib never depends on another service (what it needs of one comes in jobs or from a read
+// model of its own), the SPA imports nothing from the server, and nothing imports an app.
 import js from '@eslint/js';
 import nx from '@nx/eslint-plugin';
 import { defineConfig } from 'eslint/config';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+// Another project only through its public index, never its internals. The one other entry is the contracts'
+// test data (`@plink/contracts/testing`), which test code alone may import.
+const deepImport = {
+  group: ['@plink/*/**', '!@plink/contracts/testing'],
+  message: 'Import another project only through its public index (@plink/<name>).',
+};
+const testData = { group: ['@plink/contracts/testing'], message: '@plink/contracts/testing is test data: only tests may import it.' };
+const testFiles = ['**/*.spec.{ts,tsx}', '**/*.int-spec.ts', '**/*.e2e-spec.ts', '**/__fixtures__/**', 'apps/web/src/test/**'];
+
+/**
+ * Which projects a project of each tag may import. `forTests`: in tests and test helpers, a service may also
+ * use the testing lib (throw-away databases, SMTP catcher, local Stripe).
+ */
+function depConstraints(forTests) {
+  return [
+    // The SPA: shared contracts and the shared page renderer only.
+    { sourceTag: 'scope:web', onlyDependOnLibsWithTags: ['type:contracts', 'type:ui'] },
+    { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: [] },
+    // The page renderer: React, shared by the SPA's preview and the server render.
+    { sourceTag: 'type:ui', onlyDependOnLibsWithTags: ['type:contracts'] },
+    { sourceTag: 'type:testing', onlyDependOnLibsWithTags: [] },
+    { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:contracts', 'type:testing'] },
+    // Services: the platform, the contracts and the page renderer; never another service (services own their
+    // data: another's comes in a job's payload or from a read model fed by its jobs). Only the apps compose them.
+    { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts', 'type:ui', ...(forTests ? ['type:testing'] : [])] },
+    { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:service', 'type:platform', 'type:contracts', 'type:testing', 'type:ui'] },
+    { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:testing', 'type:contracts'] },
+    { sourceTag: 'type:deploy', onlyDependOnLibsWithTags: ['type:contracts'] },
+  ];
+}
+
+const boundaries = (forTests) => ['error', { enforceBuildableLibDependency: false, allow: [], depConstraints: depConstraints(forTests) }];
 
 export default defineConfig(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/test-results/**', '**/playwright-report/**', '.data/**', '.nx/**'] },
@@ -19,32 +52,13 @@ export default defineConfig(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       '@typescript-eslint/no-require-imports': 'off',
       '@typescript-eslint/no-unsafe-function-type': 'off',
-      // Another project only through its public index: never its internals.
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ group: ['@plink/*/**'], message: 'Import another project only through its public index (@plink/<name>).' }] },
-      ],
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          enforceBuildableLibDependency: false,
-          allow: [],
-          depConstraints: [
-            // The SPA: shared contracts (and, later, the shared page renderer) only.
-            { sourceTag: 'scope:web', onlyDependOnLibsWithTags: ['type:contracts', 'type:ui'] },
-            { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: [] },
-            // The page renderer: React, shared by the SPA's preview and the server render.
-            { sourceTag: 'type:ui', onlyDependOnLibsWithTags: ['type:contracts'] },
-            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: [] },
-            { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:contracts', 'type:testing'] },
-            // Services: the platform, the contracts, and other services' public API for reads.
-            { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts', 'type:service', 'type:testing', 'type:ui'] },
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:service', 'type:platform', 'type:contracts', 'type:testing', 'type:ui'] },
-            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:testing', 'type:contracts'] },
-            { sourceTag: 'type:deploy', onlyDependOnLibsWithTags: ['type:contracts'] },
-          ],
-        },
-      ],
+      'no-restricted-imports': ['error', { patterns: [deepImport, testData] }],
+      '@nx/enforce-module-boundaries': boundaries(false),
     },
+  },
+  {
+    // Tests and the test helpers beside them: the contracts' test data, and (for a service) the testing lib.
+    files: [...testFiles, '**/src/testing/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [deepImport] }], '@nx/enforce-module-boundaries': boundaries(true) },
   },
 );

@@ -19,6 +19,8 @@ module.exports = {
     ],
   },
   moduleNameMapper: {
+    // Another project from its source: its main entry, and the contracts' test data (`@plink/contracts/testing`).
+    '^@plink/contracts/testing$': path.join(__dirname, 'libs/contracts/src/testing/index.ts'),
     '^@plink/([a-z-]+)$': path.join(__dirname, 'libs/$1/src/index.ts'),
   },
   testTimeout: 30000,

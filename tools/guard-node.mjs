@@ -1,4 +1,4 @@
-// Fails fast when a script runs on a Node older than 24 (see STACK-NOTES G12/G13).
+// Fails fast when a script runs on a Node older than 24 (how that happens: docs/toolchain-notes.md).
 // Plain JavaScript that any Node version can parse.
 const major = Number(process.versions.node.split('.')[0]);
 if (!(major >= 24)) {

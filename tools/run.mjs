@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // `npm test|build|lint|typecheck|e2e|bench|bench:ops|lighthouse` → `nx run-many -t <target>` (bench:ops: bench-ops) on the project's Node 24.
+// `lint` then runs knip over the whole workspace (unused files, exports and dependencies; see knip.jsonc).
 //
 // Usage: node tools/run.mjs <target> [extra nx args...]
 //   e.g. npm test -- --projects=@plink/contracts
@@ -8,6 +9,7 @@
 
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
+import path from 'node:path';
 import { ensureInstalled, NODE24, nxEnv, nxScript, ROOT } from './bootstrap.mjs';
 
 const TARGETS = {
@@ -34,23 +36,28 @@ try {
   process.exit(1);
 }
 
-const child = spawn(NODE24, [nxScript(), ...TARGETS[target], ...extra], {
-  cwd: ROOT,
-  stdio: 'inherit',
-  env: nxEnv(process.env),
-});
+/** The steps of the target, run one after the other while they succeed. */
+const steps = [{ name: 'nx', args: [nxScript(), ...TARGETS[target], ...extra] }];
+if (target === 'lint') steps.push({ name: 'knip', args: [path.join(ROOT, 'node_modules', 'knip', 'bin', 'knip.js'), '--no-progress'] });
 
+let child;
 // The child usually gets Ctrl-C from the terminal itself; forwarding covers `kill <pid>` and CI timeouts.
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(sig, () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill(sig);
+    if (child && child.exitCode === null && child.signalCode === null) child.kill(sig);
   });
 }
 
-child.on('error', (err) => {
-  console.error(`[plink] could not start nx: ${err.message}`);
-  process.exit(1);
-});
-child.on('exit', (code, signal) => {
-  process.exit(code ?? 128 + (constants.signals[signal] || 1));
-});
+function runStep(index) {
+  const step = steps[index];
+  child = spawn(NODE24, step.args, { cwd: ROOT, stdio: 'inherit', env: nxEnv(process.env) });
+  child.on('error', (err) => {
+    console.error(`[plink] could not start ${step.name}: ${err.message}`);
+    process.exit(1);
+  });
+  child.on('exit', (code, signal) => {
+    if (code === 0 && index + 1 < steps.length) return runStep(index + 1);
+    process.exit(code ?? 128 + (constants.signals[signal] || 1));
+  });
+}
+runStep(0);

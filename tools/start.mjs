@@ -24,7 +24,7 @@ import { mkdir } from 'node:fs/promises';
 import net from 'node:net';
 import { constants as osConstants } from 'node:os';
 import path from 'node:path';
-import { ensureInstalled, NODE24, node24Env, nxEnv, nxScript, ROOT } from './bootstrap.mjs';
+import { ensureInstalled, NODE24, node24Env, nxEnv, nxScript, ROOT, since } from './bootstrap.mjs';
 
 const DATA_ROOT = path.join(ROOT, '.data');
 const say = (msg) => console.error(`[plink] ${msg}`);
@@ -249,14 +249,14 @@ async function main() {
   state.env = env;
 
   try {
-    await ensureInstalled();
+    await ensureInstalled('1/4 install', { reportCurrent: true });
   } catch (err) {
     say(err.message);
     return finish(1);
   }
 
   if (env.PLINK_SKIP_BUILD !== '1' && env.PLINK_SKIP_BUILD !== 'true') {
-    say('building (nx run-many -t build; a cached build takes a few seconds)...');
+    say('2/4 build: building every project (the first time a few minutes, then seconds from the Nx cache)...');
     const started = Date.now();
     // Output is kept and shown only when the build fails.
     const output = [];
@@ -283,10 +283,9 @@ async function main() {
     }
     const text = Buffer.concat(output).toString('utf8');
     const cached = /from the cache instead of running the command for (\d+) out of (\d+) tasks/.exec(text);
-    say(
-      `build done in ${((Date.now() - started) / 1000).toFixed(1)} s` +
-        (cached ? ` (${cached[1]} of ${cached[2]} tasks from the Nx cache)` : ''),
-    );
+    say(`2/4 build: done in ${since(started)}` + (cached ? ` (${cached[1]} of ${cached[2]} tasks from the Nx cache)` : ''));
+  } else {
+    say('2/4 build: skipped (PLINK_SKIP_BUILD)');
   }
   if (state.phase !== 'starting') return;
 
@@ -352,7 +351,8 @@ async function main() {
     const what = [];
     if (request.postgres) what.push('embedded PostgreSQL (.data/postgres)');
     if (request.redis) what.push(`redis-server on port ${request.redis.port} (.data/redis)`);
-    say(`starting ${what.join(' and ')}...`);
+    say(`3/4 database: starting ${what.join(' and ')}...`);
+    const servicesStarted = Date.now();
     let ready;
     try {
       ready = await startServices(node24Env(env), request);
@@ -369,6 +369,9 @@ async function main() {
       env.REDIS_URL = ready.redis.url;
       redisNote = 'redis-server started by npm start, data in .data/redis';
     }
+    say(`3/4 database: ready in ${since(servicesStarted)}`);
+  } else {
+    say(`3/4 database: PostgreSQL ${dbNote}, Redis ${redisNote}`);
   }
   if (state.phase !== 'starting') return;
 
@@ -399,6 +402,7 @@ async function main() {
   );
 
   state.phase = 'running';
+  const appStarted = Date.now();
   // Own process group, so the terminal's Ctrl-C reaches the app once (forwarded by onSignal), not twice.
   const app = spawn(NODE24, [entry], { cwd: ROOT, env: node24Env(env), stdio: 'inherit', detached: true });
   state.app = app;
@@ -420,7 +424,7 @@ async function main() {
   });
 
   const probeHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-  if (await waitForPort(port, probeHost, 120000)) say(`ready: ${env.APP_ORIGIN}`);
+  if (await waitForPort(port, probeHost, 120000)) say(`4/4 ready in ${since(appStarted)}: ${env.APP_ORIGIN}`);
 }
 
 main().catch((err) => {

@@ -93,6 +93,20 @@ describe.each(overlays)('%s', (dir) => {
     for (const key of Object.keys(config.data)) expect(key).not.toMatch(/SECRET|PASSWORD|KEY|TOKEN|DATABASE_URL|REDIS_URL|SMTP_URL/);
   });
 
+  it("connects each worker with its own database role, and only the gateway and the migration Job as the owner", () => {
+    const databaseUrl = (pod: Loose) => (pod.containers[0].env ?? []).find((v: { name: string }) => v.name === 'DATABASE_URL');
+    for (const { name, pod } of podSpecs) {
+      const app = /^apps\/([a-z]+)\/dist\/main\.js$/.exec(pod.containers[0].command.find((part: string) => part.endsWith('/dist/main.js')))![1];
+      const worker = ['identity', 'pages', 'leads', 'billing', 'notifications'].includes(app);
+      // A worker's DATABASE_URL replaces the owner's of plink-secrets: the key of its own service in plink-worker-databases.
+      expect({ name, app, databaseUrl: databaseUrl(pod) }).toEqual({
+        name,
+        app,
+        databaseUrl: worker ? { name: 'DATABASE_URL', valueFrom: { secretKeyRef: { name: 'plink-worker-databases', key: app } } } : undefined,
+      });
+    }
+  });
+
   it('migrates with a Job before a rollout: apps do not migrate on start', () => {
     expect(config.data.MIGRATE_ON_START).toBe('false');
     const [job] = ofKind('Job');

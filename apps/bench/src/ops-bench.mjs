@@ -19,6 +19,7 @@ import pg from 'pg';
 import copyStreams from 'pg-copy-streams';
 import { SMTPServer } from 'smtp-server';
 import testing from '@plink/testing';
+import { json, waitForHealth } from './harness.mjs';
 
 const { createTestDatabase, deleteRedisPrefix, freePort, testRedisUrl, uniqueRedisPrefix } = testing;
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../../..');
@@ -68,16 +69,6 @@ function startProcess(script, args, env, { ipc = false } = {}) {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     },
   };
-}
-
-async function waitForHealth(url, proc) {
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (proc.child.exitCode !== null) throw new Error(`process exited:\n${proc.output.join('')}`);
-    if (await fetch(`${url}/health`).then((r) => r.ok).catch(() => false)) return;
-    await sleep(200);
-  }
-  throw new Error(`no healthy answer from ${url}:\n${proc.output.join('')}`);
 }
 
 /** CPU seconds used so far by a process and its children's living processes (Linux /proc; 100 ticks a second). */
@@ -161,17 +152,6 @@ function cannon(opts) {
   });
 }
 
-async function json(method, url, body, cookie) {
-  const res = await fetch(url, {
-    method,
-    headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text}`);
-  return { body: text ? JSON.parse(text) : undefined, cookie: res.headers.get('set-cookie')?.split(';')[0] };
-}
-
 /** A load run, with the CPU the gateway process(es) and this process (the load generator) used, in cores. */
 async function measured(opts, gatewayPid) {
   const wall = performance.now();
@@ -250,20 +230,23 @@ async function main() {
       const proc = run(join(ROOT, 'apps/notifications/dist/main.js'), [], { HEALTH_PORT: String(healthPort), DATABASE_POOL_MAX: '5' });
       workers.push({ proc, url: `http://127.0.0.1:${healthPort}` });
     }
-    await Promise.all(workers.map((w) => waitForHealth(w.url, w.proc)));
+    await Promise.all(workers.map((w) => waitForHealth(w.url, w.proc.child, w.proc.output, 90_000)));
     return {
       stop: () => Promise.all(workers.map((w) => w.proc.stop())),
       cpuSeconds: () => workers.reduce((sum, w) => sum + cpuSeconds(w.proc.child.pid), 0),
     };
   }
-  /** File-delivery jobs for the leads `ids`, added as the outbox relay adds them. */
-  async function addFileDeliveries(ids) {
+  /** File-delivery jobs for `leads` of `page`, added as the outbox relay adds them (carrying what the e-mail shows, as capture records them). */
+  async function addFileDeliveries(leads, page) {
     const recordedAt = new Date().toISOString();
-    for (let i = 0; i < ids.length; i += 1_000) {
+    for (let i = 0; i < leads.length; i += 1_000) {
       await emailQueue.addBulk(
-        ids.slice(i, i + 1_000).map((leadId) => ({
+        leads.slice(i, i + 1_000).map(({ leadId, email }) => ({
           name: 'email.file-delivery',
-          data: { payload: { v: 1, leadId }, meta: { correlationId: `ops-bench-${leadId}`, recordedAt } },
+          data: {
+            payload: { v: 2, leadId, to: email, page: { id: page.id, title: page.title, fileUrl: page.fileUrl }, senderName: 'bench' },
+            meta: { correlationId: `ops-bench-${leadId}`, recordedAt },
+          },
           opts: { jobId: `ops-bench-${leadId}`, attempts: 3, removeOnComplete: 1_000, removeOnFail: 1_000 },
         })),
       );
@@ -274,10 +257,10 @@ async function main() {
       await db.query(
         `insert into leads.leads (page_id, email, email_lower, consent_at, created_at)
          select $1, $2 || g || '@bench.test', $2 || g || '@bench.test', now(), now() - make_interval(secs => g)
-           from generate_series(1, $3::int) g returning id`,
+           from generate_series(1, $3::int) g returning id, email`,
         [pageId, prefix, count],
       )
-    ).rows.map((r) => Number(r.id));
+    ).rows.map((r) => ({ leadId: Number(r.id), email: r.email }));
 
   try {
     // The gateway alone (production shape: no workers in it), and a Pro creator with a page that has a file.
@@ -285,7 +268,7 @@ async function main() {
     const origin = `http://127.0.0.1:${port}`;
     const gatewayEnv = { PORT: String(port), APP_ORIGIN: origin, PLINK_WORKERS: 'none' };
     const gateway = run(join(ROOT, 'apps/gateway/dist/main.js'), [], gatewayEnv);
-    await waitForHealth(origin, gateway);
+    await waitForHealth(origin, gateway.child, gateway.output, 90_000);
     const who = { username: 'ops_bench', email: 'creator@bench.test', password: 'ops-bench-password' };
     const registered = await json('POST', `${origin}/api/register`, who);
     await db.query('update identity.users set is_verified = true, is_premium = true where id = $1', [registered.body.id]);
@@ -323,7 +306,7 @@ async function main() {
         cluster.child.once('message', res);
         cluster.child.once('exit', () => rej(new Error(`gateway cluster exited:\n${cluster.output.join('')}`)));
       });
-      await waitForHealth(clusterOrigin, cluster);
+      await waitForHealth(clusterOrigin, cluster.child, cluster.output, 90_000);
       const two = await pageAndSubmit(clusterOrigin, 'two', cluster.child.pid);
       await cluster.stop();
       const cores = (r) => `gateway ${r.gatewayCores.toFixed(2)} + load generator ${r.loadCores.toFixed(2)} cores`;
@@ -343,14 +326,14 @@ async function main() {
 
     if (PARTS.has('drain')) {
       const ids = await insertLeads(guide.id, 'drain', DRAIN_JOBS);
-      console.log(`\nQueue drain: ${round(DRAIN_JOBS)} email.file-delivery jobs (each reads its lead and page, then sends over SMTP)`);
+      console.log(`\nQueue drain: ${round(DRAIN_JOBS)} email.file-delivery jobs (each carries its lead's address and the page, and sends over SMTP)`);
       const rates = [];
       for (const count of DRAIN_WORKERS) {
         const workers = await notificationsWorkers(count);
         sink.reset();
         const t0 = performance.now();
         const cpu0 = workers.cpuSeconds();
-        await addFileDeliveries(ids);
+        await addFileDeliveries(ids, guide);
         await until(`${DRAIN_JOBS} e-mails`, () => sink.received >= DRAIN_JOBS, 180_000);
         const seconds = (performance.now() - t0) / 1000;
         const workerCores = (workers.cpuSeconds() - cpu0) / seconds;
@@ -376,7 +359,7 @@ async function main() {
       const ids = await insertLeads(guide.id, 'backlog', MAIL_BACKLOG);
       sink.reset();
       let t0 = performance.now();
-      await addFileDeliveries(ids);
+      await addFileDeliveries(ids, guide);
       await until(`${MAIL_BACKLOG} e-mails`, () => sink.received >= MAIL_BACKLOG, 180_000);
       const backlogRate = MAIL_BACKLOG / ((performance.now() - t0) / 1000);
       console.log(`  backlog of ${round(MAIL_BACKLOG)} file e-mails   ${round(backlogRate).padStart(5)} mails/s over ${sink.connections} SMTP connection(s)`);

@@ -1,0 +1,24 @@
+// Helpers the bench scripts (bench.mjs, ops-bench.mjs, lighthouse.mjs) share to drive a gateway they started.
+
+/** Waits until `${url}/health` answers 200; fails early with the process's output if it exits first. */
+export async function waitForHealth(url, child, output, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`process exited:\n${output.join('')}`);
+    if (await fetch(`${url}/health`).then((r) => r.ok, () => false)) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`no healthy answer from ${url}:\n${output.join('')}`);
+}
+
+/** A JSON call; throws on a non-2xx answer. Returns the parsed body and the session cookie it set, if any. */
+export async function json(method, url, body, cookie) {
+  const res = await fetch(url, {
+    method,
+    headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text}`);
+  return { body: text ? JSON.parse(text) : undefined, cookie: res.headers.get('set-cookie')?.split(';')[0] };
+}
