@@ -292,6 +292,28 @@ describe('webhooks, end to end', () => {
     expect(receiver.on('/hooks/old')).toHaveLength(1);
   }, 40_000);
 
+  it("a lead that reaches delivery before the page's endpoint does waits for it, then is delivered", async () => {
+    const owner = await creator();
+    const page = await pageWithWebhook(owner, '/hooks/early');
+    // As when the visitor submits the moment the URL is saved: the delivery service has not heard of the endpoint yet.
+    await eventually(async () => (await gateway.db.query('select 1 from notifications.webhook_endpoints where page_id = $1', [page.id])).rowCount === 1);
+    await gateway.db.query('delete from notifications.webhook_endpoints where page_id = $1', [page.id]);
+    expect((await submit(page.slug, 'early@example.com')).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(receiver.on('/hooks/early')).toHaveLength(0);
+    expect((await webhookOf(owner, page.id)).deliveries).toEqual([]);
+
+    // The endpoint reaches the service (here: the owner saves a new URL): the waiting lead goes to it, once.
+    const saved = await owner.browser.request('PUT', `/api/pages/${page.id}`, { webhookUrl: `${receiver.origin}/hooks/early-arrived` });
+    expect(saved.status).toBe(200);
+    const [hook] = await eventually(async () => receiver.on('/hooks/early-arrived').length === 1 && receiver.on('/hooks/early-arrived'));
+    const { secret } = await webhookOf(owner, page.id);
+    expect(verify(secret!, hook).data.email).toBe('early@example.com');
+    await new Promise((r) => setTimeout(r, 700));
+    expect(receiver.on('/hooks/early-arrived')).toHaveLength(1);
+    expect(receiver.on('/hooks/early')).toHaveLength(0);
+  });
+
   it('sends nothing once the owner is no longer Pro, and the calls answer 403', async () => {
     const owner = await creator();
     const page = await pageWithWebhook(owner, '/hooks/downgraded');

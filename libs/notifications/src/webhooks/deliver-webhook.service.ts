@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { MikroORM, RequestContext } from '@mikro-orm/postgresql';
-import { UnrecoverableError, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import DataLoader from 'dataloader';
 import { QUEUE_SETTINGS, QueueName, type JobPayload, type WebhookDisableReason } from '@plink/contracts';
 import { APP_CONFIG, Outbox, getLogger, type AppConfig } from '@plink/platform';
@@ -24,14 +24,26 @@ export const FAILED_MESSAGES_BEFORE_DISABLE = 3;
 /** The most deliveries one batch takes. */
 const MAX_BATCH = 200;
 
+/**
+ * A lead's delivery can start before the service's copy has heard of the page's endpoint at all: the page's
+ * first 'webhook.endpoint-changed' and the lead's 'webhook.deliver' run side by side on the queue when a
+ * visitor submits right after the URL is saved. The delivery then waits (back to the delayed set, no attempt
+ * used), every ENDPOINT_WAIT_STEP_MS, for at most ENDPOINT_WAIT_MAX_MS from when the lead was recorded.
+ */
+export const ENDPOINT_WAIT_STEP_MS = 500;
+export const ENDPOINT_WAIT_MAX_MS = 15 * 60_000;
+
 /** A `webhook.deliver` job: v2 carries the lead and the page it tells about; v1 only their ids. */
 type LeadDelivery = JobPayload<'webhook.deliver'>;
 
 /** Where an attempt goes: the endpoint's URL now, and the secrets that sign now. */
 type AttemptTarget = Pick<WebhookEndpoint, 'pageId' | 'url' | 'secrets' | 'enabledAt'>;
 
-/** What a lead's delivery does after the send-time checks: send this message, or nothing (and why). */
-type Prepared = { message: WebhookMessage; target: WebhookEndpoint } | { skip: string | null };
+/**
+ * What a lead's delivery does after the send-time checks: send this message, nothing (and why), or wait for the
+ * copy to hear of the page's endpoint.
+ */
+type Prepared = { message: WebhookMessage; target: WebhookEndpoint } | { skip: string | null } | { wait: true };
 
 /** What an HTTP answer or its absence means for the message. */
 export type AttemptVerdict = 'delivered' | 'retry' | 'fail' | 'gone';
@@ -91,8 +103,16 @@ export class DeliverWebhookService implements OnModuleInit, OnApplicationShutdow
    * A `webhook.deliver` job: the lead's message on its page (created on the first attempt). The checks and the
    * message are made in a batch with the deliveries that start at the same moment (see {@link prepareLeads}).
    */
-  async deliverLead(delivery: LeadDelivery, job: Job): Promise<void> {
+  async deliverLead(delivery: LeadDelivery, job: Job, token?: string): Promise<void> {
     const prepared = await this.preparing.load(delivery);
+    if ('wait' in prepared) {
+      if (token && Date.now() - job.timestamp < ENDPOINT_WAIT_MAX_MS) {
+        await job.moveToDelayed(Date.now() + ENDPOINT_WAIT_STEP_MS, token);
+        throw new DelayedError("waiting for the page's webhook endpoint to reach this service");
+      }
+      getLogger().warn({ pageId: delivery.pageId, leadId: delivery.leadId }, "webhook not sent: the page's endpoint never reached this service");
+      return;
+    }
     if ('skip' in prepared) {
       if (prepared.skip) getLogger().info({ pageId: delivery.pageId, leadId: delivery.leadId, reason: prepared.skip }, 'webhook not sent');
       return;
@@ -109,7 +129,7 @@ export class DeliverWebhookService implements OnModuleInit, OnApplicationShutdow
   private async prepareLeads(keys: readonly LeadDelivery[]): Promise<Prepared[]> {
     const existing = await this.log.findByLeads([...keys]);
     const ended = (message: WebhookMessage | undefined) => message?.status === 'delivered' || message?.status === 'failed';
-    const endpoints = await this.endpoints.findMany(keys.filter((key) => !ended(existing.get(leadKey(key)))).map((key) => key.pageId));
+    const { endpoints, unknown } = await this.endpoints.lookup(keys.filter((key) => !ended(existing.get(leadKey(key)))).map((key) => key.pageId));
     const results = new Map<string, Prepared>();
     const toCreate: Extract<LeadDelivery, { v: 2 }>[] = [];
     for (const key of keys) {
@@ -118,6 +138,10 @@ export class DeliverWebhookService implements OnModuleInit, OnApplicationShutdow
       if (results.has(id)) continue;
       if (ended(message)) {
         results.set(id, { skip: null }); // a job run again after it ended
+        continue;
+      }
+      if (unknown.has(key.pageId)) {
+        results.set(id, { wait: true });
         continue;
       }
       const endpoint = endpoints.get(key.pageId) ?? null;

@@ -78,16 +78,29 @@ export class WebhookEndpointsRepository {
 
   /** The endpoints of these pages (one statement); a page without one (or deleted) is missing from the map. */
   async findMany(pageIds: number[], now = new Date()): Promise<Map<number, WebhookEndpoint>> {
-    const found = new Map<number, WebhookEndpoint>();
+    return (await this.lookup(pageIds, now)).endpoints;
+  }
+
+  /**
+   * The endpoints of these pages (one statement), and which of them the copy has never heard of: a page whose
+   * first 'webhook.endpoint-changed' has not been applied yet (its job runs alongside the lead's delivery), as
+   * opposed to a page without an endpoint now (URL cleared, page deleted: the copy keeps a row for those).
+   */
+  async lookup(pageIds: number[], now = new Date()): Promise<{ endpoints: Map<number, WebhookEndpoint>; unknown: Set<number> }> {
+    const endpoints = new Map<number, WebhookEndpoint>();
     const ids = [...new Set(pageIds)];
-    if (ids.length === 0) return found;
-    const rows: EndpointRow[] = await this.em.execute(
-      `select page_id, owner_id, url, secret, previous_secret, previous_secret_until, enabled, enabled_at, owner_is_pro
-         from notifications.webhook_endpoints where page_id in (select value::int from jsonb_array_elements_text(?::jsonb)) and not deleted`,
+    const unknown = new Set(ids);
+    if (ids.length === 0) return { endpoints, unknown };
+    const rows: (EndpointRow & { deleted: boolean })[] = await this.em.execute(
+      `select page_id, owner_id, url, secret, previous_secret, previous_secret_until, enabled, enabled_at, owner_is_pro, deleted
+         from notifications.webhook_endpoints where page_id in (select value::int from jsonb_array_elements_text(?::jsonb))`,
       [JSON.stringify(ids)],
     );
-    for (const row of rows) found.set(Number(row.page_id), this.toEndpoint(row, now));
-    return found;
+    for (const row of rows) {
+      unknown.delete(Number(row.page_id));
+      if (!row.deleted) endpoints.set(Number(row.page_id), this.toEndpoint(row, now));
+    }
+    return { endpoints, unknown };
   }
 
   async find(pageId: number): Promise<WebhookEndpoint | null> {

@@ -19,7 +19,7 @@ import { WebhookLogRepository } from './webhook-log.repository';
 export class WebhooksProcessor extends ContractWorker<QueueName.Webhooks> implements OnApplicationBootstrap {
   protected readonly queueName = QueueName.Webhooks;
   protected readonly handlers: JobHandlers<QueueName.Webhooks> = {
-    'webhook.deliver': (payload, job) => this.delivery.deliverLead(payload, job),
+    'webhook.deliver': (payload, job, token) => this.delivery.deliverLead(payload, job, token),
     'webhook.redeliver': (payload, job) => this.delivery.redeliver(payload.messageId, job),
     'webhook.endpoint-changed': (payload) => this.endpoints.apply(payload),
     'webhook.clean-log': async () => {

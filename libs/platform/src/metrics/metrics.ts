@@ -37,7 +37,7 @@ export const jobRunSeconds = new Histogram({
 
 export const jobsFinished = new Counter({
   name: 'plink_jobs_finished_total',
-  help: 'Job attempts finished by this process, by result (completed, failed); rate() gives throughput',
+  help: 'Job attempts finished by this process, by result (completed, failed, delayed: put back to wait without using an attempt); rate() gives throughput',
   labelNames: ['queue', 'job', 'result'] as const,
   registers: [metricsRegistry],
 });

@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import { OnWorkerEvent, WorkerHost } from '@nestjs/bullmq';
 import { MikroORM, RequestContext } from '@mikro-orm/postgresql';
-import { UnrecoverableError, type Job, type Worker } from 'bullmq';
+import { DelayedError, UnrecoverableError, type Job, type Worker } from 'bullmq';
 import { JOBS, isJobName, jobsOfQueue, type JobName, type JobPayload, type JobsOfQueue, QueueName } from '@plink/contracts';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
@@ -12,8 +12,13 @@ import { jobRunSeconds, jobWaitSeconds, jobsFinished } from '../metrics/metrics'
 /** What a stop keeps for closing connections after the workers: they get the rest of SHUTDOWN_GRACE_MS. */
 const CLOSE_RESERVE_MS = 5_000;
 
+/**
+ * A queue's handlers. `token` is the worker's lock on the job: a handler that must wait for something before it
+ * can run moves the job back to the delayed set with it (`job.moveToDelayed(at, token)`, then throws BullMQ's
+ * `DelayedError`), which uses no attempt.
+ */
 export type JobHandlers<Q extends QueueName> = {
-  [N in JobsOfQueue<Q>]: (payload: JobPayload<N>, job: Job) => Promise<void>;
+  [N in JobsOfQueue<Q>]: (payload: JobPayload<N>, job: Job, token?: string) => Promise<void>;
 };
 
 /**
@@ -115,13 +120,13 @@ export abstract class ContractWorker<Q extends QueueName> extends WorkerHost imp
     await settleWithin(closing, 1_000);
   }
 
-  private measure(job: string, result: 'completed' | 'failed', started: number): void {
+  private measure(job: string, result: 'completed' | 'failed' | 'delayed', started: number): void {
     const labels = { queue: this.queueName, job, result };
     jobRunSeconds.observe(labels, (Date.now() - started) / 1000);
     jobsFinished.inc(labels);
   }
 
-  async process(job: Job): Promise<void> {
+  async process(job: Job, token?: string): Promise<void> {
     const name = job.name;
     const meta = (job.data as { meta?: { correlationId?: string } } | undefined)?.meta;
     return runWithCorrelation(
@@ -136,18 +141,24 @@ export abstract class ContractWorker<Q extends QueueName> extends WorkerHost imp
           log.error({ job: name, jobId: job.id, issues: parsed.error.issues.map((i) => i.path.join('.')) }, 'job payload rejected');
           throw new UnrecoverableError(`Invalid payload for job "${name}"`);
         }
-        const handler = (this.handlers as Record<string, (p: unknown, j: Job) => Promise<void>>)[name];
+        const handler = (this.handlers as Record<string, (p: unknown, j: Job, t?: string) => Promise<void>>)[name];
         const started = Date.now();
         // Waiting time from when the job was due (its delay or backoff ended), on first attempts only.
         if (job.attemptsMade === 0) {
           jobWaitSeconds.observe({ queue: this.queueName, job: name }, Math.max(0, started - job.timestamp - (job.opts.delay ?? 0)) / 1000);
         }
         try {
-          await RequestContext.create(this.orm.em, () => handler.call(this, parsed.data, job));
+          await RequestContext.create(this.orm.em, () => handler.call(this, parsed.data, job, token));
           // Debug: a repeatable job (the view flush) would otherwise log every few seconds.
           log.debug({ job: name, jobId: job.id, attempt: job.attemptsMade + 1, ms: Date.now() - started }, 'job done');
           this.measure(name, 'completed', started);
         } catch (err) {
+          if (err instanceof DelayedError) {
+            // The handler put the job back to wait (not a failure, no attempt used).
+            log.debug({ job: name, jobId: job.id, reason: err.message }, 'job delayed');
+            this.measure(name, 'delayed', started);
+            throw err;
+          }
           log.warn({ job: name, jobId: job.id, attempt: job.attemptsMade + 1, err }, 'job failed');
           this.measure(name, 'failed', started);
           throw err;
