@@ -14,18 +14,20 @@
 // The webhook part runs twice: the notifications process at normal priority, then at BENCH_WEBHOOK_NICENESS (19; 0
 // skips it) as WORKER_NICENESS sets it for worker apps sharing a host's cores with gateways.
 // Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS (50,200), BENCH_PARTS (page,submit,webhook), BENCH_WORKERS (none),
-// BENCH_PROFILE (a folder for the gateway's and the notifications process's CPU profiles; none).
+// BENCH_PROFILE (a folder for the gateway's and the notifications process's CPU profiles; none), BENCH_LOAD (wrk when
+// installed, else autocannon; see load.mjs).
 import { fork, spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import testing from '@plink/testing';
 import { json, waitForHealth } from './harness.mjs';
+import { load, loadTool, loadToolNote } from './load.mjs';
 
 const { createTestDatabase, deleteRedisPrefix, freePort, testRedisUrl, uniqueRedisPrefix } = testing;
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../../..');
@@ -39,18 +41,9 @@ const WORKERS = process.env.BENCH_WORKERS ?? 'none';
 // The webhook part runs again with the notifications process at this niceness (WORKER_NICENESS; 0: not again).
 const WEBHOOK_NICENESS = Number(process.env.BENCH_WEBHOOK_NICENESS ?? 19);
 
-function cannon(opts) {
-  return new Promise((res, rej) => {
-    autocannon({ duration: DURATION, pipelining: 1, ...opts }, (err, result) => (err ? rej(err) : res(result)));
-  });
-}
+const cannon = (opts) => load({ duration: DURATION, ...opts });
 
-const summary = (r) => ({
-  rps: Math.round(r.requests.average),
-  p50: r.latency.p50,
-  p99: r.latency.p99,
-  errors: r.errors + r.timeouts + (r.non2xx ?? 0),
-});
+const summary = (r) => ({ rps: Math.round(r.rps), p50: r.p50, p99: r.p99, errors: r.errors });
 
 /** The raw insert baseline: the same unique rule as leads, through a pg pool of 10, `connections` in flight. */
 async function rawInsertLoop(databaseUrl, connections, seconds = DURATION) {
@@ -144,6 +137,17 @@ function cpuMeter(databaseUrl, pids) {
   };
 }
 
+/** The Redis server's process id (it runs on this machine in the bench), for its CPU. */
+async function redisPid() {
+  const redis = new Redis(testRedisUrl(), { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    return Number(/process_id:(\d+)/.exec(await redis.info('server'))?.[1]);
+  } finally {
+    redis.disconnect();
+  }
+}
+
 /** CPU milliseconds per unit of work, each process's. */
 const perUnit = (cpu, units) => Object.fromEntries(Object.entries(cpu).map(([name, seconds]) => [name, units ? (seconds * 1000) / units : NaN]));
 const ms = (value) => (Number.isFinite(value) ? value.toFixed(2) : '?');
@@ -189,6 +193,7 @@ async function main() {
       // The webhook part's receiver listens on 127.0.0.1.
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
   };
+  const redisServer = await redisPid();
   const gateway = spawn(join(ROOT, 'node_modules/.bin/node'), [...profile, join(ROOT, 'apps/gateway/dist/main.js')], {
     cwd: ROOT,
     env,
@@ -287,7 +292,6 @@ async function main() {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: `{"email":"visitor-[<id>]@bench.test","consent":true}`,
-        idReplacement: true,
       });
     await outboxEmpty();
     const jobsBefore = await emailJobs(); // the creator's verification e-mail
@@ -295,7 +299,7 @@ async function main() {
     if (PARTS.has('submit')) {
       // Both sides of the submit comparison warm up (JIT, pools) for 2 s before they are measured.
       await rawInsertLoop(database.url, 50, 2);
-      submitted += (await submitRun(50, 2))['2xx'];
+      submitted += (await submitRun(50, 2)).ok;
     }
 
     const rows = [];
@@ -308,12 +312,12 @@ async function main() {
       if (PARTS.has('submit')) {
         row.raw = await rawInsertLoop(database.url, connections);
         const backlog = watchOutbox();
-        const meter = cpuMeter(database.url, { gateway: gateway.pid });
+        const meter = cpuMeter(database.url, { gateway: gateway.pid, redis: redisServer });
         await meter.start();
         const result = await submitRun(connections);
         const cpu = await meter.stop();
-        submitted += result['2xx'];
-        row.submit = { ...summary(result), outboxMax: await backlog.stop(), cpu: perUnit(cpu, result['2xx']) };
+        submitted += result.ok;
+        row.submit = { ...summary(result), outboxMax: await backlog.stop(), cpu: perUnit(cpu, result.ok) };
       }
       rows.push(row);
     }
@@ -388,7 +392,7 @@ async function main() {
       const connections = CONNECTIONS[0];
       const backlog = watchOutbox();
       // CPU from the start of the load until the last of its webhooks arrived.
-      const meter = cpuMeter(database.url, { gateway: gateway.pid, notifications: notifications.pid });
+      const meter = cpuMeter(database.url, { gateway: gateway.pid, notifications: notifications.pid, redis: redisServer, receiver: process.pid });
       await meter.start();
       const result = await cannon({
         url: `${origin}/api/page/${slug}/submit`,
@@ -396,7 +400,6 @@ async function main() {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: `{"email":"hooked-[<id>]@bench.test","consent":true}`,
-        idReplacement: true,
       });
       const outboxMax = await backlog.stop();
       // Wait for the deliveries to end (at most a minute after the run).
@@ -444,7 +447,8 @@ async function main() {
     }
 
     const fmt = (s) => `${String(s.rps).padStart(7)} req/s  p50 ${String(s.p50).padStart(4)} ms  p99 ${String(s.p99).padStart(4)} ms${s.errors ? `  errors ${s.errors}` : ''}`;
-    console.log(`\nPlink benchmark (${DURATION} s per run, page ${bytes.length} bytes, gateway workers: ${WORKERS}, log level info)\n`);
+    console.log(`\nPlink benchmark (${DURATION} s per run, page ${bytes.length} bytes, gateway workers: ${WORKERS}, log level info, load by ${loadTool})\n`);
+    if (loadToolNote) console.log(`(${loadToolNote})\n`);
     for (const r of rows) {
       console.log(`${r.connections} connections`);
       if (r.plinkPage) {
@@ -454,7 +458,7 @@ async function main() {
       if (r.submit) {
         console.log(`  submit  raw pg insert   ${fmt(r.raw)}`);
         console.log(`  submit  Plink           ${fmt(r.submit)}   ratio ${(r.submit.rps / r.raw.rps).toFixed(2)}×   outbox ≤ ${r.submit.outboxMax} jobs`);
-        console.log(`          CPU per lead    gateway ${ms(r.submit.cpu.gateway)} ms  PostgreSQL ${ms(r.submit.cpu.postgres)} ms`);
+        console.log(`          CPU per lead    gateway ${ms(r.submit.cpu.gateway)} ms  PostgreSQL ${ms(r.submit.cpu.postgres)} ms  Redis ${ms(r.submit.cpu.redis)} ms`);
       }
     }
     for (const w of webhooks) {
@@ -466,7 +470,9 @@ async function main() {
       const plainCpu = w.plain?.cpu;
       console.log(
         `  CPU      per lead: gateway ${ms(w.cpu.gateway)} ms${plainCpu ? ` (${ms(plainCpu.gateway)} without webhooks)` : ''}, ` +
-          `PostgreSQL ${ms(w.cpu.postgres)} ms${plainCpu ? ` (${ms(plainCpu.postgres)} without)` : ''}; per webhook: notifications ${ms(w.cpu.notifications)} ms`,
+          `PostgreSQL ${ms(w.cpu.postgres)} ms${plainCpu ? ` (${ms(plainCpu.postgres)} without)` : ''}, ` +
+          `Redis ${ms(w.cpu.redis)} ms${plainCpu ? ` (${ms(plainCpu.redis)} without)` : ''}; ` +
+          `per webhook: notifications ${ms(w.cpu.notifications)} ms, the receiver (in the bench's process) ${ms(w.cpu.receiver)} ms`,
       );
       console.log(`  ${w.stored} leads on the page, ${w.received} webhooks received, ${w.uniqueIds} webhook-ids, ${w.uniqueEmails} addresses`);
     }

@@ -7,19 +7,20 @@
 //            columns in the same minute → rows/s, ratio, and the gateway's RSS before and at its peak
 // Everything runs on its own database and Redis key prefix, removed at the end. Not part of CI.
 // Environment: OPS_BENCH_SECONDS (8: each load run), OPS_BENCH_CONNECTIONS (100), OPS_BENCH_PARTS
-// (scale,drain,email,export), OPS_BENCH_EXPORT_ROWS (1000000).
+// (scale,drain,email,export), OPS_BENCH_EXPORT_ROWS (1000000), BENCH_LOAD (wrk when installed, else autocannon;
+// see load.mjs).
 import { fork, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import { Queue } from 'bullmq';
 import pg from 'pg';
 import copyStreams from 'pg-copy-streams';
 import { SMTPServer } from 'smtp-server';
 import testing from '@plink/testing';
 import { json, waitForHealth } from './harness.mjs';
+import { load, loadTool, loadToolNote } from './load.mjs';
 
 const { createTestDatabase, deleteRedisPrefix, freePort, testRedisUrl, uniqueRedisPrefix } = testing;
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../../..');
@@ -72,6 +73,12 @@ function startProcess(script, args, env, { ipc = false } = {}) {
 }
 
 /** CPU seconds used so far by a process and its children's living processes (Linux /proc; 100 ticks a second). */
+/** CPU seconds the whole machine has spent busy (every process, the kernel included), from /proc/stat. */
+function machineBusySeconds() {
+  const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  return (user + nice + system + irq + softirq + steal) / 100;
+}
+
 function cpuSeconds(pid) {
   const own = (p) => {
     try {
@@ -146,23 +153,21 @@ async function until(what, test, ms) {
 
 // --- HTTP load -------------------------------------------------------------------------------------------------
 
-function cannon(opts) {
-  return new Promise((res, rej) => {
-    autocannon({ duration: SECONDS, connections: CONNECTIONS, pipelining: 1, ...opts }, (err, result) => (err ? rej(err) : res(result)));
-  });
-}
+const cannon = (opts) => load({ duration: SECONDS, connections: CONNECTIONS, ...opts });
 
-/** A load run, with the CPU the gateway process(es) and this process (the load generator) used, in cores. */
+/** A load run, with the CPU the gateway process(es), the load generator and the whole machine used, in cores. */
 async function measured(opts, gatewayPid) {
   const wall = performance.now();
   const gatewayCpu = cpuSeconds(gatewayPid);
-  const benchCpu = process.cpuUsage();
+  const machineCpu = machineBusySeconds();
   const result = await cannon(opts);
   const seconds = (performance.now() - wall) / 1000;
-  const bench = process.cpuUsage(benchCpu);
-  result.gatewayCores = (cpuSeconds(gatewayPid) - gatewayCpu) / seconds;
-  result.loadCores = (bench.user + bench.system) / 1e6 / seconds;
-  return result;
+  return {
+    ...result,
+    gatewayCores: (cpuSeconds(gatewayPid) - gatewayCpu) / seconds,
+    loadCores: result.cpuSeconds / seconds,
+    machineCores: (machineBusySeconds() - machineCpu) / seconds,
+  };
 }
 
 /** Public page and submit req/s against `origin` (each path warmed up for 2 s first). */
@@ -173,18 +178,18 @@ async function pageAndSubmit(origin, label, gatewayPid) {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: `{"email":"${label}-[<id>]@bench.test","consent":true}`,
-    idReplacement: true,
   };
   await cannon({ ...page, duration: 2 });
   const pageRun = await measured(page, gatewayPid);
   await cannon({ ...submit, duration: 2 });
   const submitRun = await measured(submit, gatewayPid);
   const summary = (r) => ({
-    rps: r.requests.average,
-    p99: r.latency.p99,
-    errors: r.errors + r.timeouts + (r.non2xx ?? 0),
+    rps: r.rps,
+    p99: r.p99,
+    errors: r.errors,
     gatewayCores: r.gatewayCores,
     loadCores: r.loadCores,
+    machineCores: r.machineCores,
   });
   return { page: summary(pageRun), submit: summary(submitRun) };
 }
@@ -294,8 +299,9 @@ async function main() {
     const cpu = cpus();
     console.log(
       `\nPlink operations benchmark — ${cpu.length} cores (${cpu[0]?.model.trim()}), ${(totalmem() / 2 ** 30).toFixed(1)} GB, ` +
-        `load average ${loadavg()[0].toFixed(2)} at start; load generator, PostgreSQL and Redis share these cores.\n`,
+        `load average ${loadavg()[0].toFixed(2)} at start; load generator (${loadTool}), PostgreSQL and Redis share these cores.\n`,
     );
+    if (loadToolNote) console.log(`(${loadToolNote})\n`);
 
     if (PARTS.has('scale')) {
       const one = await pageAndSubmit(origin, 'one', gateway.child.pid);
@@ -309,7 +315,8 @@ async function main() {
       await waitForHealth(clusterOrigin, cluster.child, cluster.output, 90_000);
       const two = await pageAndSubmit(clusterOrigin, 'two', cluster.child.pid);
       await cluster.stop();
-      const cores = (r) => `gateway ${r.gatewayCores.toFixed(2)} + load generator ${r.loadCores.toFixed(2)} cores`;
+      const cores = (r) =>
+        `gateway ${r.gatewayCores.toFixed(2)} + load generator ${r.loadCores.toFixed(2)} cores; machine ${r.machineCores.toFixed(2)} of ${cpu.length} busy`;
       const line = (what, a, b) =>
         `  ${what.padEnd(7)} 1 process   ${round(a.rps).padStart(7)} req/s  p99 ${String(a.p99).padStart(4)} ms  (${cores(a)})\n` +
         `  ${''.padEnd(7)} 2 processes ${round(b.rps).padStart(7)} req/s  p99 ${String(b.p99).padStart(4)} ms  (${cores(b)})   ×${(b.rps / a.rps).toFixed(2)}` +
