@@ -387,6 +387,35 @@ describe('webhooks, end to end', () => {
     expect(receiver.on('/hooks/limited')).toHaveLength(sent.length);
   });
 
+  it('the daily clean-up drops messages older than 30 days with their attempts, and keeps the newer ones', async () => {
+    const owner = await creator();
+    const page = await pageWithWebhook(owner, '/hooks/old-log');
+    const logged = async (id: string, age: string) => {
+      await gateway.db.query(
+        `insert into notifications.webhook_messages (id, page_id, event_type, is_test, body, status, created_at, finished_at)
+         values ($1, $2, 'lead.created', true, '{}', 'delivered', now() - $3::interval, now() - $3::interval)`,
+        [id, page.id, age],
+      );
+      await gateway.db.query(
+        `insert into notifications.webhook_attempts (message_id, page_id, attempted_at, url, http_status, duration_ms, succeeded)
+         values ($1, $2, now() - $3::interval, 'http://example.invalid/', 200, 10, true)`,
+        [id, page.id, age],
+      );
+    };
+    await logged('msg_oldoldoldoldoldoldoldoldol', '31 days');
+    await logged('msg_newnewnewnewnewnewnewnewne', '29 days');
+    // The repeatable job's run, recorded as the platform records any job.
+    await gateway.db.query(
+      `insert into platform.outbox (id, queue, job_name, payload, correlation_id)
+       values (gen_random_uuid(), 'webhooks', 'webhook.clean-log', '{"v": 1}', 'webhook-log-clean-up-test')`,
+    );
+    const attemptsOf = async (id: string) =>
+      (await gateway.db.query('select count(*)::int as n from notifications.webhook_attempts where message_id = $1', [id])).rows[0].n as number;
+    await eventually(async () => (await attemptsOf('msg_oldoldoldoldoldoldoldoldol')) === 0);
+    expect((await webhookOf(owner, page.id)).deliveries.map((d) => d.id)).toEqual(['msg_newnewnewnewnewnewnewnewne']);
+    expect(await attemptsOf('msg_newnewnewnewnewnewnewnewne')).toBe(1);
+  });
+
   it('delivers 1,000 leads, each exactly once', async () => {
     const owner = await creator();
     const page = await pageWithWebhook(owner, '/hooks/many');
