@@ -15,7 +15,7 @@
 // skips it) as WORKER_NICENESS sets it for worker apps sharing a host's cores with gateways.
 // Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS (50,200), BENCH_PARTS (page,submit,webhook), BENCH_WORKERS (none),
 // BENCH_PROFILE (a folder for the gateway's and the notifications process's CPU profiles; none), BENCH_LOAD (wrk when
-// installed, else autocannon; see load.mjs).
+// installed, else autocannon; see load.mjs); WEBHOOK_CONCURRENCY is passed to the webhook part's notifications process.
 import { fork, spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -369,7 +369,7 @@ async function main() {
       const healthPort = await freePort();
       const notifications = spawn(join(ROOT, 'node_modules/.bin/node'), [...profile, join(ROOT, 'apps/notifications/dist/main.js')], {
         cwd: ROOT,
-        env: { ...env, HEALTH_PORT: String(healthPort), LOG_LEVEL: 'warn', WORKER_NICENESS: String(niceness) },
+        env: { ...env, HEALTH_PORT: String(healthPort), LOG_LEVEL: 'warn', WORKER_NICENESS: String(niceness), ...(process.env.WEBHOOK_CONCURRENCY ? { WEBHOOK_CONCURRENCY: process.env.WEBHOOK_CONCURRENCY } : {}) },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       workers.push(notifications);
@@ -406,11 +406,18 @@ async function main() {
       const check = new pg.Client({ connectionString: database.url });
       await check.connect();
       const leadsOfPage = async () => (await check.query('select count(*)::int as n from leads.leads where page_id = $1', [hookedPageId])).rows[0].n;
+      // Counting the page's leads takes the database milliseconds: counted again only when the receiver has
+      // caught up with the last count (submissions cut off at the end of the run may still be stored).
       const deadline = Date.now() + 60_000;
       let stored = await leadsOfPage();
-      while (receiver.received.length < stored && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 50));
-        stored = await leadsOfPage();
+      while (Date.now() < deadline) {
+        if (receiver.received.length >= stored) {
+          await new Promise((r) => setTimeout(r, 200));
+          const again = await leadsOfPage();
+          if (again === stored) break;
+          stored = again;
+        }
+        await new Promise((r) => setTimeout(r, 20));
       }
       const cpu = await meter.stop();
       await new Promise((r) => setTimeout(r, 1_000));
