@@ -105,8 +105,8 @@ end
       const s = JSON.parse(line.slice(4));
       // `times`: the shell's user and system time, then its children's.
       const childTimes = out.trim().split('\n').at(-1).split(/\s+/).map((t) => {
-        const [, m, sec] = /^(\d+)m([\d.]+)s$/.exec(t) ?? [, '0', '0'];
-        return Number(m) * 60 + Number(sec);
+        const parts = /^(\d+)m([\d.]+)s$/.exec(t);
+        return parts ? Number(parts[1]) * 60 + Number(parts[2]) : 0;
       });
       const errors = s.connect + s.read + s.write + s.timeout + s.status;
       resolve({
