@@ -27,11 +27,16 @@ const MAX_BATCH = 200;
 /**
  * A lead's delivery can start before the service's copy has heard of the page's endpoint at all: the page's
  * first 'webhook.endpoint-changed' and the lead's 'webhook.deliver' run side by side on the queue when a
- * visitor submits right after the URL is saved. The delivery then waits (back to the delayed set, no attempt
- * used), every ENDPOINT_WAIT_STEP_MS, for at most ENDPOINT_WAIT_MAX_MS from when the lead was recorded.
+ * visitor submits right after the URL is saved (or that change's job is being retried). The delivery then
+ * waits, back in the delayed set without using an attempt, and looks again: after a quarter of its age, at
+ * least 0.5 s and at most a minute (about 80 looks in the hour it waits at most from when the lead was recorded).
  */
-export const ENDPOINT_WAIT_STEP_MS = 500;
-export const ENDPOINT_WAIT_MAX_MS = 15 * 60_000;
+export const ENDPOINT_WAIT_MAX_MS = 60 * 60_000;
+
+/** How long a delivery waiting for its page's endpoint waits before it looks again, by the job's age. */
+export function endpointWaitMs(ageMs: number): number {
+  return Math.min(60_000, Math.max(500, Math.round(ageMs / 4)));
+}
 
 /** A `webhook.deliver` job: v2 carries the lead and the page it tells about; v1 only their ids. */
 type LeadDelivery = JobPayload<'webhook.deliver'>;
@@ -106,8 +111,9 @@ export class DeliverWebhookService implements OnModuleInit, OnApplicationShutdow
   async deliverLead(delivery: LeadDelivery, job: Job, token?: string): Promise<void> {
     const prepared = await this.preparing.load(delivery);
     if ('wait' in prepared) {
-      if (token && Date.now() - job.timestamp < ENDPOINT_WAIT_MAX_MS) {
-        await job.moveToDelayed(Date.now() + ENDPOINT_WAIT_STEP_MS, token);
+      const age = Date.now() - job.timestamp;
+      if (token && age < ENDPOINT_WAIT_MAX_MS) {
+        await job.moveToDelayed(Date.now() + endpointWaitMs(age), token);
         throw new DelayedError("waiting for the page's webhook endpoint to reach this service");
       }
       getLogger().warn({ pageId: delivery.pageId, leadId: delivery.leadId }, "webhook not sent: the page's endpoint never reached this service");

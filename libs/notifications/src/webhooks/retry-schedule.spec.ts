@@ -1,5 +1,5 @@
 import { RETRY_DELAYS_MS, RetryLaterError, parseRetryAfter, retryDelayMs, webhookBackoff } from './retry-schedule';
-import { judgeAttempt } from './deliver-webhook.service';
+import { ENDPOINT_WAIT_MAX_MS, endpointWaitMs, judgeAttempt } from './deliver-webhook.service';
 
 describe('webhook retry schedule', () => {
   it('waits 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h after the failed attempts 1 to 7 (about 27 h in all)', () => {
@@ -43,5 +43,26 @@ describe('webhook retry schedule', () => {
     expect([null, 408, 429, 500, 502, 503, 504].map((status) => judgeAttempt({ status }))).toEqual(Array(7).fill('retry'));
     expect(judgeAttempt({ status: 410 })).toBe('gone');
     expect([301, 302, 307, 400, 401, 403, 404, 422].map((status) => judgeAttempt({ status }))).toEqual(Array(8).fill('fail'));
+  });
+});
+
+describe("a lead's delivery waiting for its page's endpoint", () => {
+  it('looks again after a quarter of its age: half a second at first, a minute at most', () => {
+    expect(endpointWaitMs(0)).toBe(500);
+    expect(endpointWaitMs(10_000)).toBe(2_500);
+    expect(endpointWaitMs(60_000)).toBe(15_000);
+    expect(endpointWaitMs(30 * 60_000)).toBe(60_000);
+  });
+
+  it('looks about 80 times in the hour it may wait, not thousands', () => {
+    let age = 0;
+    let looks = 0;
+    while (age < ENDPOINT_WAIT_MAX_MS) {
+      age += endpointWaitMs(age);
+      looks += 1;
+    }
+    expect(ENDPOINT_WAIT_MAX_MS).toBe(3_600_000);
+    expect(looks).toBeGreaterThan(50);
+    expect(looks).toBeLessThan(90);
   });
 });
