@@ -329,10 +329,10 @@ describe('downgrade: paused pages and the 30-day lead removal', () => {
       await eventually(async () => (await c.browser.get('/api/user')).body.isPremium === false);
       const since = await downgradedAt(c.id);
       expect((await removal().execute(new Date(since.getTime() + 23 * DAY))).warned).toContain(c.id);
-      // The job reached the e-mail worker, which handled it by sending nothing.
-      const emails = gateway.app.get(JobQueue, { strict: false }).queue(QueueName.Email);
+      // The warning reached the pages service, which dropped it: the user has no paused page.
+      const pages = gateway.app.get(JobQueue, { strict: false }).queue(QueueName.Pages);
       await eventually(async () =>
-        (await emails.getJobs(['completed'])).some((job) => job.name === 'email.lead-removal-warning' && job.data?.payload?.userId === c.id),
+        (await pages.getJobs(['completed'])).some((job) => job.name === 'pages.lead-removal-warning' && job.data?.payload?.userId === c.id),
       );
       expect(warningsTo(c.email)).toHaveLength(0);
       expect(await leadsOf(c.pages[0].id)).toBe(2);

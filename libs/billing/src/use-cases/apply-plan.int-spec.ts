@@ -33,25 +33,30 @@ describe('applyPlan', () => {
     await env?.cleanup();
   });
 
-  /** The payloads of the waiting jobs of a queue for this user, oldest first, once there are `count` (or after 5 s). */
-  async function queued(queue: QueueName, userId: number, count: number): Promise<Record<string, unknown>[]> {
+  /** The payloads of the waiting `name` jobs of a queue for this user, oldest first, once there are `count` (or after 5 s). */
+  async function queued(queue: QueueName, name: string, userId: number, count: number): Promise<Record<string, unknown>[]> {
     const deadline = Date.now() + 5_000;
     for (;;) {
       const waiting = await jobs.queue(queue).getJobs(['waiting', 'delayed', 'prioritized']);
       const mine = waiting
         .map((job) => ({ name: job.name, ts: job.timestamp, payload: (job.data as JobEnvelope).payload as Record<string, unknown> }))
-        .filter((job) => job.payload.userId === userId)
+        .filter((job) => job.name === name && job.payload.userId === userId)
         .sort((a, b) => a.ts - b.ts);
       if (mine.length >= count || Date.now() > deadline) return mine.map((job) => ({ job: job.name, ...job.payload }));
       await new Promise((r) => setTimeout(r, 50));
     }
   }
+  /** The plan changes published for identity. */
+  const planChanges = (userId: number, count: number) => queued(QueueName.Identity, 'identity.plan-changed', userId, count);
+  /** The account e-mails recorded (with identity, which addresses them), as [e-mail, content]. */
+  const accountEmails = async (userId: number, count: number) =>
+    (await queued(QueueName.Identity, 'identity.account-email', userId, count)).map((j) => [j.email, j.content]);
 
   it('publishes the plan for identity and the welcome e-mail when Pro starts, and only the plan when nothing flips', async () => {
     const periodEnd = new Date('2031-01-01T00:00:00Z');
     const result = await plans.applyPlan(101, { status: 'trialing', source: 'stripe', trialEnd: periodEnd, stripeCustomerId: 'cus_101', trialUsed: true });
     expect(result).toEqual(expect.objectContaining({ isPremium: true, wasPremium: false, applied: true }));
-    const identity = await queued(QueueName.Identity, 101, 1);
+    const identity = await planChanges(101, 1);
     expect(identity).toEqual([
       expect.objectContaining({
         job: 'identity.plan-changed',
@@ -62,11 +67,11 @@ describe('applyPlan', () => {
         stripeSubscriptionId: null,
       }),
     ]);
-    expect(await queued(QueueName.Email, 101, 1)).toEqual([{ job: 'email.pro-started', v: 1, userId: 101, until: periodEnd.toISOString(), trial: true }]);
+    expect(await accountEmails(101, 1)).toEqual([['email.pro-started', { until: periodEnd.toISOString(), trial: true }]]);
 
     await plans.applyPlan(101, { status: 'active', source: 'stripe', currentPeriodEnd: periodEnd });
-    expect((await queued(QueueName.Identity, 101, 2)).map((j) => j.planStatus)).toEqual(['trialing', 'active']);
-    expect(await queued(QueueName.Email, 101, 2)).toHaveLength(1);
+    expect((await planChanges(101, 2)).map((j) => j.planStatus)).toEqual(['trialing', 'active']);
+    expect(await accountEmails(101, 2)).toHaveLength(1);
   });
 
   it('ignores a change older than the last one applied (events out of order)', async () => {
@@ -77,15 +82,15 @@ describe('applyPlan', () => {
     expect(stale).toEqual(expect.objectContaining({ applied: false, isPremium: true }));
     const later = await plans.applyPlan(102, { status: 'canceled', source: 'stripe' }, { eventAt: new Date(newer.getTime() + 1) });
     expect(later).toEqual(expect.objectContaining({ applied: true, isPremium: false, wasPremium: true }));
-    expect((await queued(QueueName.Email, 102, 2)).map((j) => j.job)).toEqual(['email.pro-started', 'email.pro-ended']);
+    expect((await accountEmails(102, 2)).map(([email]) => email)).toEqual(['email.pro-started', 'email.pro-ended']);
     // The stale change published nothing: identity got the first and the last change only.
-    expect((await queued(QueueName.Identity, 102, 3)).map((j) => j.isPremium)).toEqual([true, false]);
+    expect((await planChanges(102, 3)).map((j) => j.isPremium)).toEqual([true, false]);
   });
 
   it('serialises concurrent changes of one user: one welcome e-mail however many grants race', async () => {
     const results = await Promise.all(Array.from({ length: 5 }, () => plans.applyPlan(103, { status: 'active', source: 'operator' })));
     expect(results.filter((r) => !r.wasPremium)).toHaveLength(1);
-    expect(await queued(QueueName.Email, 103, 2)).toHaveLength(1);
-    expect(await queued(QueueName.Identity, 103, 5)).toHaveLength(5);
+    expect(await accountEmails(103, 2)).toHaveLength(1);
+    expect(await planChanges(103, 5)).toHaveLength(5);
   });
 });

@@ -118,9 +118,15 @@ export class ApplyPlanService {
       // The trial says when it ends; a subscription renews by itself (no end to tell); a grant may end.
       const trial = account.source === 'stripe' && account.status === 'trialing';
       const until = account.source === 'stripe' && !trial ? null : periodEnd;
-      this.outbox.record(tx, 'email.pro-started', { v: 1, userId: account.userId, until: until ? until.toISOString() : null, ...(trial ? { trial: true } : {}) });
+      // Account e-mails go to identity, which has the address (and checks the e-mail is still wanted).
+      this.outbox.record(tx, 'identity.account-email', {
+        v: 1,
+        userId: account.userId,
+        email: 'email.pro-started',
+        content: { until: until ? until.toISOString() : null, ...(trial ? { trial: true } : {}) },
+      });
     } else if (wasPremium && !account.isPremium) {
-      this.outbox.record(tx, 'email.pro-ended', { v: 1, userId: account.userId });
+      this.outbox.record(tx, 'identity.account-email', { v: 1, userId: account.userId, email: 'email.pro-ended', content: {} });
     }
   }
 }

@@ -94,12 +94,15 @@ describe('Stripe events: intake and handling', () => {
     (await db.query('select status, is_premium, stripe_customer_id, stripe_subscription_id, trial_used, last_event_at from billing.accounts where user_id = $1', [userId])).rows[0];
   const stored = async (eventId: string) => (await db.query('select type, processed_at, outcome, user_id from billing.stripe_events where id = $1', [eventId])).rows[0];
 
-  /** The e-mail jobs recorded for a user, by name (read back from the queue: no worker takes them here). */
+  /** The account e-mails recorded for a user (with identity, which addresses them), by name (read back from the queue: no worker takes them here). */
   async function emailJobs(userId: number, name: string, expected: number): Promise<number> {
     const deadline = Date.now() + 3_000;
     for (;;) {
-      const waiting = await jobs.queue(QueueName.Email).getJobs(['waiting', 'delayed', 'prioritized']);
-      const count = waiting.filter((job) => job.name === name && ((job.data as JobEnvelope).payload as { userId: number }).userId === userId).length;
+      const waiting = await jobs.queue(QueueName.Identity).getJobs(['waiting', 'delayed', 'prioritized']);
+      const count = waiting.filter((job) => {
+        const payload = (job.data as JobEnvelope).payload as { userId: number; email?: string };
+        return job.name === 'identity.account-email' && payload.email === name && payload.userId === userId;
+      }).length;
       if (count >= expected || Date.now() > deadline) return count;
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -176,10 +179,16 @@ describe('Stripe events: intake and handling', () => {
     expect(['applied', 'unchanged']).toContain(await handler.execute(reminder.id));
     expect(await handler.execute(reminder.id)).toBeNull();
     expect(await emailJobs(userId, 'email.trial-ending', 1)).toBe(1);
-    const job = (await jobs.queue(QueueName.Email).getJobs(['waiting'])).find(
-      (j) => j.name === 'email.trial-ending' && ((j.data as JobEnvelope).payload as { userId: number }).userId === userId,
-    )!;
-    expect((job.data as JobEnvelope).payload).toEqual({ v: 1, userId, trialEnd: new Date(trialEnd * 1000).toISOString(), cardOnFile: false });
+    const job = (await jobs.queue(QueueName.Identity).getJobs(['waiting'])).find((j) => {
+      const payload = (j.data as JobEnvelope).payload as { userId: number; email?: string };
+      return j.name === 'identity.account-email' && payload.email === 'email.trial-ending' && payload.userId === userId;
+    })!;
+    expect((job.data as JobEnvelope).payload).toEqual({
+      v: 1,
+      userId,
+      email: 'email.trial-ending',
+      content: { trialEnd: new Date(trialEnd * 1000).toISOString(), cardOnFile: false },
+    });
 
     // A trial the user cancelled: no reminder.
     const leaving = await subscriber();

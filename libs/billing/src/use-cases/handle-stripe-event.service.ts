@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import type Stripe from 'stripe';
-import type { JobName, JobPayload } from '@plink/contracts';
+import type { JobPayload } from '@plink/contracts';
 import { Outbox, getLogger } from '@plink/platform';
 import { StripeConnection, isStripeNotFound } from '../stripe/stripe-client';
 import { idOf } from '../stripe/subscription-state';
@@ -25,7 +25,8 @@ interface EventSubject {
   userIdHint: string | null;
 }
 
-type Mail = { [N in JobName]: { name: N; payload: JobPayload<N> } }['email.trial-ending' | 'email.payment-failed'];
+/** An account e-mail an event asks for, addressed by identity (which has the address). */
+type Mail = Pick<JobPayload<'identity.account-email'>, 'email' | 'content'>;
 
 /**
  * The billing worker's handling of a stored Stripe event ('billing.stripe-event'). It finds the user (by the
@@ -70,7 +71,7 @@ export class HandleStripeEventService {
     const result = await this.sync.syncCustomer(userId, subject.customerId, { eventAt });
     const newerApplied = (result.account.lastEventAt?.getTime() ?? 0) > eventAt.getTime();
     const outcome: StripeEventOutcome = result.applied ? 'applied' : newerApplied ? 'stale' : 'unchanged';
-    await this.finish(eventId, outcome, userId, mailsFor(event, userId, result));
+    await this.finish(eventId, outcome, userId, mailsFor(event, result));
     getLogger().info(
       { eventId, type: event.type, userId, outcome, status: result.account.status, isPremium: result.isPremium },
       'stripe event processed',
@@ -121,7 +122,7 @@ export class HandleStripeEventService {
         [outcome, userId, eventId],
       );
       if (rows.length === 0) return; // another attempt finished it first: its e-mails went
-      for (const mail of mails) this.outbox.record(tx, mail.name, mail.payload as never);
+      if (userId !== null) for (const mail of mails) this.outbox.record(tx, 'identity.account-email', { v: 1, userId, ...mail });
     });
   }
 }
@@ -148,7 +149,7 @@ function toUserId(value: string | null): number | null {
 }
 
 /** The e-mails an event asks for, judged on the subscription as Stripe has it now. */
-function mailsFor(event: Stripe.Event, userId: number, result: SyncResult): Mail[] {
+function mailsFor(event: Stripe.Event, result: SyncResult): Mail[] {
   const subscription = result.subscription;
   if (!subscription) return [];
   if (event.type === 'customer.subscription.trial_will_end') {
@@ -156,20 +157,15 @@ function mailsFor(event: Stripe.Event, userId: number, result: SyncResult): Mail
     if (subscription.status !== 'trialing' || !subscription.trial_end || result.account.cancelAtPeriodEnd) return [];
     return [
       {
-        name: 'email.trial-ending',
-        payload: {
-          v: 1,
-          userId,
-          trialEnd: new Date(subscription.trial_end * 1000).toISOString(),
-          cardOnFile: Boolean(subscription.default_payment_method),
-        },
+        email: 'email.trial-ending',
+        content: { trialEnd: new Date(subscription.trial_end * 1000).toISOString(), cardOnFile: Boolean(subscription.default_payment_method) },
       },
     ];
   }
   if (event.type === 'invoice.payment_failed') {
     // Not when the payment went through since (the subscription is active again) or it ended.
     if (!['past_due', 'unpaid', 'incomplete'].includes(subscription.status)) return [];
-    return [{ name: 'email.payment-failed', payload: { v: 1, userId } }];
+    return [{ email: 'email.payment-failed', content: {} }];
   }
   return [];
 }

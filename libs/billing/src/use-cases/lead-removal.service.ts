@@ -17,7 +17,8 @@ export interface LeadRemovalPass {
 /**
  * A paused page's leads (e-mail addresses) are removed 30 days after a downgrade. The repeatable 'billing.lead-removal'
  * job walks the downgraded accounts ({@link leadRemovalStep}): a week before the date it records the
- * warning e-mail ('email.lead-removal-warning', once), and on the date it records 'pages.remove-paused-leads'
+ * warning ('pages.lead-removal-warning', once: the pages service drops it when the user has no paused page
+ * left, else has identity address the e-mail), and on the date it records 'pages.remove-paused-leads'
  * (once): billing does not know the pages, the pages service does and has the leads service remove the
  * leads of the paused ones. Each step is decided again under the account's row lock, the lock every plan
  * change takes, so an upgrade (which clears `downgraded_at`) either comes first and cancels it, or after.
@@ -48,7 +49,8 @@ export class LeadRemovalService {
         if (decided === 'warn') {
           account.leadRemovalWarnedAt = now;
           const removalAt = leadRemovalAtOf(account)!;
-          this.outbox.record(tx, 'email.lead-removal-warning', { v: 1, userId, removalAt: removalAt.toISOString() });
+          // The pages service knows whether the user still has paused pages; it has identity address the warning.
+          this.outbox.record(tx, 'pages.lead-removal-warning', { v: 1, userId, removalAt: removalAt.toISOString() });
         } else {
           account.leadsRemovedAt = now;
           this.outbox.record(tx, 'pages.remove-paused-leads', { v: 1, userId });

@@ -30,9 +30,10 @@ const absoluteOrOwnUrl = z.string().min(1).max(4096);
 const recipientSchema = z.object({ userId: id, email: z.string().min(3).max(320), username: z.string().min(1).max(100) });
 
 /**
- * The e-mails sent to an account. Version 1 of each names the user by id only (billing records them so:
- * it does not know addresses); the notifications worker has the identity service address it
- * ('identity.account-email'), which records version 2, carrying the address and name.
+ * The e-mails sent to an account. Producers that do not know addresses (billing) record them with the identity
+ * service ('identity.account-email'), which records version 2, carrying the address and name. Version 1 names
+ * the user by id only: earlier releases recorded it, and a version-1 job still queued is handed to identity by
+ * the notifications worker.
  */
 export const ACCOUNT_EMAILS = [
   'email.verification',

@@ -17,10 +17,11 @@ type ByUserId<N extends AccountEmail> = Extract<JobPayload<N>, { v: 1; userId: n
  * This service reads no other service's tables: a job in version 2 carries what its e-mail shows (the
  * address and name, the page's title and file link), and the checks that need another service's data were
  * made by that service before it recorded the job (see the producers: identity addresses account e-mails and
- * checks them, the leads service records the file e-mail of a new lead only). A job by user id (version 1:
- * billing's plan e-mails, or jobs queued before this release) is handed to the identity service
- * ('identity.account-email'), which checks and addresses it and records it again in version 2; the
- * lead-removal warning goes to the pages service first, which knows whether the user has paused pages.
+ * checks them, the leads service records the file e-mail of a new lead only; billing records its plan e-mails
+ * with identity, and the lead-removal warning with the pages service). A job by user id (version 1: recorded
+ * by an earlier release and still queued) is handed to the identity service ('identity.account-email'), which
+ * checks and addresses it and records it again in version 2; a version-1 lead-removal warning goes to the pages
+ * service first, which knows whether the user has paused pages.
  */
 @Processor(QueueName.Email, { concurrency: QUEUE_SETTINGS[QueueName.Email].concurrency })
 export class EmailProcessor extends ContractWorker<QueueName.Email> {
