@@ -4,6 +4,7 @@ import { LandingTexts } from '@plink/page-render';
 import { SmtpCatcher } from '@plink/testing';
 import { TestBrowser } from './testing/http-client';
 import { startTestGateway, type TestGateway } from './testing/test-gateway';
+import { pollUntil as eventually } from './testing/polling';
 
 /**
  * Plink's three example pages, as a visitor and a creator meet them: made by migrations on a fresh
@@ -44,15 +45,6 @@ describe('example pages', () => {
     (await db.query('select id, user_id, views, is_example from pages.pages where slug = $1', [slug])).rows[0] as
       | { id: number; user_id: number; views: string; is_example: boolean }
       | undefined;
-
-  async function eventually<T>(probe: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await probe();
-      if (ok(value) || Date.now() > deadline) return value;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
 
   it('counts the views of an example page', async () => {
     // First of this file's tests: nobody has opened the page yet.

@@ -4,6 +4,7 @@ import { JobQueue, WebhookSecretBox } from '@plink/platform';
 import type { TestBrowser } from './testing/http-client';
 import { identityUsers } from './testing/operator-users';
 import { startTestGateway, type TestGateway } from './testing/test-gateway';
+import { eventually } from './testing/polling';
 
 /**
  * The notifications service delivers webhooks from its own copy of each page's endpoint (it reads no page):
@@ -24,16 +25,6 @@ describe("notifications' copy of the webhook endpoints", () => {
 
   async function plink(args: string[]): Promise<number> {
     return runPlinkCommand(args, { out: () => undefined, err: () => undefined, env: gateway.env.vars }, identityUsers);
-  }
-
-  async function eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
-    const started = Date.now();
-    for (;;) {
-      const value = await check();
-      if (value) return value;
-      if (Date.now() - started > timeoutMs) throw new Error(`not reached within ${timeoutMs} ms`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
   }
 
   interface CopyRow {

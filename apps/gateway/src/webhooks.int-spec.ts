@@ -6,6 +6,7 @@ import type { TestBrowser } from './testing/http-client';
 import { identityUsers } from './testing/operator-users';
 import { startTestGateway, type TestGateway } from './testing/test-gateway';
 import { WebhookReceiver, type ReceivedWebhook } from './testing/webhook-receiver';
+import { eventually } from './testing/polling';
 
 /**
  * Webhooks as a Pro creator and their receiver see them: the whole gateway with every worker in-process (real
@@ -40,17 +41,6 @@ describe('webhooks, end to end', () => {
     const err: string[] = [];
     const code = await runPlinkCommand(args, { out: (l) => out.push(l), err: (l) => err.push(l), env: gateway.env.vars }, identityUsers);
     return { code, out: out.join('\n'), err: err.join('\n') };
-  }
-
-  /** Polls until `check` holds. */
-  async function eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
-    const started = Date.now();
-    for (;;) {
-      const value = await check();
-      if (value) return value;
-      if (Date.now() - started > timeoutMs) throw new Error(`not reached within ${timeoutMs} ms`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
   }
 
   interface Creator {

@@ -11,6 +11,7 @@ import { loadConfig } from '@plink/platform';
 import { FakeStripe, SmtpCatcher, adminDatabaseUrl, createTestEnvironment, freePort, linkIn, type TestEnvironment } from '@plink/testing';
 import { createGateway } from './bootstrap';
 import { TestBrowser } from './testing/http-client';
+import { pollUntil } from './testing/polling';
 
 /**
  * Services own their data, and the database says so: each worker app runs here under a PostgreSQL role that
@@ -58,15 +59,7 @@ function childEnv(vars: Record<string, string>): NodeJS.ProcessEnv {
 let n = 0;
 const tag = () => `${Date.now().toString(36)}${(n += 1)}`;
 
-/** Probes until `ok` holds or `timeoutMs` passes; answers the last value. */
-async function eventually<T>(probe: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (ok(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+const eventually = <T>(probe: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 20_000) => pollUntil(probe, ok, timeoutMs, 200);
 
 /**
  * One worker's world: its own database (migrated by `plink migrate`) and Redis prefix, the gateway in this

@@ -5,6 +5,7 @@ import { JobQueue } from '@plink/platform';
 import { SmtpCatcher } from '@plink/testing';
 import { TestBrowser } from './http-client';
 import { startTestGateway, type TestGateway } from './test-gateway';
+import { pollUntil as eventually } from './polling';
 
 export interface Creator {
   id: number;
@@ -116,12 +117,3 @@ let n = 0;
 /** A name part no other call in this process gives. */
 const tag = () => `${Date.now().toString(36)}${(n += 1)}`;
 
-/** Probes until `ok` holds or `timeoutMs` passes; answers the last value. */
-async function eventually<T>(probe: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (ok(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}

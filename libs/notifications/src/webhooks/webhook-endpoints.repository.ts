@@ -76,13 +76,9 @@ export class WebhookEndpointsRepository {
     );
   }
 
-  /** The endpoints of these pages (one statement); a page without one (or deleted) is missing from the map. */
-  async findMany(pageIds: number[], now = new Date()): Promise<Map<number, WebhookEndpoint>> {
-    return (await this.lookup(pageIds, now)).endpoints;
-  }
-
   /**
-   * The endpoints of these pages (one statement), and which of them the copy has never heard of: a page whose
+   * The endpoints of these pages (one statement; a page without one now, or deleted, is missing from the map),
+   * and which of them the copy has never heard of: a page whose
    * first 'webhook.endpoint-changed' has not been applied yet (its job runs alongside the lead's delivery), as
    * opposed to a page without an endpoint now (URL cleared, page deleted: the copy keeps a row for those).
    */
@@ -104,7 +100,7 @@ export class WebhookEndpointsRepository {
   }
 
   async find(pageId: number): Promise<WebhookEndpoint | null> {
-    return (await this.findMany([pageId])).get(pageId) ?? null;
+    return (await this.lookup([pageId])).endpoints.get(pageId) ?? null;
   }
 
   /** Drops the rows of pages deleted more than 30 days ago (the daily clean-up). Answers how many went. */
