@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { PageDto } from '@plink/contracts';
+import { rawRequest } from '@plink/testing';
 import { TestBrowser } from './testing/http-client';
 
 /** The session cookie's name (identity's own constant is not exported). */
@@ -265,6 +266,19 @@ describe('two hosts: PUBLIC_ORIGIN for landing pages, APP_ORIGIN for the app (ht
     for (const host of [APP, PUBLIC]) {
       for (const probe of ['/health', '/health/live', '/health/ready']) expect((await on(host, 'GET', probe)).statusCode).toBe(200);
       expect((await on(host, 'GET', '/uploads/u1/none.png')).statusCode).toBe(404);
+    }
+  });
+
+  it('keeps the host rule for a page answered from memory (over the wire, where a cached page is answered before the router)', async () => {
+    const page = await createPage(pro);
+    const visit = (host: string, headers: Record<string, string> = {}) =>
+      rawRequest(gateway.origin, `/${page.slug}`, { headers: { host: new URL(host).host, ...headers } });
+    expect((await visit(PUBLIC)).status).toBe(200); // rendered, now in memory
+    const again = await visit(PUBLIC);
+    expect(again.status).toBe(200);
+    expect(again.headers['strict-transport-security']).toBe('max-age=31536000');
+    for (const onApp of [await visit(APP), await visit(APP, { 'x-forwarded-host': new URL(PUBLIC).host })]) {
+      expect({ status: onApp.status, location: onApp.headers.location }).toEqual({ status: 301, location: `${PUBLIC}/${page.slug}` });
     }
   });
 

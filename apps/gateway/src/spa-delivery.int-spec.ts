@@ -1,8 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { decodedBody, rawRequest, type RawAnswer } from '@plink/testing';
 import { startTestGateway, type TestGateway } from './testing/test-gateway';
 
 /**
@@ -20,33 +20,9 @@ const prerendered = (content: string) => SHELL.replace('<div id="root"></div>', 
 const HOME_MARKUP = `<main><h1>Collect emails fast</h1>${'<p>Beautiful landing pages in seconds.</p>'.repeat(200)}</main>`;
 const ASSET = `export const app = ${JSON.stringify('x'.repeat(4000))};\n`;
 
-interface RawAnswer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  /** The body as sent on the wire (still encoded). */
-  raw: Buffer;
-}
-
 /** A GET as a browser sends it, answered without the transparent decoding fetch() does. */
-function rawGet(origin: string, path: string, headers: Record<string, string> = {}): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(`${origin}${path}`, { headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, raw: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-function decoded(answer: RawAnswer): string {
-  const encoding = answer.headers['content-encoding'];
-  if (encoding === 'br') return brotliDecompressSync(answer.raw).toString('utf8');
-  if (encoding === 'gzip') return gunzipSync(answer.raw).toString('utf8');
-  return answer.raw.toString('utf8');
-}
+const rawGet = (origin: string, path: string, headers: Record<string, string> = {}): Promise<RawAnswer> => rawRequest(origin, path, { headers });
+const decoded = decodedBody;
 
 /** The document as served: the gateway names the landing pages' origin (PUBLIC_ORIGIN) in a <meta>. */
 let served = (html: string) => html;

@@ -6,16 +6,13 @@ import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { escapeHtml } from '@plink/page-render';
-import { SpaShell, apiNotFound } from '@plink/platform';
+import { COMPRESS_THRESHOLD_BYTES, SpaShell, apiNotFound } from '@plink/platform';
 
 /** The <meta> naming the landing pages' origin, read by the SPA to show and copy page links. */
 export const PUBLIC_ORIGIN_META = 'plink-public-origin';
 
 /** Where the web build writes the screens it prerenders (`index.html` is `/`, `terms.html` is `/terms`…). */
 const PRERENDERED_DIR = 'prerendered';
-
-/** Answers smaller than this are sent as they are: compressing them saves less than it costs. */
-export const COMPRESS_THRESHOLD_BYTES = 1024;
 
 /**
  * The SPA shell read once from the built index.html, with the landing pages' origin (PUBLIC_ORIGIN) in a

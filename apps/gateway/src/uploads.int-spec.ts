@@ -1,4 +1,3 @@
-import { request as httpRequest } from 'node:http';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +5,7 @@ import sharp from 'sharp';
 import { CommonMessages } from '@plink/contracts';
 import { SESSION_COOKIE } from '@plink/identity';
 import { Storage } from '@plink/platform';
+import { rawRequest } from '@plink/testing';
 import { TestBrowser } from './testing/http-client';
 import { startTestGateway, type TestGateway } from './testing/test-gateway';
 
@@ -47,17 +47,9 @@ describe('uploads, through the gateway', () => {
   }
 
   /** A request sent with its path exactly as written (fetch would normalise `..` away). */
-  function rawGet(path: string, method = 'GET'): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
-    const { hostname, port } = new URL(gateway.origin);
-    return new Promise((resolve, reject) => {
-      const req = httpRequest({ host: hostname, port, path, method }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-      });
-      req.on('error', reject);
-      req.end();
-    });
+  async function rawGet(path: string, method = 'GET'): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+    const answer = await rawRequest(gateway.origin, path, { method });
+    return { status: answer.status, headers: answer.headers, body: answer.raw.toString('utf8') };
   }
 
   it('keeps multipart to the upload call: the JSON calls (here identity’s logout) still refuse a form with 415', async () => {

@@ -7,6 +7,7 @@ import { ExampleImages } from './examples/example-images';
 import { PageEvents } from './model/page-events';
 import { OwnersRepository } from './owners/owners.repository';
 import { PagesRepository } from './model/pages.repository';
+import { CachedPageAnswer } from './public-page/cached-page-answer';
 import { PublicPageController } from './public-page/public-page.controller';
 import { RenderedPages } from './public-page/rendered-pages';
 import { CreatePageService } from './use-cases/create-page.service';
@@ -45,6 +46,7 @@ export class PagesReadModule {}
   providers: [
     UploadUrls,
     RenderedPages,
+    CachedPageAnswer,
     ListPagesService,
     GetPageService,
     CreatePageService,

@@ -28,6 +28,8 @@ export * from './auth/user-directory';
 export * from './http/api-exception.filter';
 export * from './http/zod.pipe';
 export * from './http/api-docs';
+export * from './http/precompressed';
+export * from './http/early-answers';
 export * from './http/http-edge';
 export * from './http/security-headers';
 export * from './http/csrf';

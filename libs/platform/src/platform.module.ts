@@ -6,6 +6,7 @@ import { DatabaseModule } from './database/database.module';
 import type { ServiceSchema } from './database/service-schema';
 import { DatabaseHealthIndicator, QueuesHealthIndicator, RedisHealthIndicator } from './health/health-indicators';
 import { HealthService } from './health/health.service';
+import { EarlyAnswers } from './http/early-answers';
 import { MailModule } from './mail/mail.module';
 import { MetricsSources } from './metrics/metrics-sources';
 import { QueueModule } from './queue/queue.module';
@@ -35,8 +36,8 @@ export class PlatformModule {
         // Failed checks are not logged here: the clients' own connection errors already are, at a bounded rate.
         TerminusModule.forRoot({ logger: false }),
       ],
-      providers: [RateLimiter, HealthService, DatabaseHealthIndicator, RedisHealthIndicator, QueuesHealthIndicator, MetricsSources],
-      exports: [ConfigModule, DatabaseModule, RedisModule, QueueModule, MailModule, StorageModule, RateLimiter, HealthService],
+      providers: [EarlyAnswers, RateLimiter, HealthService, DatabaseHealthIndicator, RedisHealthIndicator, QueuesHealthIndicator, MetricsSources],
+      exports: [ConfigModule, DatabaseModule, RedisModule, QueueModule, MailModule, StorageModule, EarlyAnswers, RateLimiter, HealthService],
     };
   }
 }

@@ -6,3 +6,4 @@ export * from './stripe/fake-stripe';
 export * from './test-client';
 export * from './upload-stores';
 export * from './test-sign-ins';
+export * from './raw-http';

@@ -3,15 +3,18 @@ import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiExcludeEndpoint } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isFileName, mayBePageSlug } from '@plink/contracts';
-import { APP_CONFIG, SpaShell, apiNotFound, appSecurityHeaders, type AppConfig } from '@plink/platform';
+import { APP_CONFIG, PrecompressedDocument, SpaShell, apiNotFound, appSecurityHeaders, sendPrecompressed, type AppConfig } from '@plink/platform';
 import { ViewCounter } from '../views/view-counter';
 import { RenderedPages, type PageState } from './rendered-pages';
 
 const NOT_BUILT = 'The web app is not built yet: run `npm run build`.';
 const HTML = 'text/html; charset=utf-8';
 
-/** Visitor traffic: the access log keeps only failures and slow answers (see installHttpEdge). */
-const VISITOR_PAGE = { quietAccessLog: true } as const;
+/**
+ * Visitor traffic: the access log keeps only failures and slow answers (see installHttpEdge), and the documents
+ * go compressed once, not on every answer (`compress: false` keeps the on-the-fly compression away).
+ */
+const VISITOR_PAGE = { quietAccessLog: true, compress: false } as const;
 
 type PageRequest = FastifyRequest<{ Params: { slug?: string; username?: string } }>;
 
@@ -28,8 +31,8 @@ type PageRequest = FastifyRequest<{ Params: { slug?: string; username?: string }
  */
 @Controller()
 export class PublicPageController {
-  /** The SPA's documents (shell, prerendered screens), each encoded once. */
-  private readonly encoded = new Map<string, Buffer>();
+  /** The SPA's documents (shell, prerendered screens), each encoded and compressed once. */
+  private readonly encoded = new Map<string, PrecompressedDocument>();
 
   /** The app's security headers (CSP, no framing…), for the SPA shell these routes answer on app paths. */
   private readonly spaHeaders: Record<string, string>;
@@ -87,24 +90,24 @@ export class PublicPageController {
     const state: PageState = (request.query as Record<string, unknown> | undefined)?.submitted === '1' ? 'thank-you' : 'form';
     const page = mayBePageSlug(slug) ? await this.pages.render(slug, state) : null;
     if (!page || (username !== undefined && page.ownerUsername.toLowerCase() !== username.toLowerCase())) {
-      return reply.status(404).headers(this.pages.notFoundHeaders).type(HTML).send(this.pages.notFoundDocument());
+      return sendPrecompressed(request, reply.status(404).headers(this.pages.notFoundHeaders).type(HTML), this.pages.notFoundDocument());
     }
     // Paused after its owner's downgrade: 'This page is paused', as a 404 (no view counted).
-    if (page.paused) return reply.status(404).headers(page.headers).type(HTML).send(page.html);
+    if (page.paused) return sendPrecompressed(request, reply.status(404).headers(page.headers).type(HTML), page.html);
     // One view per visitor load of the form (not the thank-you answer, not a HEAD probe, not a crawler).
     if (state === 'form' && request.method === 'GET') this.views.count(page.pageId, request.headers['user-agent']);
     // no-cache (in the page's headers): browsers and proxies revalidate, so an edit shows on the next load.
     // The page's own policy (a sandbox when it carries its owner's code on the app's host) was built with it.
-    return reply.status(200).headers(page.headers).type(HTML).send(page.html);
+    return sendPrecompressed(request, reply.status(200).headers(page.headers).type(HTML), page.html);
   }
 
   /** The SPA's document for this path: the home, terms and privacy pages come prerendered to visitors. */
   private sendSpa(request: FastifyRequest, reply: FastifyReply): FastifyReply {
     const html = this.spa?.htmlFor(request.url.split('?')[0], request.headers.cookie);
     if (!html) return reply.status(503).type('text/plain; charset=utf-8').send(NOT_BUILT);
-    let bytes = this.encoded.get(html);
-    if (!bytes) this.encoded.set(html, (bytes = Buffer.from(html, 'utf8')));
+    let document = this.encoded.get(html);
+    if (!document) this.encoded.set(html, (document = PrecompressedDocument.of(html)));
     // Vary: the same path answers a prerendered page or the bare shell depending on the session cookie.
-    return reply.headers(this.spaHeaders).header('vary', 'Cookie').type(HTML).send(bytes);
+    return sendPrecompressed(request, reply.headers(this.spaHeaders).type(HTML), document, 'Cookie');
   }
 }

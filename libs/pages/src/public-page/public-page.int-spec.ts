@@ -1,5 +1,7 @@
 import { PageMessages, type PublicPageDto } from '@plink/contracts';
+import { decodedBody, rawRequest, type RawAnswer } from '@plink/testing';
 import { PagesTestApp, SPA_SHELL_HTML, type Creator } from '../testing/pages-test-app';
+import { CachedPageAnswer } from './cached-page-answer';
 
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
@@ -317,6 +319,56 @@ describe('public landing pages', () => {
       const gone = Date.now() + 2_000;
       while ((await other.client().get(`/${created.slug}`)).status !== 404 && Date.now() < gone) await new Promise((r) => setTimeout(r, 20));
       expect((await other.client().get(`/${created.slug}`)).status).toBe(404);
+    });
+
+    it('answers a page from memory exactly as it answered when rendering it: bytes, headers, compression and state', async () => {
+      const mine = await t.creator({ premium: true });
+      const early = jest.spyOn(t.app.get(CachedPageAnswer), 'answer');
+      const BR = 'gzip, deflate, br, zstd';
+      const visits: Array<{ path: (slug: string) => string; headers: Record<string, string>; encoding?: string; state: string }> = [
+        { path: (slug: string) => `/${slug}`, headers: {}, encoding: undefined, state: 'Remembered page' },
+        { path: (slug: string) => `/${slug}`, headers: { 'accept-encoding': BR }, encoding: 'br', state: 'Remembered page' },
+        { path: (slug: string) => `/${slug}`, headers: { 'accept-encoding': 'gzip' }, encoding: 'gzip', state: 'Remembered page' },
+        { path: (slug: string) => `/p/${slug}?utm_source=newsletter`, headers: { 'accept-encoding': BR }, encoding: 'br', state: 'Remembered page' },
+        { path: (slug: string) => `/${slug}?submitted=1`, headers: { 'accept-encoding': BR }, encoding: 'br', state: 'Thanks, it is on its way' },
+      ];
+      const comparable = (answer: RawAnswer) => {
+        const { date: _date, 'x-request-id': requestId, ...headers } = answer.headers;
+        expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+        return { status: answer.status, headers, body: answer.raw.toString('base64') };
+      };
+      for (const [i, visit] of visits.entries()) {
+        const slug = `memo-${i}-${Date.now().toString(36)}`;
+        await mine.client.post('/api/pages', { slug, title: 'Remembered page', thankYouHeadline: 'Thanks, it is on its way' });
+        early.mockClear();
+        const rendered = await rawRequest(t.origin, visit.path(slug), { headers: { 'user-agent': BROWSER, ...visit.headers } });
+        const remembered = await rawRequest(t.origin, visit.path(slug), { headers: { 'user-agent': BROWSER, ...visit.headers } });
+        // The first visit was rendered by the controller, the second answered from memory before the router.
+        expect(early.mock.results.map((r) => r.value)).toEqual([false, true]);
+        expect(comparable(remembered)).toEqual(comparable(rendered));
+        expect(remembered.status).toBe(200);
+        expect(remembered.headers['content-encoding']).toBe(visit.encoding);
+        expect(remembered.headers.vary).toBe('Accept-Encoding');
+        expect(remembered.headers['content-security-policy']).toBeDefined();
+        expect(decodedBody(remembered)).toContain(visit.state);
+      }
+      early.mockRestore();
+    });
+
+    it('leaves to the router what it must decide: HEAD, the user path, another user, addresses to decode', async () => {
+      const mine = await t.creator({ premium: true });
+      const slug = `router-${Date.now().toString(36)}`;
+      await mine.client.post('/api/pages', { slug, title: 'Routed page' });
+      expect((await visitor().get(`/${slug}`)).status).toBe(200); // now in memory
+      const early = jest.spyOn(t.app.get(CachedPageAnswer), 'answer');
+      const head = await rawRequest(t.origin, `/${slug}`, { method: 'HEAD' });
+      expect(head.status).toBe(200);
+      expect(head.raw.length).toBe(0);
+      expect((await visitor().get(`/p/${mine.username}/${slug}`)).text).toContain('Routed page');
+      expect((await visitor().get(`/p/someone-else/${slug}`)).status).toBe(404);
+      expect((await rawRequest(t.origin, `/${slug.toUpperCase().replace('R', '%52')}`)).status).toBe(200);
+      expect(early.mock.results.map((r) => r.value)).toEqual([false, false, false, false]);
+      early.mockRestore();
     });
 
     it('serves a cached page without touching the database', async () => {

@@ -7,7 +7,7 @@ import {
   renderPublicPage,
   type CreatorCodeIsolation,
 } from '@plink/page-render';
-import { APP_CONFIG, type AppConfig, publicPageBaseHeaders, TtlCache } from '@plink/platform';
+import { APP_CONFIG, type AppConfig, PrecompressedDocument, publicPageBaseHeaders, TtlCache } from '@plink/platform';
 import { PageChanges } from '../cache/page-changes';
 import { PagesDirectory } from '../directory/pages-directory';
 
@@ -22,8 +22,11 @@ export interface RenderedPage {
    * status 404 and no view counted.
    */
   paused: boolean;
-  /** The document, UTF-8 encoded once: sending a cached page costs no string encoding per request. */
-  html: Buffer;
+  /**
+   * The document, UTF-8 encoded and compressed once (per coding, when first asked for): sending a cached page
+   * costs no string encoding and no compression per request.
+   */
+  html: PrecompressedDocument;
   /** The headers the page is sent with (its Content-Security-Policy, HSTS over https), built once with the page. */
   headers: Record<string, string>;
 }
@@ -40,8 +43,8 @@ const STATES: PageState[] = ['form', 'thank-you'];
 @Injectable()
 export class RenderedPages {
   private readonly cache = new TtlCache<RenderedPage>(MAX_ENTRIES);
-  private notFound?: Buffer;
-  private pausedNotice?: Buffer;
+  private notFound?: PrecompressedDocument;
+  private pausedNotice?: PrecompressedDocument;
   /** How pages with their owner's code are kept from the app: a sandbox, unless they have a host of their own. */
   private readonly isolation: CreatorCodeIsolation;
   private readonly baseHeaders: Record<string, string>;
@@ -62,6 +65,11 @@ export class RenderedPages {
     });
   }
 
+  /** The page's document in that state if it is in memory already (no lookup, no render), else undefined. */
+  cached(slug: string, state: PageState): RenderedPage | undefined {
+    return this.cache.get(`${slug.toLowerCase()}|${state}`);
+  }
+
   /** The page's document in that state, or null when no page has this slug. */
   async render(slug: string, state: PageState): Promise<RenderedPage | null> {
     const key = `${slug.toLowerCase()}|${state}`;
@@ -73,7 +81,7 @@ export class RenderedPages {
     if (!page) return null;
     if (page.paused) {
       // Nothing of the page itself: not its title, not its creator.
-      this.pausedNotice ??= Buffer.from(renderPausedDocument(this.config.appOrigin), 'utf8');
+      this.pausedNotice ??= PrecompressedDocument.of(renderPausedDocument(this.config.appOrigin));
       const notice: RenderedPage = { pageId: page.id, ownerUsername: page.ownerUsername, paused: true, html: this.pausedNotice, headers: this.notFoundHeaders };
       if (live) this.cache.setIfCurrent(generation, key, notice, TTL_MS);
       return notice;
@@ -89,7 +97,7 @@ export class RenderedPages {
       pageId: page.id,
       ownerUsername: page.ownerUsername,
       paused: false,
-      html: Buffer.from(document.html, 'utf8'),
+      html: PrecompressedDocument.of(document.html),
       headers: document.contentSecurityPolicy
         ? { ...this.baseHeaders, 'content-security-policy': document.contentSecurityPolicy }
         : this.baseHeaders,
@@ -99,8 +107,8 @@ export class RenderedPages {
   }
 
   /** The "Page Not Found" document (sent with status 404). */
-  notFoundDocument(): Buffer {
-    this.notFound ??= Buffer.from(renderNotFoundDocument(this.config.appOrigin), 'utf8');
+  notFoundDocument(): PrecompressedDocument {
+    this.notFound ??= PrecompressedDocument.of(renderNotFoundDocument(this.config.appOrigin));
     return this.notFound;
   }
 }

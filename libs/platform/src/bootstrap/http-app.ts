@@ -1,12 +1,14 @@
 import 'reflect-metadata';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import fastifyCookie from '@fastify/cookie';
 import type { DynamicModule, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { MikroORM } from '@mikro-orm/postgresql';
 import type { AppConfig } from '../config/config.schema';
 import { ApiExceptionFilter } from '../http/api-exception.filter';
+import { EarlyAnswers } from '../http/early-answers';
 import { installBodyParsers } from '../http/body-parsers';
 import { installCsrfDefence } from '../http/csrf';
 import { installHttpEdge } from '../http/http-edge';
@@ -26,7 +28,20 @@ export const JSON_BODY_LIMIT = 100 * 1024;
  * Fastify instance, then calls `init()` / `listen()`.
  */
 export async function createHttpApp(rootModule: Type<unknown> | DynamicModule, config: AppConfig): Promise<NestFastifyApplication> {
+  // Filled once the app exists (no request arrives before it listens).
+  const early: { answers?: EarlyAnswers } = {};
   const adapter = new FastifyAdapter({
+    // The server Fastify would make (with its timeouts), whose requests first meet the early answers.
+    serverFactory: (handler: (request: IncomingMessage, response: ServerResponse) => void, options: FastifyServerOptions) => {
+      const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+        if (!early.answers?.answer(request, response)) handler(request, response);
+      });
+      server.keepAliveTimeout = options.keepAliveTimeout ?? server.keepAliveTimeout;
+      server.requestTimeout = options.requestTimeout ?? server.requestTimeout;
+      server.setTimeout(options.connectionTimeout ?? 0);
+      if (options.maxRequestsPerSocket) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
+      return server;
+    },
     bodyLimit: JSON_BODY_LIMIT,
     trustProxy: config.trustProxy,
     // A visitor's mistyped link (`/p/user/`, `/p//x`) reaches the page it names, or its "Page Not Found", like
@@ -45,6 +60,7 @@ export async function createHttpApp(rootModule: Type<unknown> | DynamicModule, c
     // Nest would add a urlencoded parser to every route: the body parsers are Plink's own (installBodyParsers).
     bodyParser: false,
   });
+  early.answers = app.get(EarlyAnswers, { strict: false });
   const fastify = app.getHttpAdapter().getInstance();
   // Closing could wait on keep-alive connections clients left open: after the gateway fuzz test's few thousand
   // odd requests a dozen stayed, and closing took 70 s (the keep-alive timeout), which would hold a stop

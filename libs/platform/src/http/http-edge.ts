@@ -12,6 +12,14 @@ declare module 'fastify' {
   }
 }
 
+/** The two headers every answer carries, whatever route or early answer gives it. */
+export const EVERY_ANSWER_HEADERS = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'strict-origin-when-cross-origin' } as const;
+
+/** The request id an answer carries: the caller's `x-request-id` when it is a sane one, else a new one. */
+export function requestIdOf(incoming: string | string[] | undefined): string {
+  return typeof incoming === 'string' && /^[A-Za-z0-9._:-]{1,100}$/.test(incoming) ? incoming : randomUUID();
+}
+
 /**
  * Per-request plumbing on the Fastify instance: a correlation id (x-request-id) and a pino child
  * logger, an ORM context (forked on first use), the two security headers every answer carries (the app's full set and the landing
@@ -21,14 +29,13 @@ declare module 'fastify' {
  */
 export function installHttpEdge(fastify: FastifyInstance, orm: MikroORM): void {
   fastify.addHook('onRequest', (request, reply, done) => {
-    const incoming = request.headers['x-request-id'];
-    const id = typeof incoming === 'string' && /^[A-Za-z0-9._:-]{1,100}$/.test(incoming) ? incoming : randomUUID();
+    const id = requestIdOf(request.headers['x-request-id']);
     void reply.header('x-request-id', id);
     runWithCorrelation(id, () => runWithRequestOrmContext(orm, () => done()));
   });
 
   fastify.addHook('onSend', (_request, reply, payload, done) => {
-    void reply.header('x-content-type-options', 'nosniff').header('referrer-policy', 'strict-origin-when-cross-origin');
+    void reply.headers(EVERY_ANSWER_HEADERS);
     done(null, payload);
   });
 

@@ -13,8 +13,8 @@ declare module 'fastify' {
 }
 
 /**
- * Lets a Nest route set the Fastify route options Nest has no decorator for: `@RouteConfig({ bodyLimit })`
- * and `@RouteConfig({ errorHandler })`. Nest's Fastify adapter hands `@RouteConfig` to Fastify as the
+ * Lets a Nest route set the Fastify route options Nest has no decorator for: `@RouteConfig({ bodyLimit })`,
+ * `@RouteConfig({ errorHandler })` and `@RouteConfig({ compress: false })` (see precompressed.ts). Nest's Fastify adapter hands `@RouteConfig` to Fastify as the
  * route's `config` only, while Fastify reads these from the route's own options; this `onRoute` hook copies
  * them across. Installed on the Fastify instance before any route is added (createHttpApp).
  */
@@ -24,5 +24,7 @@ export function installRouteOptions(fastify: FastifyInstance): void {
     if (!config) return;
     if (typeof config.bodyLimit === 'number' && route.bodyLimit === undefined) route.bodyLimit = config.bodyLimit;
     if (typeof config.errorHandler === 'function' && route.errorHandler === undefined) route.errorHandler = config.errorHandler;
+    // Read by the compression plugin's own onRoute hook, which runs after this one (registered later).
+    if (config.compress === false) (route as RouteOptions & { compress?: false }).compress = false;
   });
 }
