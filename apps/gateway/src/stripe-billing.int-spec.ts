@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import { BillingMessages } from '@plink/contracts';
+import { BillingMessages, CommonMessages } from '@plink/contracts';
 import { FakeStripe, SmtpCatcher, type CaughtMail } from '@plink/testing';
 import type { TestBrowser } from './testing/http-client';
 import { startTestGateway, type TestGateway } from './testing/test-gateway';
@@ -220,11 +220,15 @@ describe('billing on Stripe, end to end', () => {
       ] as const) {
         expect({ what, status: answer.status, body: await answer.json() }).toEqual({ what, status: 400, body: { message: BillingMessages.webhookSignatureInvalid } });
       }
+      // Larger than the route's own limit (1 MB, above the API's 100 KB): 413, nothing read or stored.
+      const huge = await post(headers, `${body.slice(0, -1)},"padding":"${'x'.repeat(1024 * 1024)}"}`);
+      expect({ status: huge.status, body: await huge.json() }).toEqual({ status: 413, body: { message: CommonMessages.bodyTooLarge } });
       expect(await storedEvents()).toBe(before);
       expect((await user(c)).isPremium).toBe(false);
-      // Signed with the endpoint's secret (as a test signs it with the SDK): taken.
-      const signed = Stripe.webhooks.generateTestHeaderString({ payload: body, secret: stripe.webhookSecret });
-      const ok = await post({ 'content-type': 'application/json', 'stripe-signature': signed });
+      // Signed with the endpoint's secret (as a test signs it with the SDK): taken, even above the API's 100 KB.
+      const large = `${body.slice(0, -1)},"padding":"${'x'.repeat(200 * 1024)}"}`;
+      const signed = Stripe.webhooks.generateTestHeaderString({ payload: large, secret: stripe.webhookSecret });
+      const ok = await post({ 'content-type': 'application/json', 'stripe-signature': signed }, large);
       expect(ok.status).toBe(200);
       expect(await ok.json()).toEqual({ received: true, duplicate: false });
       await eventually(async () => (await user(c)).isPremium, 'the signed event makes the user Pro');

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { APP_CONFIG, type AppConfig } from '@plink/platform';
 import { BillingController } from './http/billing.controller';
-import { StripeWebhookRoute } from './http/stripe-webhook.route';
+import { StripeWebhookController } from './http/stripe-webhook.controller';
 import { PaymentsGateway, PaymentsNotConfigured } from './payments/payments.gateway';
 import { StripeConnection } from './stripe/stripe-client';
 import { StripePayments } from './stripe/stripe.payments';
@@ -37,12 +37,11 @@ export class BillingCoreModule {}
  */
 @Module({
   imports: [BillingCoreModule],
-  controllers: [BillingController],
+  controllers: [BillingController, StripeWebhookController],
   providers: [
     SubscriptionStatusService,
     PlanPropagation,
     RecordStripeEventService,
-    StripeWebhookRoute,
     {
       provide: PaymentsGateway,
       inject: [APP_CONFIG, StripeConnection, EntityManager, ReadPlanService, StripeSubscriptionSync],
