@@ -1,6 +1,7 @@
 // `npm run bench`: Plink's two hot paths under load, each beside a baseline measured in the same run
 // on the same machine, printed as ratios (absolute numbers drift ±30 % between runs on shared machines).
-//   page:   GET /{slug} (server-rendered landing page)  vs  bare node:http serving the same bytes
+//   page:   GET /{slug} (server-rendered landing page)  vs  bare node:http serving the same bytes; then both again
+//           as a browser asks (Accept-Encoding with br), each answering the same brotli bytes
 //   submit: POST /api/page/{slug}/submit (unique e-mails) vs  raw pg INSERT … ON CONFLICT DO NOTHING loop
 // Each at 50 and 200 connections. Targets: page ≥ 0.6× bare node, submit ≥ 0.5× raw insert,
 // page p99 ≤ 25 ms at 200 connections.
@@ -17,7 +18,7 @@
 // BENCH_PROFILE (a folder for the gateway's and the notifications process's CPU profiles; none), BENCH_LOAD (wrk when
 // installed, else autocannon; see load.mjs); WEBHOOK_CONCURRENCY is passed to the webhook part's notifications process.
 import { fork, spawn } from 'node:child_process';
-import { createServer } from 'node:http';
+import { createServer, get as httpGet } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -159,6 +160,22 @@ async function stopProcess(child) {
   await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once('exit', r)));
 }
 
+/** What a browser sends (Chromium's Accept-Encoding). */
+const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
+
+/** The page's bytes as the gateway sends them to a browser (brotli), undecoded (fetch would decode them). */
+function rawBrotliPage(url) {
+  return new Promise((resolvePage, reject) => {
+    httpGet(url, { headers: { 'accept-encoding': BROWSER_ACCEPT_ENCODING } }, (res) => {
+      const chunks = [];
+      res.on('data', (chunk) => chunks.push(chunk));
+      res.on('end', () =>
+        res.headers['content-encoding'] === 'br' ? resolvePage(Buffer.concat(chunks)) : reject(new Error(`the page came as ${res.headers['content-encoding'] ?? 'plain bytes'}, not brotli`)),
+      );
+    }).on('error', reject);
+  });
+}
+
 const percentile = (values, q) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]) : NaN;
@@ -239,7 +256,11 @@ async function main() {
     const pageFile = join(work, 'page.html');
     writeFileSync(pageFile, bytes);
 
-    baseline = fork(join(ROOT, 'apps/bench/src/baseline-server.mjs'), [pageFile], { stdio: 'ignore' });
+    // The page as a browser gets it (brotli): the baseline answers the same compressed bytes.
+    const compressed = await rawBrotliPage(`${origin}/bench-guide`);
+    const brotliFile = join(work, 'page.html.br');
+    writeFileSync(brotliFile, compressed);
+    baseline = fork(join(ROOT, 'apps/bench/src/baseline-server.mjs'), [pageFile, brotliFile], { stdio: 'ignore' });
     const baselinePort = await new Promise((res) => baseline.once('message', (m) => res(m.port)));
 
     // File e-mail jobs in the queue (nothing consumes them: the gateway runs without workers by default).
@@ -308,6 +329,10 @@ async function main() {
       if (PARTS.has('page')) {
         row.bare = summary(await cannon({ url: `http://127.0.0.1:${baselinePort}/`, connections }));
         row.plinkPage = summary(await cannon({ url: `${origin}/bench-guide`, connections, headers: { 'user-agent': 'Mozilla/5.0 (bench)' } }));
+        // As a browser asks (every browser accepts brotli): the page's compressed bytes, on both sides.
+        const asBrowser = { 'user-agent': 'Mozilla/5.0 (bench)', 'accept-encoding': BROWSER_ACCEPT_ENCODING };
+        row.bareBr = summary(await cannon({ url: `http://127.0.0.1:${baselinePort}/`, connections, headers: asBrowser }));
+        row.plinkPageBr = summary(await cannon({ url: `${origin}/bench-guide`, connections, headers: asBrowser }));
       }
       if (PARTS.has('submit')) {
         row.raw = await rawInsertLoop(database.url, connections);
@@ -461,6 +486,8 @@ async function main() {
       if (r.plinkPage) {
         console.log(`  page    bare node:http  ${fmt(r.bare)}`);
         console.log(`  page    Plink           ${fmt(r.plinkPage)}   ratio ${(r.plinkPage.rps / r.bare.rps).toFixed(2)}×`);
+        console.log(`  page br bare node:http  ${fmt(r.bareBr)}`);
+        console.log(`  page br Plink           ${fmt(r.plinkPageBr)}   ratio ${(r.plinkPageBr.rps / r.bareBr.rps).toFixed(2)}×`);
       }
       if (r.submit) {
         console.log(`  submit  raw pg insert   ${fmt(r.raw)}`);
@@ -496,6 +523,7 @@ async function main() {
       if (r.plinkPage && r.connections === 200) {
         checks.push(['page ≥ 0.6× bare node (200 connections)', r.plinkPage.rps / r.bare.rps >= 0.6]);
         checks.push(['page p99 ≤ 25 ms (200 connections)', r.plinkPage.p99 <= 25]);
+        checks.push(['page as a browser asks (br) ≥ 0.6× bare node (200 connections)', r.plinkPageBr.rps / r.bareBr.rps >= 0.6]);
       }
       if (r.submit) checks.push([`submit ≥ 0.5× raw insert (${r.connections} connections)`, r.submit.rps / r.raw.rps >= 0.5]);
     }
