@@ -67,6 +67,18 @@ export function scrubValue(value: unknown, depth = 0): unknown {
   return out;
 }
 
+/*
+ * The correlation context: one AsyncLocalStorage for HTTP requests (entered by the HTTP edge), queue jobs
+ * (ContractWorker, with the id the job carries from the request that recorded it), and operator commands, so
+ * a lead's log lines share one id from the submit call to the e-mail job. Redaction is pino's own `redact`.
+ *
+ * Why not nestjs-pino (5.2, read for this): its request context comes from pino-http as a Nest middleware,
+ * which builds two child loggers per request (one serialising the request) whether or not the request logs,
+ * where this context makes its child logger on the first line logged (a visitor's submit logs nothing); its
+ * root logger is fixed by the first app made in the process (tests make many, with their own destinations);
+ * and jobs would still need a context of their own (its `runInContext`), so it would not replace this code,
+ * only sit beside it for HTTP requests.
+ */
 interface LogContext {
   correlationId: string;
   bindings: Record<string, unknown>;
