@@ -84,6 +84,7 @@ describe('leads, end to end: the jobs a lead sends', () => {
     const hookJobs = await jobsOf(QueueName.Webhooks, 'webhook.deliver');
     const forPage = (pageId: number) => hookJobs.filter((j) => j.data.payload.pageId === pageId);
     const [lead] = (await db.query('select id, created_at from leads.leads where page_id = $1', [withHook.id])).rows;
+    const [facts] = (await db.query('select version from leads.page_facts where page_id = $1', [withHook.id])).rows;
     expect(forPage(withHook.id).map((j) => j.data.payload)).toEqual([
       {
         v: 2,
@@ -93,6 +94,8 @@ describe('leads, end to end: the jobs a lead sends', () => {
         createdAt: expect.any(String),
         consentAt: expect.any(String),
         page: { slug: withHook.slug, title: expect.any(String), url: expect.stringMatching(new RegExp(`/${withHook.slug}$`)) },
+        // The version of the page's facts the capture used (the delivery waits when its copy is older).
+        factsAt: Number(facts.version),
       },
     ]);
     // The lead's creation time is the stored one (written by the statement that stored the lead).

@@ -1,6 +1,8 @@
 import { Webhook } from 'standardwebhooks';
-import { WebhookMessages, type LeadCreatedEvent, type WebhookDeliveryDto, type WebhookDto } from '@plink/contracts';
+import type { Job } from 'bullmq';
+import { QueueName, WebhookMessages, type JobEnvelope, type LeadCreatedEvent, type WebhookDeliveryDto, type WebhookDto } from '@plink/contracts';
 import { runPlinkCommand } from '@plink/billing';
+import { JobQueue } from '@plink/platform';
 import { SmtpCatcher, type CaughtMail } from '@plink/testing';
 import type { TestBrowser } from './testing/http-client';
 import { identityUsers } from './testing/operator-users';
@@ -302,6 +304,49 @@ describe('webhooks, end to end', () => {
     await new Promise((r) => setTimeout(r, 700));
     expect(receiver.on('/hooks/early-arrived')).toHaveLength(1);
     expect(receiver.on('/hooks/early')).toHaveLength(0);
+  });
+
+  it("a lead captured just after its owner is back on Pro, before the delivery service has heard, waits for it, then is delivered", async () => {
+    const owner = await creator();
+    const page = await pageWithWebhook(owner, '/hooks/back-on-pro');
+    const copy = async () =>
+      (await gateway.db.query('select owner_is_pro from notifications.webhook_endpoints where page_id = $1', [page.id])).rows[0]?.owner_is_pro;
+    await eventually(async () => (await copy()) === true);
+    await eventually(async () => (await gateway.db.query('select sends_webhook from leads.page_facts where page_id = $1', [page.id])).rows[0]?.sends_webhook === true);
+    // The leads service has heard the owner is on Pro (its facts are newer); the delivery service's copy still
+    // holds the owner's earlier plan, off Pro, as when the two events of a re-upgrade arrive in this order.
+    await gateway.db.query(
+      "update notifications.webhook_endpoints set owner_is_pro = false, plan_at = now() - interval '1 minute', changed_at = now() - interval '1 minute' where page_id = $1",
+      [page.id],
+    );
+    expect((await submit(page.slug, 'back-on-pro@example.com')).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(receiver.on('/hooks/back-on-pro')).toHaveLength(0);
+    expect((await webhookOf(owner, page.id)).deliveries).toEqual([]);
+
+    // The plan change reaches the copy: the waiting lead is delivered, once.
+    await gateway.db.query('update notifications.webhook_endpoints set owner_is_pro = true, plan_at = now() where page_id = $1', [page.id]);
+    const [hook] = await eventually(async () => receiver.on('/hooks/back-on-pro').length === 1 && receiver.on('/hooks/back-on-pro'));
+    expect(JSON.parse(hook.body).data.email).toBe('back-on-pro@example.com');
+    await new Promise((r) => setTimeout(r, 700));
+    expect(receiver.on('/hooks/back-on-pro')).toHaveLength(1);
+  });
+
+  it('drops a lead whose delivery service has heard of a later downgrade', async () => {
+    const owner = await creator();
+    const page = await pageWithWebhook(owner, '/hooks/later-downgrade');
+    await eventually(async () => (await gateway.db.query('select 1 from notifications.webhook_endpoints where page_id = $1 and owner_is_pro', [page.id])).rowCount === 1);
+    // The copy already knows of a plan change newer than the facts the capture will use (a downgrade).
+    await gateway.db.query("update notifications.webhook_endpoints set owner_is_pro = false, plan_at = now() + interval '1 minute' where page_id = $1", [page.id]);
+    expect((await submit(page.slug, 'later-downgrade@example.com')).status).toBe(200);
+    // Not waiting: the lead's job ends at once (completed, none of this page's left to run), and nothing is sent.
+    const webhooksQueue = gateway.app.get(JobQueue).queue(QueueName.Webhooks);
+    const ofThisPage = (jobs: Job<JobEnvelope>[]) => jobs.filter((job) => job.name === 'webhook.deliver' && (job.data.payload as { pageId: number }).pageId === page.id);
+    await eventually(async () => ofThisPage(await webhooksQueue.getCompleted()).length === 1);
+    expect(ofThisPage(await webhooksQueue.getJobs(['waiting', 'active', 'delayed', 'prioritized']))).toEqual([]);
+    await new Promise((r) => setTimeout(r, 700));
+    expect(receiver.on('/hooks/later-downgrade')).toHaveLength(0);
+    expect((await webhookOf(owner, page.id)).deliveries).toEqual([]);
   });
 
   it('sends nothing once the owner is no longer Pro, and the calls answer 403', async () => {

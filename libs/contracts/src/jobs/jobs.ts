@@ -370,6 +370,13 @@ export const JOBS = {
         createdAt: isoDate,
         consentAt: isoDate.nullable(),
         page: z.object({ slug: z.string().min(1).max(200), title: pageTitle, url: z.string().min(1).max(4096) }),
+        /**
+         * The version (ms since the epoch) of the page's facts the capture saw saying "sends webhooks": a
+         * delivery whose copy of the endpoint is older than that and says otherwise waits for the copy to
+         * catch up instead of dropping the lead. Absent when not known (a page taken from the pages service
+         * directly, a job of an earlier release).
+         */
+        factsAt: z.number().int().positive().optional(),
       }),
     ]),
   },

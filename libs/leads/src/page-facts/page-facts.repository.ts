@@ -18,6 +18,8 @@ export interface SubmissionPage {
   fileUrl: string | null;
   /** Each new lead is sent to the page's webhook (a Pro owner's page with its webhook on). */
   sendsWebhook: boolean;
+  /** The version of these facts (the time the pages service recorded the change); 0 when not known. */
+  version: number;
 }
 
 interface FactsRow {
@@ -28,6 +30,8 @@ interface FactsRow {
   file_url: string | null;
   sends_webhook: boolean;
   public: PublicPageDto;
+  /** bigint (a string from the driver); absent for an answer of the pages service. */
+  version?: string | number;
 }
 
 /**
@@ -95,7 +99,7 @@ export class PageFactsRepository {
   /** The live page of a slug (any case), or null. After a slug moved between pages, the newest fact wins. */
   async findBySlug(slug: string): Promise<SubmissionPage | null> {
     const rows: FactsRow[] = await this.em.fork().execute(
-      `select page_id, slug, owner_username, paused, file_url, sends_webhook, public from leads.page_facts
+      `select page_id, slug, owner_username, paused, file_url, sends_webhook, public, version from leads.page_facts
         where lower(slug) = lower(?) and not deleted order by version desc limit 1`,
       [slug],
     );
@@ -114,5 +118,6 @@ export function toSubmissionPage(pageId: number, facts: Omit<FactsRow, 'page_id'
     public: facts.public,
     fileUrl: facts.file_url,
     sendsWebhook: facts.sends_webhook,
+    version: Number(facts.version ?? 0),
   };
 }

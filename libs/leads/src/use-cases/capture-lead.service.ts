@@ -104,6 +104,7 @@ export class CaptureLeadService {
           email,
           consentAt: consentAt ? consentAt.toISOString() : null,
           page: { slug: page.slug, title: page.public.title, url: `${this.config.publicOrigin}/${page.slug}` },
+          ...(page.version > 0 ? { factsAt: page.version } : {}),
         },
         idField: 'leadId',
         timeField: 'createdAt',

@@ -25,10 +25,10 @@ export const FAILED_MESSAGES_BEFORE_DISABLE = 3;
 const MAX_BATCH = 200;
 
 /**
- * A lead's delivery can start before the service's copy has heard of the page's endpoint at all: the page's
- * first 'webhook.endpoint-changed' and the lead's 'webhook.deliver' run side by side on the queue when a
- * visitor submits right after the URL is saved (or that change's job is being retried). The delivery then
- * waits, back in the delayed set without using an attempt, and looks again: after a quarter of its age, at
+ * A lead's delivery can start before the service's copy has heard of the page's endpoint at all, or of its
+ * latest change: the page's 'webhook.endpoint-changed' and the lead's 'webhook.deliver' run side by side on
+ * the queue when a visitor submits right after the URL is saved or the owner is back on Pro (or that change's
+ * job is being retried). The delivery then waits, back in the delayed set without using an attempt, and looks again: after a quarter of its age, at
  * least 0.5 s and at most a minute (about 80 looks in the hour it waits at most from when the lead was recorded).
  */
 export const ENDPOINT_WAIT_MAX_MS = 60 * 60_000;
@@ -114,9 +114,9 @@ export class DeliverWebhookService implements OnModuleInit, OnApplicationShutdow
       const age = Date.now() - job.timestamp;
       if (token && age < ENDPOINT_WAIT_MAX_MS) {
         await job.moveToDelayed(Date.now() + endpointWaitMs(age), token);
-        throw new DelayedError("waiting for the page's webhook endpoint to reach this service");
+        throw new DelayedError("waiting for this service's copy of the page's webhook endpoint to catch up");
       }
-      getLogger().warn({ pageId: delivery.pageId, leadId: delivery.leadId }, "webhook not sent: the page's endpoint never reached this service");
+      getLogger().warn({ pageId: delivery.pageId, leadId: delivery.leadId }, "webhook not sent: this service's copy of the page's endpoint never caught up");
       return;
     }
     if ('skip' in prepared) {
@@ -152,6 +152,10 @@ export class DeliverWebhookService implements OnModuleInit, OnApplicationShutdow
       }
       const endpoint = endpoints.get(key.pageId) ?? null;
       const stop = this.whyNotSend(endpoint);
+      if (stop && copyIsBehind(endpoint, key)) {
+        results.set(id, { wait: true });
+        continue;
+      }
       if (stop) {
         if (message) await this.log.setStatus(message.id, 'failed', null);
         results.set(id, { skip: stop });
@@ -246,6 +250,19 @@ export class DeliverWebhookService implements OnModuleInit, OnApplicationShutdow
   private recordDisable(tx: Parameters<Outbox['record']>[0], target: AttemptTarget, url: string, reason: WebhookDisableReason): void {
     this.outbox.record(tx, 'pages.disable-webhook', { v: 1, pageId: target.pageId, url, reason });
   }
+}
+
+/**
+ * The copy of the endpoint is older than the page's facts the capture saw saying "sends webhooks": the change
+ * behind them (an owner back on Pro, a URL saved or turned on) has not reached this service yet, so what
+ * stops the delivery is stale, and the lead waits for the copy instead of being dropped. A copy as new as
+ * the facts or newer (a downgrade after the capture) is believed. A secret that cannot be opened is not a
+ * matter of catching up.
+ */
+function copyIsBehind(endpoint: WebhookEndpoint | null, delivery: LeadDelivery): boolean {
+  if (!endpoint || delivery.v !== 2 || !delivery.factsAt) return false;
+  if (endpoint.ownerIsPro && endpoint.url && endpoint.enabled) return false;
+  return endpoint.seenAt.getTime() < delivery.factsAt;
 }
 
 /** The `lead.created` body of a lead delivery, from what the job carries (the lead and the page the visitor saw). */

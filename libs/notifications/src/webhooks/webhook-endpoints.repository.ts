@@ -14,6 +14,8 @@ export interface WebhookEndpoint {
   enabled: boolean;
   /** When the current URL started receiving: failures before it do not count. */
   enabledAt: Date | null;
+  /** The time of the newest change this copy has applied (of the endpoint or of its owner's plan). */
+  seenAt: Date;
 }
 
 interface EndpointRow {
@@ -26,6 +28,7 @@ interface EndpointRow {
   enabled: boolean;
   enabled_at: Date | null;
   owner_is_pro: boolean;
+  seen_at: Date;
 }
 
 /** Tombstones of deleted pages are kept this long (a late change of the page must find one). */
@@ -88,7 +91,8 @@ export class WebhookEndpointsRepository {
     const unknown = new Set(ids);
     if (ids.length === 0) return { endpoints, unknown };
     const rows: (EndpointRow & { deleted: boolean })[] = await this.em.execute(
-      `select page_id, owner_id, url, secret, previous_secret, previous_secret_until, enabled, enabled_at, owner_is_pro, deleted
+      `select page_id, owner_id, url, secret, previous_secret, previous_secret_until, enabled, enabled_at, owner_is_pro, deleted,
+              greatest(changed_at, coalesce(plan_at, changed_at)) as seen_at
          from notifications.webhook_endpoints where page_id in (select value::int from jsonb_array_elements_text(?::jsonb))`,
       [JSON.stringify(ids)],
     );
@@ -125,6 +129,7 @@ export class WebhookEndpointsRepository {
       secrets: [current, previous].filter((secret): secret is string => secret !== null),
       enabled: row.enabled,
       enabledAt: row.enabled_at ? new Date(row.enabled_at) : null,
+      seenAt: new Date(row.seen_at),
     };
   }
 }
