@@ -1,6 +1,7 @@
 import { PageMessages, type PublicPageDto } from '@plink/contracts';
 import { decodedBody, rawRequest, type RawAnswer } from '@plink/testing';
 import { PagesTestApp, SPA_SHELL_HTML, type Creator } from '../testing/pages-test-app';
+import { PagesDirectory } from '../directory/pages-directory';
 import { CachedPageAnswer } from './cached-page-answer';
 
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
@@ -369,6 +370,22 @@ describe('public landing pages', () => {
       expect((await rawRequest(t.origin, `/${slug.toUpperCase().replace('R', '%52')}`)).status).toBe(200);
       expect(early.mock.results.map((r) => r.value)).toEqual([false, false, false, false]);
       early.mockRestore();
+    });
+
+    it('renders a page once for visits that arrive together before it is in memory', async () => {
+      const mine = await t.creator();
+      const slug = `together-${Date.now().toString(36)}`;
+      await mine.client.post('/api/pages', { slug, title: 'Busy page' });
+      const lookups = jest.spyOn(t.app.get(PagesDirectory), 'findForVisitor');
+      const answers = await Promise.all(Array.from({ length: 20 }, () => visitor().get(`/${slug}`)));
+      expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
+      expect(new Set(answers.map((a) => a.text)).size).toBe(1);
+      expect(answers[0].text).toContain('Busy page');
+      expect(lookups).toHaveBeenCalledTimes(1);
+      // An edit is shown at once all the same.
+      await mine.client.put(`/api/pages/${(await mine.client.get('/api/pages')).body.find((p: { slug: string }) => p.slug === slug).id}`, { title: 'Edited page' });
+      expect((await visitor().get(`/${slug}`)).text).toContain('Edited page');
+      lookups.mockRestore();
     });
 
     it('serves a cached page without touching the database', async () => {

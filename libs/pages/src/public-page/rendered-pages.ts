@@ -43,6 +43,8 @@ const STATES: PageState[] = ['form', 'thank-you'];
 @Injectable()
 export class RenderedPages {
   private readonly cache = new TtlCache<RenderedPage>(MAX_ENTRIES);
+  /** Renders under way, by cache key. */
+  private readonly rendering = new Map<string, Promise<RenderedPage | null>>();
   private notFound?: PrecompressedDocument;
   private pausedNotice?: PrecompressedDocument;
   /** How pages with their owner's code are kept from the app: a sandbox, unless they have a host of their own. */
@@ -59,9 +61,17 @@ export class RenderedPages {
     this.isolation = creatorCodeIsolation(config);
     this.baseHeaders = { 'cache-control': 'no-cache', ...publicPageBaseHeaders(config) };
     this.notFoundHeaders = { ...this.baseHeaders, 'content-security-policy': NOT_FOUND_POLICY };
+    // A change drops the page, and a render under way is not shared any more (it may show the page as it was).
     changes.onChange((slug) => {
-      if (slug === null) this.cache.clear();
-      else for (const state of STATES) this.cache.delete(`${slug}|${state}`);
+      if (slug === null) {
+        this.cache.clear();
+        this.rendering.clear();
+      } else {
+        for (const state of STATES) {
+          this.cache.delete(`${slug}|${state}`);
+          this.rendering.delete(`${slug}|${state}`);
+        }
+      }
     });
   }
 
@@ -70,11 +80,27 @@ export class RenderedPages {
     return this.cache.get(`${slug.toLowerCase()}|${state}`);
   }
 
-  /** The page's document in that state, or null when no page has this slug. */
-  async render(slug: string, state: PageState): Promise<RenderedPage | null> {
+  /**
+   * The page's document in that state, or null when no page has this slug. Visits that miss the cache together
+   * (a popular page when its entry expires, every minute) share one render: rendered each, 200 concurrent
+   * visits had held the event loop for over 100 ms.
+   */
+  render(slug: string, state: PageState): Promise<RenderedPage | null> {
     const key = `${slug.toLowerCase()}|${state}`;
     const cached = this.cache.get(key);
-    if (cached) return cached;
+    if (cached) return Promise.resolve(cached);
+    let rendering = this.rendering.get(key);
+    if (!rendering) {
+      const started: Promise<RenderedPage | null> = this.renderNow(slug, key).finally(() => {
+        if (this.rendering.get(key) === started) this.rendering.delete(key);
+      });
+      this.rendering.set(key, (rendering = started));
+    }
+    return rendering;
+  }
+
+  private async renderNow(slug: string, key: string): Promise<RenderedPage | null> {
+    const state: PageState = key.endsWith('|thank-you') ? 'thank-you' : 'form';
     const generation = this.cache.current();
     const live = this.changes.live();
     const page = await this.directory.findForVisitor(slug);
