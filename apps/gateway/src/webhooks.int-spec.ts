@@ -77,6 +77,19 @@ describe('webhooks, end to end', () => {
   }
 
   const submit = (slug: string, email: string) => gateway.browser().post(`/api/page/${slug}/submit`, { email, consent: true });
+
+  /**
+   * A Pro creator's page with a webhook, once the delivery service's copy of its endpoint holds it (with the
+   * owner on Pro) and the leads service's facts say it sends webhooks: the state each race test then changes.
+   */
+  async function pageKnownEverywhere(path: string): Promise<{ owner: Creator; page: { id: number; slug: string } }> {
+    const owner = await creator();
+    const page = await pageWithWebhook(owner, path);
+    const row = async (sql: string) => (await gateway.db.query(sql, [page.id])).rows[0];
+    await eventually(async () => (await row('select owner_is_pro from notifications.webhook_endpoints where page_id = $1'))?.owner_is_pro === true);
+    await eventually(async () => (await row('select sends_webhook from leads.page_facts where page_id = $1'))?.sends_webhook === true);
+    return { owner, page };
+  }
   const webhookOf = async (owner: Creator, pageId: number) => (await owner.browser.get(`/api/pages/${pageId}/webhook`)).body as WebhookDto;
   const verify = (secret: string, hook: ReceivedWebhook) =>
     new Webhook(secret).verify(hook.body, hook.headers as Record<string, string>) as LeadCreatedEvent;
@@ -285,10 +298,8 @@ describe('webhooks, end to end', () => {
   }, 40_000);
 
   it("a lead that reaches delivery before the page's endpoint does waits for it, then is delivered", async () => {
-    const owner = await creator();
-    const page = await pageWithWebhook(owner, '/hooks/early');
+    const { owner, page } = await pageKnownEverywhere('/hooks/early');
     // As when the visitor submits the moment the URL is saved: the delivery service has not heard of the endpoint yet.
-    await eventually(async () => (await gateway.db.query('select 1 from notifications.webhook_endpoints where page_id = $1', [page.id])).rowCount === 1);
     await gateway.db.query('delete from notifications.webhook_endpoints where page_id = $1', [page.id]);
     expect((await submit(page.slug, 'early@example.com')).status).toBe(200);
     await new Promise((r) => setTimeout(r, 1_500));
@@ -307,12 +318,7 @@ describe('webhooks, end to end', () => {
   });
 
   it("a lead captured just after its owner is back on Pro, before the delivery service has heard, waits for it, then is delivered", async () => {
-    const owner = await creator();
-    const page = await pageWithWebhook(owner, '/hooks/back-on-pro');
-    const copy = async () =>
-      (await gateway.db.query('select owner_is_pro from notifications.webhook_endpoints where page_id = $1', [page.id])).rows[0]?.owner_is_pro;
-    await eventually(async () => (await copy()) === true);
-    await eventually(async () => (await gateway.db.query('select sends_webhook from leads.page_facts where page_id = $1', [page.id])).rows[0]?.sends_webhook === true);
+    const { owner, page } = await pageKnownEverywhere('/hooks/back-on-pro');
     // The leads service has heard the owner is on Pro (its facts are newer); the delivery service's copy still
     // holds the owner's earlier plan, off Pro, as when the two events of a re-upgrade arrive in this order.
     await gateway.db.query(
@@ -333,9 +339,7 @@ describe('webhooks, end to end', () => {
   });
 
   it('drops a lead whose delivery service has heard of a later downgrade', async () => {
-    const owner = await creator();
-    const page = await pageWithWebhook(owner, '/hooks/later-downgrade');
-    await eventually(async () => (await gateway.db.query('select 1 from notifications.webhook_endpoints where page_id = $1 and owner_is_pro', [page.id])).rowCount === 1);
+    const { owner, page } = await pageKnownEverywhere('/hooks/later-downgrade');
     // The copy already knows of a plan change newer than the facts the capture will use (a downgrade).
     await gateway.db.query("update notifications.webhook_endpoints set owner_is_pro = false, plan_at = now() + interval '1 minute' where page_id = $1", [page.id]);
     expect((await submit(page.slug, 'later-downgrade@example.com')).status).toBe(200);
