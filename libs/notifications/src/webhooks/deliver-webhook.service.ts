@@ -38,6 +38,9 @@ export function endpointWaitMs(ageMs: number): number {
   return Math.min(60_000, Math.max(500, Math.round(ageMs / 4)));
 }
 
+/** Why a delivery stops when the endpoint's secret cannot be used (sealed under another SESSION_SECRET). */
+const NO_SIGNING_SECRET = 'the page has no signing secret';
+
 /** A `webhook.deliver` job: v2 carries the lead and the page it tells about; v1 only their ids. */
 type LeadDelivery = JobPayload<'webhook.deliver'>;
 
@@ -152,7 +155,8 @@ export class DeliverWebhookService implements OnModuleInit, OnApplicationShutdow
       }
       const endpoint = endpoints.get(key.pageId) ?? null;
       const stop = this.whyNotSend(endpoint);
-      if (stop && copyIsBehind(endpoint, key)) {
+      // A secret that cannot be opened is not a matter of the copy catching up.
+      if (stop && stop !== NO_SIGNING_SECRET && copyIsBehind(endpoint, key)) {
         results.set(id, { wait: true });
         continue;
       }
@@ -205,7 +209,7 @@ export class DeliverWebhookService implements OnModuleInit, OnApplicationShutdow
     if (!target.ownerIsPro) return 'the owner is not on Pro';
     if (!target.url) return 'the page has no webhook URL';
     if (!target.enabled) return 'the webhook is turned off';
-    if (target.secrets.length === 0) return 'the page has no signing secret';
+    if (target.secrets.length === 0) return NO_SIGNING_SECRET;
     return null;
   }
 
@@ -256,13 +260,10 @@ export class DeliverWebhookService implements OnModuleInit, OnApplicationShutdow
  * The copy of the endpoint is older than the page's facts the capture saw saying "sends webhooks": the change
  * behind them (an owner back on Pro, a URL saved or turned on) has not reached this service yet, so what
  * stops the delivery is stale, and the lead waits for the copy instead of being dropped. A copy as new as
- * the facts or newer (a downgrade after the capture) is believed. A secret that cannot be opened is not a
- * matter of catching up.
+ * the facts or newer (a downgrade after the capture) is believed.
  */
 function copyIsBehind(endpoint: WebhookEndpoint | null, delivery: LeadDelivery): boolean {
-  if (!endpoint || delivery.v !== 2 || !delivery.factsAt) return false;
-  if (endpoint.ownerIsPro && endpoint.url && endpoint.enabled) return false;
-  return endpoint.seenAt.getTime() < delivery.factsAt;
+  return !!endpoint && delivery.v === 2 && !!delivery.factsAt && endpoint.seenAt.getTime() < delivery.factsAt;
 }
 
 /** The `lead.created` body of a lead delivery, from what the job carries (the lead and the page the visitor saw). */

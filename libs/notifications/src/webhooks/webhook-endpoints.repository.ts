@@ -92,7 +92,7 @@ export class WebhookEndpointsRepository {
     if (ids.length === 0) return { endpoints, unknown };
     const rows: (EndpointRow & { deleted: boolean })[] = await this.em.execute(
       `select page_id, owner_id, url, secret, previous_secret, previous_secret_until, enabled, enabled_at, owner_is_pro, deleted,
-              greatest(changed_at, coalesce(plan_at, changed_at)) as seen_at
+              greatest(changed_at, plan_at) as seen_at
          from notifications.webhook_endpoints where page_id in (select value::int from jsonb_array_elements_text(?::jsonb))`,
       [JSON.stringify(ids)],
     );

@@ -6,11 +6,12 @@ import {
   EarlyAnswers,
   chooseEncoding,
   httpRequestSeconds,
+  landingPagesHost,
   requestIdOf,
   type AppConfig,
 } from '@plink/platform';
 import { ViewCounter } from '../views/view-counter';
-import { RenderedPages, type PageState } from './rendered-pages';
+import { RenderedPages, pageStateOf } from './rendered-pages';
 
 /** A slug as it may stand in the address, with nothing to decode (anything else goes the regular way). */
 const PLAIN_SLUG = /^[A-Za-z0-9-]{1,60}$/;
@@ -34,6 +35,7 @@ const PLAIN_SLUG = /^[A-Za-z0-9-]{1,60}$/;
 export class CachedPageAnswer implements OnModuleInit {
   /** The landing pages' host when it differs from the app's (pages answer only there), else undefined. */
   private readonly pageHost?: string;
+  // The route labels the controller's answers get (Fastify's patterns of its routes).
   private readonly bySlug = httpRequestSeconds.labels('GET', '/:slug', '200');
   private readonly byShortPath = httpRequestSeconds.labels('GET', '/p/:slug', '200');
 
@@ -43,7 +45,7 @@ export class CachedPageAnswer implements OnModuleInit {
     private readonly pages: RenderedPages,
     private readonly views: ViewCounter,
   ) {
-    if (config.publicOrigin !== config.appOrigin) this.pageHost = new URL(config.publicOrigin).host.toLowerCase();
+    this.pageHost = landingPagesHost(config);
   }
 
   onModuleInit(): void {
@@ -59,7 +61,7 @@ export class CachedPageAnswer implements OnModuleInit {
     const query = url.indexOf('?');
     const slug = url.slice(short ? 3 : 1, query === -1 ? undefined : query);
     if (!PLAIN_SLUG.test(slug) || !this.onPageHost(request)) return false;
-    const state = query === -1 ? 'form' : stateOf(url.slice(query + 1));
+    const state = pageStateOf(url);
     const page = this.pages.cached(slug, state);
     if (!page || page.paused) return false;
 
@@ -87,10 +89,4 @@ export class CachedPageAnswer implements OnModuleInit {
     const forwarded = request.headers['x-forwarded-host'];
     return host === this.pageHost && (forwarded === undefined || (typeof forwarded === 'string' && forwarded.toLowerCase() === host));
   }
-}
-
-/** The page's state for a query string, as the controller reads it (`submitted=1`: the thank-you answer). */
-function stateOf(query: string): PageState {
-  const submitted = new URLSearchParams(query).getAll('submitted');
-  return submitted.length === 1 && submitted[0] === '1' ? 'thank-you' : 'form';
 }

@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isFileName, mayBePageSlug } from '@plink/contracts';
 import { APP_CONFIG, PrecompressedDocument, SpaShell, apiNotFound, appSecurityHeaders, sendPrecompressed, type AppConfig } from '@plink/platform';
 import { ViewCounter } from '../views/view-counter';
-import { RenderedPages, type PageState } from './rendered-pages';
+import { RenderedPages, pageStateOf } from './rendered-pages';
 
 const NOT_BUILT = 'The web app is not built yet: run `npm run build`.';
 const HTML = 'text/html; charset=utf-8';
@@ -87,7 +87,7 @@ export class PublicPageController {
   }
 
   private async sendPage(request: FastifyRequest, reply: FastifyReply, slug: string, username?: string): Promise<FastifyReply> {
-    const state: PageState = (request.query as Record<string, unknown> | undefined)?.submitted === '1' ? 'thank-you' : 'form';
+    const state = pageStateOf(request.url);
     const page = mayBePageSlug(slug) ? await this.pages.render(slug, state) : null;
     if (!page || (username !== undefined && page.ownerUsername.toLowerCase() !== username.toLowerCase())) {
       return sendPrecompressed(request, reply.status(404).headers(this.pages.notFoundHeaders).type(HTML), this.pages.notFoundDocument());

@@ -13,6 +13,17 @@ import { PagesDirectory } from '../directory/pages-directory';
 
 export type PageState = 'form' | 'thank-you';
 
+/** The state a visitor's address asks for: `?submitted=1` (once) is the thank-you answer, anything else the form. */
+export function pageStateOf(url: string): PageState {
+  const query = url.indexOf('?');
+  if (query === -1) return 'form';
+  const submitted = new URLSearchParams(url.slice(query + 1)).getAll('submitted');
+  return submitted.length === 1 && submitted[0] === '1' ? 'thank-you' : 'form';
+}
+
+/** The cache key of a page in a state (slugs match in any case). */
+const keyOf = (slug: string, state: PageState) => `${slug.toLowerCase()}|${state}`;
+
 /** A rendered public page, with what the request path needs to know about it. */
 export interface RenderedPage {
   pageId: number;
@@ -68,8 +79,8 @@ export class RenderedPages {
         this.rendering.clear();
       } else {
         for (const state of STATES) {
-          this.cache.delete(`${slug}|${state}`);
-          this.rendering.delete(`${slug}|${state}`);
+          this.cache.delete(keyOf(slug, state));
+          this.rendering.delete(keyOf(slug, state));
         }
       }
     });
@@ -77,7 +88,7 @@ export class RenderedPages {
 
   /** The page's document in that state if it is in memory already (no lookup, no render), else undefined. */
   cached(slug: string, state: PageState): RenderedPage | undefined {
-    return this.cache.get(`${slug.toLowerCase()}|${state}`);
+    return this.cache.get(keyOf(slug, state));
   }
 
   /**
@@ -86,12 +97,12 @@ export class RenderedPages {
    * visits had held the event loop for over 100 ms.
    */
   render(slug: string, state: PageState): Promise<RenderedPage | null> {
-    const key = `${slug.toLowerCase()}|${state}`;
+    const key = keyOf(slug, state);
     const cached = this.cache.get(key);
     if (cached) return Promise.resolve(cached);
     let rendering = this.rendering.get(key);
     if (!rendering) {
-      const started: Promise<RenderedPage | null> = this.renderNow(slug, key).finally(() => {
+      const started: Promise<RenderedPage | null> = this.renderNow(slug, state, key).finally(() => {
         if (this.rendering.get(key) === started) this.rendering.delete(key);
       });
       this.rendering.set(key, (rendering = started));
@@ -99,8 +110,7 @@ export class RenderedPages {
     return rendering;
   }
 
-  private async renderNow(slug: string, key: string): Promise<RenderedPage | null> {
-    const state: PageState = key.endsWith('|thank-you') ? 'thank-you' : 'form';
+  private async renderNow(slug: string, state: PageState, key: string): Promise<RenderedPage | null> {
     const generation = this.cache.current();
     const live = this.changes.live();
     const page = await this.directory.findForVisitor(slug);

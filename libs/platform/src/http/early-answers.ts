@@ -15,10 +15,10 @@ export type EarlyAnswer = (request: IncomingMessage, response: ServerResponse) =
  */
 @Injectable()
 export class EarlyAnswers {
-  private answers: EarlyAnswer[] = [];
+  private readonly answers: EarlyAnswer[] = [];
 
   add(answer: EarlyAnswer): void {
-    this.answers = [...this.answers, answer];
+    this.answers.push(answer);
   }
 
   /** True when one of the early answers answered the request. */

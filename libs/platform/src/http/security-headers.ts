@@ -146,11 +146,16 @@ export async function installSecurityHeaders(fastify: FastifyInstance, config: A
       .send();
   });
 
-  if (config.publicOrigin !== config.appOrigin) installHostSplit(fastify, config);
+  const publicHost = landingPagesHost(config);
+  if (publicHost) installHostSplit(fastify, config, publicHost);
 }
 
-function installHostSplit(fastify: FastifyInstance, config: AppConfig): void {
-  const publicHost = new URL(config.publicOrigin).host.toLowerCase();
+/** The landing pages' host (lower case) when they have one of their own (PUBLIC_ORIGIN ≠ APP_ORIGIN), else undefined. */
+export function landingPagesHost(config: AppConfig): string | undefined {
+  return config.publicOrigin !== config.appOrigin ? new URL(config.publicOrigin).host.toLowerCase() : undefined;
+}
+
+function installHostSplit(fastify: FastifyInstance, config: AppConfig, publicHost: string): void {
   fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done) => {
     const url = request.url;
     const q = url.indexOf('?');
