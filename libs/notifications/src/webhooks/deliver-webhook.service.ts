@@ -14,9 +14,9 @@ import { WebhookSender, type AttemptResult } from './webhook-sender';
 export const FAILED_MESSAGES_BEFORE_DISABLE = 3;
 
 /*
- * Batches: the worker runs WEBHOOK_CONCURRENCY deliveries at once, and under load the send-time checks and
- * message rows of the deliveries that start together are read and written in one pass, and the attempts that
- * end together logged in one statement (see `batches` below). Measured with `npm run bench` (webhook part, one
+ * Batches: the worker runs WEBHOOK_CONCURRENCY deliveries at once, and under load the send-time checks of
+ * the deliveries that start together are read in one pass, and the attempts that end together logged (with
+ * their messages) in one statement (see `batches` below). Measured with `npm run bench` (webhook part, one
  * page, 2 cores shared with other work, base and batched run back to back): CPU per delivered webhook in the
  * notifications process 1.4-2.8 ms → 0.53-0.59 ms, in PostgreSQL 1.0-1.5 ms → 0.3 ms; lead → webhook at rest
  * unchanged (p50 16-140 ms before, 27-48 ms after, as noisy as the machine).
@@ -43,6 +43,16 @@ const NO_SIGNING_SECRET = 'the page has no signing secret';
 
 /** A `webhook.deliver` job: v2 carries the lead and the page it tells about; v1 only their ids. */
 type LeadDelivery = JobPayload<'webhook.deliver'>;
+
+/**
+ * A run of a lead's delivery job. On a job's first run the log is not read: it holds nothing for the lead
+ * until an attempt ends. Later runs (a retry, a job run again after its worker stopped) read it, to go on with
+ * the message or leave one that ended alone.
+ */
+interface DeliveryRun {
+  delivery: LeadDelivery;
+  firstRun: boolean;
+}
 
 /** Where an attempt goes: the endpoint's URL now, and the secrets that sign now. */
 type AttemptTarget = Pick<WebhookEndpoint, 'pageId' | 'url' | 'secrets' | 'enabledAt'>;
@@ -77,8 +87,8 @@ export function judgeAttempt(attempt: Pick<AttemptResult, 'status'>): AttemptVer
 @Injectable()
 export class DeliverWebhookService implements OnModuleInit, OnApplicationShutdown {
   readonly sender: WebhookSender;
-  /** The send-time checks and message rows of the lead deliveries that start together. */
-  private readonly preparing: DataLoader<LeadDelivery, Prepared>;
+  /** The send-time checks of the lead deliveries that start together. */
+  private readonly preparing: DataLoader<DeliveryRun, Prepared>;
   /** The attempts that end together, logged with their messages' new states in one statement. */
   private readonly recording: DataLoader<AttemptRecord, void>;
 
@@ -112,7 +122,9 @@ export class DeliverWebhookService implements OnModuleInit, OnApplicationShutdow
    * message are made in a batch with the deliveries that start at the same moment (see {@link prepareLeads}).
    */
   async deliverLead(delivery: LeadDelivery, job: Job, token?: string): Promise<void> {
-    const prepared = await this.preparing.load(delivery);
+    // A job's first run: nothing can be logged for its lead yet (the log is written after an attempt).
+    const firstRun = delivery.v === 2 && job.attemptsMade === 0 && (job.attemptsStarted ?? 0) <= 1;
+    const prepared = await this.preparing.load({ delivery, firstRun });
     if ('wait' in prepared) {
       const age = Date.now() - job.timestamp;
       if (token && age < ENDPOINT_WAIT_MAX_MS) {
@@ -130,17 +142,17 @@ export class DeliverWebhookService implements OnModuleInit, OnApplicationShutdow
   }
 
   /**
-   * The send-time checks of lead deliveries, read and written together: their messages (one statement), the
-   * pages' endpoints now (one statement: owner still Pro, URL still set and on) and the new messages (one
-   * insert), their bodies made from the jobs. A message that already ended is not sent again; one whose
-   * endpoint stopped is marked failed.
+   * The send-time checks of lead deliveries, read together: their messages (one statement) and the pages'
+   * endpoints now (one statement: owner still Pro, URL still set and on). A new message's body is made from
+   * the job, and its row written with its first attempt. A message that already ended is not sent again; one
+   * whose endpoint stopped is marked failed.
    */
-  private async prepareLeads(keys: readonly LeadDelivery[]): Promise<Prepared[]> {
-    const existing = await this.log.findByLeads([...keys]);
+  private async prepareLeads(runs: readonly DeliveryRun[]): Promise<Prepared[]> {
+    const keys = runs.map((run) => run.delivery);
+    const existing = await this.log.findByLeads(runs.filter((run) => !run.firstRun).map((run) => run.delivery));
     const ended = (message: WebhookMessage | undefined) => message?.status === 'delivered' || message?.status === 'failed';
     const { endpoints, unknown } = await this.endpoints.lookup(keys.filter((key) => !ended(existing.get(leadKey(key)))).map((key) => key.pageId));
     const results = new Map<string, Prepared>();
-    const toCreate: Extract<LeadDelivery, { v: 2 }>[] = [];
     for (const key of keys) {
       const id = leadKey(key);
       const message = existing.get(id);
@@ -166,17 +178,12 @@ export class DeliverWebhookService implements OnModuleInit, OnApplicationShutdow
       } else if (message) {
         results.set(id, { message, target: endpoint! });
       } else if (key.v === 2) {
-        toCreate.push(key);
+        // Logged with the outcome of this first attempt.
+        results.set(id, { message: this.log.newLeadMessage(key, bodyOf(key)), target: endpoint! });
       } else {
         // Recorded by a release whose worker read the lead, and not sent yet: this worker does not read leads.
         results.set(id, { skip: 'a job of the former shape (lead id only) whose message was never created' });
       }
-    }
-    if (toCreate.length > 0) {
-      const created = await this.log.messagesForLeads(
-        toCreate.map((key) => ({ pageId: key.pageId, leadId: key.leadId, eventType: 'lead.created' as const, body: bodyOf(key) })),
-      );
-      for (const key of toCreate) results.set(leadKey(key), { message: created.get(leadKey(key))!, target: endpoints.get(key.pageId)! });
     }
     return keys.map((key) => results.get(leadKey(key))!);
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import type { JobPayload } from '@plink/contracts';
-import { WebhookSecretBox } from '@plink/platform';
+import { WebhookSecretBox, nativePoolOf } from '@plink/platform';
 
 /** A page's webhook endpoint as deliveries see it: the notifications service's own copy (see the migration). */
 export interface WebhookEndpoint {
@@ -40,6 +40,9 @@ const ENDPOINT_COLUMNS = ['owner_id', 'url', 'secret', 'previous_secret', 'previ
 /** The notifications service's copy of the pages' webhook endpoints, fed by 'webhook.endpoint-changed'. */
 @Injectable()
 export class WebhookEndpointsRepository {
+  /** The ORM's own `pg` pool: every delivery's lookup is a prepared statement (see WebhookLogRepository). */
+  private readonly pool = nativePoolOf(() => this.em);
+
   constructor(
     private readonly em: EntityManager,
     private readonly box: WebhookSecretBox,
@@ -90,12 +93,13 @@ export class WebhookEndpointsRepository {
     const ids = [...new Set(pageIds)];
     const unknown = new Set(ids);
     if (ids.length === 0) return { endpoints, unknown };
-    const rows: (EndpointRow & { deleted: boolean })[] = await this.em.execute(
-      `select page_id, owner_id, url, secret, previous_secret, previous_secret_until, enabled, enabled_at, owner_is_pro, deleted,
+    const { rows } = await (await this.pool()).query<EndpointRow & { deleted: boolean }>({
+      name: 'webhook_endpoints_of_pages',
+      text: `select page_id, owner_id, url, secret, previous_secret, previous_secret_until, enabled, enabled_at, owner_is_pro, deleted,
               greatest(changed_at, plan_at) as seen_at
-         from notifications.webhook_endpoints where page_id in (select value::int from jsonb_array_elements_text(?::jsonb))`,
-      [JSON.stringify(ids)],
-    );
+         from notifications.webhook_endpoints where page_id = any($1::int[])`,
+      values: [ids],
+    });
     for (const row of rows) {
       unknown.delete(Number(row.page_id));
       if (!row.deleted) endpoints.set(Number(row.page_id), this.toEndpoint(row, now));

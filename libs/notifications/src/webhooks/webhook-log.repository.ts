@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { WebhookAttemptDto, WebhookDeliveryDto, WebhookDeliveryStatus, WebhookEventType } from '@plink/contracts';
+import { nativePoolOf } from '@plink/platform';
 import type { AttemptResult } from './webhook-sender';
 
 /** Messages kept per page: older ones are dropped as new ones come (and by the daily clean-up). */
@@ -19,6 +20,12 @@ export interface WebhookMessage {
   test: boolean;
   body: string;
   status: WebhookDeliveryStatus;
+  /**
+   * Whether the message has its row in the log. A lead's message is written with the outcome of its first
+   * attempt (one insert, see {@link WebhookLogRepository.recordAttempts}); its id does not wait for the row
+   * (see {@link leadMessageId}).
+   */
+  logged: boolean;
 }
 
 interface MessageRow {
@@ -65,12 +72,25 @@ export interface AttemptRecord {
 
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 
-/** `msg_` and 26 random base32 characters (130 bits). */
-export function newMessageId(): string {
-  const bytes = randomBytes(26);
+/** `msg_` and 26 base32 characters, one per byte (130 bits of them). */
+function messageIdOf(bytes: Uint8Array): string {
   let id = 'msg_';
-  for (const byte of bytes) id += BASE32[byte % 32];
+  for (const byte of bytes.subarray(0, 26)) id += BASE32[byte % 32];
   return id;
+}
+
+/** A test event's id: 26 random base32 characters. */
+export function newMessageId(): string {
+  return messageIdOf(randomBytes(26));
+}
+
+/**
+ * A lead's message id, the same wherever and whenever it is worked out (a hash of the page and the lead): every
+ * attempt of the message carries one `webhook-id`, also when the first attempt's row was never written (the
+ * worker stopped between sending and logging) or two runs of a delivery raced.
+ */
+export function leadMessageId(key: LeadKey): string {
+  return messageIdOf(createHash('sha256').update(`lead.created:${key.pageId}:${key.leadId}`).digest());
 }
 
 function toMessage(row: MessageRow): WebhookMessage {
@@ -82,13 +102,42 @@ function toMessage(row: MessageRow): WebhookMessage {
     test: row.is_test,
     body: row.body,
     status: row.status,
+    logged: true,
   };
 }
+
+/** The statement logging attempts ({@link WebhookLogRepository.recordAttempts}); `json` is its one parameter. */
+const recordAttemptsSql = (json: string) => `with v as (
+    select * from jsonb_to_recordset(${json}::jsonb) as v(
+      message_id text, page_id integer, lead_id integer, event_type text, body text, attempted_at timestamptz, url text,
+      http_status integer, error text, duration_ms integer, response_excerpt text, succeeded boolean, status text,
+      next_attempt_at timestamptz)
+  ), created as (
+    insert into notifications.webhook_messages as m (id, page_id, lead_id, event_type, body, status, next_attempt_at, finished_at)
+    select message_id, page_id, lead_id, event_type, body, status, next_attempt_at,
+           case when status in ('delivered', 'failed') then now() end
+      from v where body is not null
+    on conflict (page_id, lead_id) do update
+      set status = excluded.status, next_attempt_at = excluded.next_attempt_at, finished_at = excluded.finished_at
+  ), attempt as (
+    insert into notifications.webhook_attempts (message_id, page_id, attempted_at, url, http_status, error, duration_ms, response_excerpt, succeeded)
+    select message_id, page_id, attempted_at, url, http_status, error, duration_ms, response_excerpt, succeeded from v
+  )
+  update notifications.webhook_messages m
+     set status = v.status, next_attempt_at = v.next_attempt_at,
+         finished_at = case when v.status in ('delivered', 'failed') then now() end
+    from v where v.body is null and m.id = v.message_id`;
 
 /** The notifications service's door to its webhook log tables. */
 @Injectable()
 export class WebhookLogRepository {
   private readonly trimmedAt = new Map<number, number>();
+  /**
+   * The ORM's own `pg` pool, for the statement every delivery runs: prepared (parsed and planned once per
+   * connection). Measured with `npm run bench` (webhook part, pg_stat_statements): planning the log's
+   * statements took nearly as long as running them.
+   */
+  private readonly pool = nativePoolOf(() => this.em);
 
   constructor(private readonly em: EntityManager) {}
 
@@ -96,6 +145,7 @@ export class WebhookLogRepository {
   async findByLeads(keys: LeadKey[]): Promise<Map<string, WebhookMessage>> {
     const found = new Map<string, WebhookMessage>();
     if (keys.length === 0) return found;
+    // Planned on each call (not prepared): a plan kept from when the table was small would scan it whole.
     const rows: MessageRow[] = await this.em.execute(
       `select m.* from notifications.webhook_messages m
          join (select distinct page_id, lead_id from jsonb_to_recordset(?::jsonb) as k(page_id integer, lead_id integer)) k using (page_id, lead_id)`,
@@ -105,26 +155,9 @@ export class WebhookLogRepository {
     return found;
   }
 
-  /**
-   * The messages of leads on their pages (the caller found none), created with their bodies in one insert, or
-   * the ones a concurrent run created first (read back), so every attempt and retry of a lead's message carries
-   * one `webhook-id`. Keeps each page's log to its 100 newest messages. Keyed by {@link leadKey}.
-   */
-  async messagesForLeads(messages: { pageId: number; leadId: number; eventType: WebhookEventType; body: string }[]): Promise<Map<string, WebhookMessage>> {
-    const unique = new Map(messages.map((m) => [leadKey(m), m]));
-    if (unique.size === 0) return new Map();
-    const rows: MessageRow[] = await this.em.execute(
-      `insert into notifications.webhook_messages (id, page_id, lead_id, event_type, body)
-       select id, page_id, lead_id, event_type, body
-         from jsonb_to_recordset(?::jsonb) as m(id text, page_id integer, lead_id integer, event_type text, body text)
-       on conflict (page_id, lead_id) do nothing returning *`,
-      [JSON.stringify([...unique.values()].map((m) => ({ id: newMessageId(), page_id: m.pageId, lead_id: m.leadId, event_type: m.eventType, body: m.body })))],
-    );
-    const created = new Map(rows.map((row) => [leadKey({ pageId: Number(row.page_id), leadId: Number(row.lead_id) }), toMessage(row)]));
-    const raced = [...unique.values()].filter((m) => !created.has(leadKey(m)));
-    for (const [key, message] of await this.findByLeads(raced)) created.set(key, message);
-    for (const pageId of new Set(rows.map((row) => Number(row.page_id)))) await this.trim(pageId);
-    return created;
+  /** A lead's message not logged yet: its id and body; its row comes with its first attempt. */
+  newLeadMessage(key: LeadKey, body: string): WebhookMessage {
+    return { id: leadMessageId(key), pageId: key.pageId, leadId: key.leadId, eventType: 'lead.created', test: false, body, status: 'pending', logged: false };
   }
 
   /** A test event's message (never retried). */
@@ -151,49 +184,49 @@ export class WebhookLogRepository {
       await this.recordAttempts([{ message, attempt, outcome }]);
       return;
     }
+    const records = [{ message, attempt, outcome }];
     await this.em.transactional(async (tx) => {
-      await this.recordAttempts([{ message, attempt, outcome }], tx);
+      await this.recordAttempts(records, tx);
       more(tx);
     });
+    await this.trimPagesOf(records);
   }
 
   /**
    * Logs attempts of several messages and each message's new state in one statement (the attempts that
-   * concurrent deliveries ended together).
+   * concurrent deliveries ended together): a message not logged yet is inserted with it (a lead's first
+   * attempt: one insert rather than an insert before sending and an update after), the others updated. Keeps
+   * each page's log to its 100 newest messages. With `em`, in that unit of work; else prepared, on its own.
    */
-  async recordAttempts(records: readonly AttemptRecord[], em: EntityManager = this.em): Promise<void> {
+  async recordAttempts(records: readonly AttemptRecord[], em?: EntityManager): Promise<void> {
     if (records.length === 0) return;
-    await em.execute(
-      `with v as (
-         select * from jsonb_to_recordset(?::jsonb) as v(
-           message_id text, page_id integer, attempted_at timestamptz, url text, http_status integer, error text,
-           duration_ms integer, response_excerpt text, succeeded boolean, status text, next_attempt_at timestamptz)
-       ), attempt as (
-         insert into notifications.webhook_attempts (message_id, page_id, attempted_at, url, http_status, error, duration_ms, response_excerpt, succeeded)
-         select message_id, page_id, attempted_at, url, http_status, error, duration_ms, response_excerpt, succeeded from v
-       )
-       update notifications.webhook_messages m
-          set status = v.status, next_attempt_at = v.next_attempt_at,
-              finished_at = case when v.status in ('delivered', 'failed') then now() end
-         from v where m.id = v.message_id`,
-      [
-        JSON.stringify(
-          records.map(({ message, attempt, outcome }) => ({
-            message_id: message.id,
-            page_id: message.pageId,
+    const json = JSON.stringify(
+      records.map(({ message, attempt, outcome }) => ({
+        message_id: message.id,
+        page_id: message.pageId,
+        lead_id: message.leadId,
+        event_type: message.eventType,
+        body: message.logged ? null : message.body,
             attempted_at: attempt.at.toISOString(),
             url: attempt.url.slice(0, 2048),
             http_status: attempt.status,
             error: storableText(attempt.error, 300),
             duration_ms: attempt.durationMs,
             response_excerpt: storableText(attempt.response, 500),
-            succeeded: outcome.status === 'delivered',
-            status: outcome.status,
-            next_attempt_at: outcome.nextAttemptAt?.toISOString() ?? null,
-          })),
-        ),
-      ],
+        succeeded: outcome.status === 'delivered',
+        status: outcome.status,
+        next_attempt_at: outcome.nextAttemptAt?.toISOString() ?? null,
+      })),
     );
+    if (em) await em.execute(recordAttemptsSql('?'), [json]);
+    else await (await this.pool()).query({ name: 'webhook_record_attempts', text: recordAttemptsSql('$1'), values: [json] });
+    for (const record of records) record.message.logged = true;
+    // In a unit of work, the caller trims after it has committed (the new rows are not visible before).
+    if (!em) await this.trimPagesOf(records);
+  }
+
+  private async trimPagesOf(records: readonly AttemptRecord[]): Promise<void> {
+    for (const pageId of new Set(records.filter((r) => !r.message.test).map((r) => r.message.pageId))) await this.trim(pageId);
   }
 
   /** Runs `work` in one transaction (e.g. recording an outbox job). */
