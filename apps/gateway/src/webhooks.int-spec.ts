@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import type { Job } from 'bullmq';
-import { QueueName, WebhookMessages, type JobEnvelope, type LeadCreatedEvent, type WebhookDeliveryDto, type WebhookDto } from '@plink/contracts';
+import { QueueName, WebhookMessages, type JobEnvelope, type JobPayload, type LeadCreatedEvent, type WebhookDeliveryDto, type WebhookDto } from '@plink/contracts';
 import { runPlinkCommand } from '@plink/billing';
 import { JobQueue } from '@plink/platform';
 import { SmtpCatcher, type CaughtMail } from '@plink/testing';
@@ -345,7 +345,10 @@ describe('webhooks, end to end', () => {
     expect((await submit(page.slug, 'later-downgrade@example.com')).status).toBe(200);
     // Not waiting: the lead's job ends at once (completed, none of this page's left to run), and nothing is sent.
     const webhooksQueue = gateway.app.get(JobQueue).queue(QueueName.Webhooks);
-    const ofThisPage = (jobs: Job<JobEnvelope>[]) => jobs.filter((job) => job.name === 'webhook.deliver' && (job.data.payload as { pageId: number }).pageId === page.id);
+    const ofThisPage = (jobs: Job<JobEnvelope>[]) =>
+      jobs.filter(
+        (job) => job.name === 'webhook.deliver-many' && (job.data.payload as JobPayload<'webhook.deliver-many'>).jobs.some((m) => m.payload.pageId === page.id),
+      );
     await eventually(async () => ofThisPage(await webhooksQueue.getCompleted()).length === 1);
     expect(ofThisPage(await webhooksQueue.getJobs(['waiting', 'active', 'delayed', 'prioritized']))).toEqual([]);
     await new Promise((r) => setTimeout(r, 700));

@@ -23,7 +23,7 @@ describe('job contracts', () => {
   });
 
   it('puts every webhook job on the webhooks queue, served by the notifications service', () => {
-    expect(jobsOfQueue(QueueName.Webhooks).sort()).toEqual(['webhook.clean-log', 'webhook.deliver', 'webhook.endpoint-changed', 'webhook.redeliver']);
+    expect(jobsOfQueue(QueueName.Webhooks).sort()).toEqual(['webhook.clean-log', 'webhook.deliver', 'webhook.deliver-many', 'webhook.endpoint-changed', 'webhook.redeliver']);
     expect(QUEUE_OWNER[QueueName.Webhooks]).toBe('notifications');
     expect(QUEUE_SETTINGS[QueueName.Webhooks].backoffType).toBe('webhook-schedule');
     const redeliver = JOBS['webhook.redeliver'].schema;

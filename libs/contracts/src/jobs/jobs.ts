@@ -18,10 +18,35 @@ export type WebhookDisableReason = (typeof WEBHOOK_DISABLE_REASONS)[number];
 export const webhookMessageIdSchema = z.string().regex(/^msg_[a-z0-9]{26}$/);
 
 const id = z.number().int().positive();
+
 const sealedToken = z.string().min(1).max(1000);
 /** Creator-written text a job carries (a page title): bounded, never trusted as markup. */
 const pageTitle = z.string().max(10_000);
 const absoluteOrOwnUrl = z.string().min(1).max(4096);
+
+/** A `webhook.deliver` job: v2 carries the lead and the page it tells about; v1 (earlier releases) only their ids. */
+const leadDeliverySchema = z.discriminatedUnion('v', [
+  z.object({ v: z.literal(1), leadId: id, pageId: id }),
+  z.object({
+    v: z.literal(2),
+    leadId: id,
+    pageId: id,
+    email: z.string().min(3).max(320),
+    createdAt: isoDate,
+    consentAt: isoDate.nullable(),
+    page: z.object({ slug: z.string().min(1).max(200), title: pageTitle, url: z.string().min(1).max(4096) }),
+    /**
+     * The version (ms since the epoch) of the page's facts the capture saw saying "sends webhooks": a
+     * delivery whose copy of the endpoint is older than that and says otherwise waits for the copy to
+     * catch up instead of dropping the lead. Absent when not known (a page taken from the pages service
+     * directly, a job of an earlier release).
+     */
+    factsAt: z.number().int().positive().optional(),
+  }),
+]);
+
+/** The most lead deliveries one `webhook.deliver-many` job carries. */
+export const WEBHOOK_DELIVERIES_PER_JOB = 50;
 
 /**
  * Who an account e-mail goes to, as the identity service has the account when it records the e-mail (the
@@ -360,25 +385,23 @@ export const JOBS = {
    */
   'webhook.deliver': {
     queue: QueueName.Webhooks,
-    schema: z.discriminatedUnion('v', [
-      z.object({ v: z.literal(1), leadId: id, pageId: id }),
-      z.object({
-        v: z.literal(2),
-        leadId: id,
-        pageId: id,
-        email: z.string().min(3).max(320),
-        createdAt: isoDate,
-        consentAt: isoDate.nullable(),
-        page: z.object({ slug: z.string().min(1).max(200), title: pageTitle, url: z.string().min(1).max(4096) }),
-        /**
-         * The version (ms since the epoch) of the page's facts the capture saw saying "sends webhooks": a
-         * delivery whose copy of the endpoint is older than that and says otherwise waits for the copy to
-         * catch up instead of dropping the lead. Absent when not known (a page taken from the pages service
-         * directly, a job of an earlier release).
-         */
-        factsAt: z.number().int().positive().optional(),
-      }),
-    ]),
+    schema: leadDeliverySchema,
+  },
+  /**
+   * Several leads' `webhook.deliver` jobs in one (the outbox relays them so, see {@link RELAYED_TOGETHER}), each
+   * with the correlation id of the request that captured its lead. Their first attempts run together; the
+   * messages that fail in a way worth retrying are retried together on the schedule (the ones that ended are
+   * not sent again).
+   */
+  'webhook.deliver-many': {
+    queue: QueueName.Webhooks,
+    schema: z.object({
+      v: z.literal(1),
+      jobs: z
+        .array(z.object({ payload: leadDeliverySchema, correlationId: z.string().min(1).max(100) }))
+        .min(1)
+        .max(WEBHOOK_DELIVERIES_PER_JOB),
+    }),
   },
   /**
    * A page's webhook endpoint changed (its URL saved, its secret rotated, the webhook turned on or off, the
@@ -411,6 +434,17 @@ export const JOBS = {
 } as const satisfies Record<string, { queue: QueueName; schema: z.ZodType }>;
 
 export type JobName = keyof typeof JOBS;
+
+/**
+ * Jobs the outbox relay hands over together: the rows of one relay pass named as a key here go to their
+ * queue as jobs named `as`, `max` at most each, whose payload is `{ v: 1, jobs: [{ payload, correlationId }] }`.
+ * For jobs recorded by the thousand under load whose consumer does their work in batches anyway: one queue
+ * job per lead cost the webhooks' Redis and worker more than the delivery itself (measured with
+ * `npm run bench`, webhook part). A quiet moment's pass holds one row: a group of one, sent at once.
+ */
+export const RELAYED_TOGETHER: Partial<Record<JobName, { as: JobName; max: number }>> = {
+  'webhook.deliver': { as: 'webhook.deliver-many', max: WEBHOOK_DELIVERIES_PER_JOB },
+};
 export type JobPayload<N extends JobName> = z.infer<(typeof JOBS)[N]['schema']>;
 export type JobsOfQueue<Q extends QueueName> = {
   [N in JobName]: (typeof JOBS)[N]['queue'] extends Q ? N : never;

@@ -2,8 +2,9 @@ import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs
 import { MikroORM, RequestContext } from '@mikro-orm/postgresql';
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import DataLoader from 'dataloader';
+import pLimit, { type LimitFunction } from 'p-limit';
 import { QUEUE_SETTINGS, QueueName, type JobPayload, type WebhookDisableReason } from '@plink/contracts';
-import { APP_CONFIG, Outbox, getLogger, type AppConfig } from '@plink/platform';
+import { APP_CONFIG, Outbox, getLogger, runWithCorrelation, type AppConfig } from '@plink/platform';
 import { leadCreatedBody, testEventBody, type EventPage } from './lead-created-event';
 import { RetryLaterError, parseRetryAfter, retryDelayMs } from './retry-schedule';
 import { WebhookEndpointsRepository, type WebhookEndpoint } from './webhook-endpoints.repository';
@@ -43,6 +44,22 @@ const NO_SIGNING_SECRET = 'the page has no signing secret';
 
 /** A `webhook.deliver` job: v2 carries the lead and the page it tells about; v1 only their ids. */
 type LeadDelivery = JobPayload<'webhook.deliver'>;
+
+/** One lead's delivery in a delivery job, with the correlation id of the request that captured the lead (when known). */
+export interface LeadDeliveryMember {
+  payload: LeadDelivery;
+  correlationId?: string;
+}
+
+/**
+ * What became of one message in a job: it ended (delivered, failed for good, or not sent), is to be tried
+ * again after a wait, or waits for this service's copy of its page's endpoint.
+ */
+type Outcome =
+  | { ended: 'delivered' | 'skipped' }
+  | { ended: 'failed'; reason: string }
+  | { retryInMs: number; reason: string }
+  | { waitMs: number };
 
 /**
  * A run of a lead's delivery job. On a job's first run the log is not read: it holds nothing for the lead
@@ -87,6 +104,8 @@ export function judgeAttempt(attempt: Pick<AttemptResult, 'status'>): AttemptVer
 @Injectable()
 export class DeliverWebhookService implements OnModuleInit, OnApplicationShutdown {
   readonly sender: WebhookSender;
+  /** The lead deliveries' attempts under way in this process: at most WEBHOOK_CONCURRENCY. */
+  private readonly sending: LimitFunction;
   /** The send-time checks of the lead deliveries that start together. */
   private readonly preparing: DataLoader<DeliveryRun, Prepared>;
   /** The attempts that end together, logged with their messages' new states in one statement. */
@@ -100,6 +119,9 @@ export class DeliverWebhookService implements OnModuleInit, OnApplicationShutdow
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.sender = new WebhookSender({ allowPrivate: config.webhookAllowPrivateNetworks, maxSockets: config.webhookConcurrency });
+    // A job may carry many leads: the process's attempts stay within the concurrency a job at a time had, and
+    // an attempt's 10 s start when it is sent, not while it waits its turn.
+    this.sending = pLimit(config.webhookConcurrency);
     this.preparing = batches((keys) => this.prepareLeads(keys), orm);
     this.recording = batches(async (records: readonly AttemptRecord[]) => {
       await this.log.recordAttempts(records);
@@ -118,27 +140,62 @@ export class DeliverWebhookService implements OnModuleInit, OnApplicationShutdow
   }
 
   /**
-   * A `webhook.deliver` job: the lead's message on its page (created on the first attempt). The checks and the
-   * message are made in a batch with the deliveries that start at the same moment (see {@link prepareLeads}).
+   * A `webhook.deliver` or `webhook.deliver-many` job: each lead's message on its page, sent side by side (at
+   * most WEBHOOK_CONCURRENCY attempts at once in the process). The checks are made in a batch with the
+   * deliveries that start at the same moment (see {@link prepareLeads}), the attempts logged in one with those
+   * that end together. Then the job ends as its messages do (see {@link settle}): retried when one of them is
+   * to be tried again (the ones that ended are not sent again), put back to wait when one waits for the copy of
+   * its page's endpoint, else done.
    */
-  async deliverLead(delivery: LeadDelivery, job: Job, token?: string): Promise<void> {
-    // A job's first run: nothing can be logged for its lead yet (the log is written after an attempt).
-    const firstRun = delivery.v === 2 && job.attemptsMade === 0 && (job.attemptsStarted ?? 0) <= 1;
-    const prepared = await this.preparing.load({ delivery, firstRun });
+  async deliverLeads(members: readonly LeadDeliveryMember[], job: Job, token?: string): Promise<void> {
+    // A job's first run: nothing can be logged for its leads yet (the log is written after an attempt).
+    const firstRun = job.attemptsMade === 0 && (job.attemptsStarted ?? 0) <= 1;
+    const outcomes = await Promise.all(
+      members.map(({ payload, correlationId }) =>
+        correlationId ? runWithCorrelation(correlationId, () => this.deliverLead(payload, job, firstRun, !!token)) : this.deliverLead(payload, job, firstRun, !!token),
+      ),
+    );
+    await this.settle(outcomes, job, token);
+  }
+
+  /** One lead's message: checked, then one attempt, or why not. */
+  private async deliverLead(delivery: LeadDelivery, job: Job, firstRun: boolean, canWait: boolean): Promise<Outcome> {
+    const prepared = await this.preparing.load({ delivery, firstRun: firstRun && delivery.v === 2 });
     if ('wait' in prepared) {
-      const age = Date.now() - job.timestamp;
-      if (token && age < ENDPOINT_WAIT_MAX_MS) {
-        await job.moveToDelayed(Date.now() + endpointWaitMs(age), token);
-        throw new DelayedError("waiting for this service's copy of the page's webhook endpoint to catch up");
-      }
+      // Counted from when the lead was captured (its job may have been put back to wait before).
+      const age = Date.now() - (delivery.v === 2 ? Date.parse(delivery.createdAt) : job.timestamp);
+      if (canWait && age < ENDPOINT_WAIT_MAX_MS) return { waitMs: endpointWaitMs(age) };
       getLogger().warn({ pageId: delivery.pageId, leadId: delivery.leadId }, "webhook not sent: this service's copy of the page's endpoint never caught up");
-      return;
+      return { ended: 'skipped' };
     }
     if ('skip' in prepared) {
       if (prepared.skip) getLogger().info({ pageId: delivery.pageId, leadId: delivery.leadId, reason: prepared.skip }, 'webhook not sent');
-      return;
+      return { ended: 'skipped' };
     }
-    await this.attempt(prepared.message, prepared.target, job);
+    return this.attempt(prepared.message, prepared.target, job);
+  }
+
+  /**
+   * How a delivery job ends, from its messages' outcomes: when some are to be tried again, the job is retried
+   * (no sooner than the latest any of them asked for: a receiver's Retry-After is honoured); else when some
+   * wait for the copy of their page's endpoint, the job goes back to the delayed set without using an attempt
+   * (until the soonest look); else it is done, or failed when its messages all failed for good.
+   */
+  private async settle(outcomes: Outcome[], job: Job, token?: string): Promise<void> {
+    const retries = outcomes.flatMap((o) => ('retryInMs' in o ? [o] : []));
+    if (retries.length > 0) {
+      const reason = retries.length === 1 ? retries[0].reason : `${retries.length} webhook attempts failed`;
+      throw new RetryLaterError(`${reason}; will retry`, Math.max(...retries.map((r) => r.retryInMs)));
+    }
+    const waits = outcomes.flatMap((o) => ('waitMs' in o ? [o.waitMs] : []));
+    if (waits.length > 0 && token) {
+      await job.moveToDelayed(Date.now() + Math.min(...waits), token);
+      throw new DelayedError("waiting for this service's copy of the page's webhook endpoint to catch up");
+    }
+    const failed = outcomes.flatMap((o) => ('ended' in o && o.ended === 'failed' ? [o] : []));
+    if (failed.length > 0 && failed.length === outcomes.length) {
+      throw new UnrecoverableError(failed.length === 1 ? failed[0].reason! : `${failed.length} webhook messages failed`);
+    }
   }
 
   /**
@@ -199,7 +256,7 @@ export class DeliverWebhookService implements OnModuleInit, OnApplicationShutdow
       getLogger().info({ pageId: message.pageId, reason: stop }, 'webhook not redelivered');
       return;
     }
-    await this.attempt(message, endpoint!, job);
+    await this.settle([await this.attempt(message, endpoint!, job)], job);
   }
 
   /** A test event now: one attempt, logged, never retried. */
@@ -220,9 +277,10 @@ export class DeliverWebhookService implements OnModuleInit, OnApplicationShutdow
     return null;
   }
 
-  private async attempt(message: WebhookMessage, target: AttemptTarget, job: Job): Promise<void> {
+  /** One attempt of a message, logged, and what follows for it (the endpoint turned off when it must be). */
+  private async attempt(message: WebhookMessage, target: AttemptTarget, job: Job): Promise<Outcome> {
     const url = target.url!;
-    const attempt = await this.sender.send(url, target.secrets, message);
+    const attempt = await this.sending(() => this.sender.send(url, target.secrets, message));
     const verdict = judgeAttempt(attempt);
     const attemptNumber = job.attemptsMade + 1;
     const lastAttempt = attemptNumber >= (job.opts.attempts ?? QUEUE_SETTINGS[QueueName.Webhooks].attempts);
@@ -230,7 +288,7 @@ export class DeliverWebhookService implements OnModuleInit, OnApplicationShutdow
 
     if (verdict === 'delivered') {
       await this.recording.load({ message, attempt, outcome: { status: 'delivered', nextAttemptAt: null } });
-      return;
+      return { ended: 'delivered' };
     }
     if (verdict === 'retry' && !lastAttempt) {
       const delayMs = retryDelayMs(attemptNumber, parseRetryAfter(attempt.retryAfter));
@@ -239,10 +297,11 @@ export class DeliverWebhookService implements OnModuleInit, OnApplicationShutdow
         if (disable) this.recordDisable(tx, target, url, disable);
       });
       if (disable) {
-        throw new UnrecoverableError('webhook endpoint failing for 24 hours: turned off');
+        getLogger().info({ ...logContext, disabled: disable }, 'webhook message failed');
+        return { ended: 'failed', reason: 'webhook endpoint failing for 24 hours: turned off' };
       }
       getLogger().info(logContext, 'webhook attempt failed; will retry');
-      throw new RetryLaterError(`webhook attempt failed (${attempt.status ?? attempt.error})`, delayMs);
+      return { retryInMs: delayMs, reason: `webhook attempt failed (${attempt.status ?? attempt.error})` };
     }
     // Failed for good: 410, another 4xx or 3xx, or the last attempt.
     let disable: WebhookDisableReason | null = verdict === 'gone' ? 'gone' : null;
@@ -255,7 +314,7 @@ export class DeliverWebhookService implements OnModuleInit, OnApplicationShutdow
       await this.log.transactional((tx) => this.recordDisable(tx, target, url, disable));
     }
     getLogger().info({ ...logContext, disabled: disable }, 'webhook message failed');
-    throw new UnrecoverableError(`webhook message failed (${attempt.status ?? attempt.error})`);
+    return { ended: 'failed', reason: `webhook message failed (${attempt.status ?? attempt.error})` };
   }
 
   private recordDisable(tx: Parameters<Outbox['record']>[0], target: AttemptTarget, url: string, reason: WebhookDisableReason): void {

@@ -8,7 +8,7 @@ import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { WebhookLogRepository } from './webhook-log.repository';
 
 /**
- * The webhooks queue: lead deliveries, redeliveries, the copy of the pages' endpoints (changes told by the
+ * The webhooks queue: lead deliveries (one lead a job, or several as the outbox relays them), redeliveries, the copy of the pages' endpoints (changes told by the
  * pages service) and the log clean-up. Retries follow the webhook
  * schedule (the `webhook-schedule` backoff registered here). Concurrency: WEBHOOK_CONCURRENCY, applied at start.
  */
@@ -19,7 +19,8 @@ import { WebhookLogRepository } from './webhook-log.repository';
 export class WebhooksProcessor extends ContractWorker<QueueName.Webhooks> implements OnApplicationBootstrap {
   protected readonly queueName = QueueName.Webhooks;
   protected readonly handlers: JobHandlers<QueueName.Webhooks> = {
-    'webhook.deliver': (payload, job, token) => this.delivery.deliverLead(payload, job, token),
+    'webhook.deliver': (payload, job, token) => this.delivery.deliverLeads([{ payload }], job, token),
+    'webhook.deliver-many': (payload, job, token) => this.delivery.deliverLeads(payload.jobs, job, token),
     'webhook.redeliver': (payload, job) => this.delivery.redeliver(payload.messageId, job),
     'webhook.endpoint-changed': (payload) => this.endpoints.apply(payload),
     'webhook.clean-log': async () => {

@@ -175,7 +175,12 @@ describe('outbox relay across a Redis outage', () => {
       expect(mine.sort((x, y) => `${x.name}${JSON.stringify(x.payload)}`.localeCompare(`${y.name}${JSON.stringify(y.payload)}`))).toEqual([
         { name: 'email.file-delivery', payload: { v: 1, leadId: id('a') }, correlationId: 'batch-request-a' },
         { name: 'email.file-delivery', payload: { v: 1, leadId: id('b') }, correlationId: 'batch-request-b' },
-        { name: 'webhook.deliver', payload: { v: 1, leadId: id('b'), pageId: 9 }, correlationId: 'batch-request-b' },
+        // Relayed together with the other leads' deliveries of the pass (here none), each with its request's id.
+        {
+          name: 'webhook.deliver-many',
+          payload: { v: 1, jobs: [{ payload: { v: 1, leadId: id('b'), pageId: 9 }, correlationId: 'batch-request-b' }] },
+          correlationId: 'batch-request-b',
+        },
       ]);
       expect(() => outbox.jobsForNewRow([{ name: 'webhook.deliver', payload: { v: 1 }, idField: 'leadId' }])).toThrow(); // no pageId
       await expect(outbox.writeWithJobs({ text: (recordJobs) => `with ${recordJobs('rows', 'id', 'jobs; drop table x')} select 1`, values: [] })).rejects.toThrow(

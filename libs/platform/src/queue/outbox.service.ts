@@ -1,11 +1,12 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
-import { JOBS, type JobEnvelope, type JobName, type JobPayload } from '@plink/contracts';
+import { JOBS, type JobName, type JobPayload } from '@plink/contracts';
 import { nativePoolOf, type NativePgPool } from '../database/database.module';
 import { currentCorrelationId } from '../logging/logger';
 import { warnThrottled } from '../logging/throttled-log';
 import { JobQueue } from './job-queue';
+import { relayedJobs } from './relayed-jobs';
 import { OutboxMessage } from './outbox.entity';
 import { WakeRelayOnCommit, type AfterCommit } from './wake-relay-on-commit';
 
@@ -305,16 +306,7 @@ export class Outbox implements OnApplicationBootstrap, BeforeApplicationShutdown
       rows.sort((a, b) => +a.available_at - +b.available_at || +a.created_at - +b.created_at);
       try {
         await withTimeout(
-          this.jobs.addMany(
-            rows.map((row) => ({
-              name: row.job_name as JobName,
-              jobId: row.id,
-              envelope: {
-                payload: row.payload as JobEnvelope['payload'],
-                meta: { correlationId: row.correlation_id, recordedAt: new Date(row.created_at).toISOString() },
-              },
-            })),
-          ),
+          this.jobs.addMany(relayedJobs(rows)),
           ADD_TIMEOUT_MS,
         );
       } catch (err) {

@@ -1,0 +1,57 @@
+import { JOBS, WEBHOOK_DELIVERIES_PER_JOB } from '@plink/contracts';
+import { relayedJobs, type RelayedRow } from './relayed-jobs';
+
+const at = new Date('2026-11-24T10:00:00.000Z');
+const row = (id: string, jobName: string, payload: Record<string, unknown>, correlationId = `req-${id}`): RelayedRow => ({
+  id,
+  job_name: jobName,
+  payload,
+  correlation_id: correlationId,
+  created_at: at,
+});
+const delivery = (leadId: number) => ({ v: 1, leadId, pageId: 9 });
+
+describe('relayedJobs (what one outbox relay pass adds to the queues)', () => {
+  it('adds each ordinary row as its own job, its id the row id, with its correlation id and recording time', () => {
+    expect(relayedJobs([row('a', 'email.file-delivery', { v: 1, leadId: 1 })])).toEqual([
+      { name: 'email.file-delivery', jobId: 'a', envelope: { payload: { v: 1, leadId: 1 }, meta: { correlationId: 'req-a', recordedAt: at.toISOString() } } },
+    ]);
+  });
+
+  it('hands the leads’ webhook deliveries over together, each with the correlation id of its own request', () => {
+    const jobs = relayedJobs([
+      row('a', 'webhook.deliver', delivery(1)),
+      row('b', 'email.file-delivery', { v: 1, leadId: 1 }),
+      row('c', 'webhook.deliver', delivery(2)),
+    ]);
+    expect(jobs.map((j) => [j.name, j.jobId])).toEqual([
+      ['webhook.deliver-many', 'a'],
+      ['email.file-delivery', 'b'],
+    ]);
+    expect(jobs[0].envelope).toEqual({
+      payload: {
+        v: 1,
+        jobs: [
+          { payload: delivery(1), correlationId: 'req-a' },
+          { payload: delivery(2), correlationId: 'req-c' },
+        ],
+      },
+      meta: { correlationId: 'req-a', recordedAt: at.toISOString() },
+    });
+  });
+
+  it('puts at most WEBHOOK_DELIVERIES_PER_JOB in one job, in the order recorded; a lone delivery is a job of one', () => {
+    const count = WEBHOOK_DELIVERIES_PER_JOB * 2 + 1;
+    const jobs = relayedJobs(Array.from({ length: count }, (_, i) => row(`r${i}`, 'webhook.deliver', delivery(i + 1))));
+    const sizes = jobs.map((j) => (j.envelope.payload as unknown as { jobs: unknown[] }).jobs.length);
+    expect(sizes).toEqual([WEBHOOK_DELIVERIES_PER_JOB, WEBHOOK_DELIVERIES_PER_JOB, 1]);
+    expect(jobs.map((j) => j.jobId)).toEqual(['r0', `r${WEBHOOK_DELIVERIES_PER_JOB}`, `r${2 * WEBHOOK_DELIVERIES_PER_JOB}`]);
+    const leadIds = jobs.flatMap((j) => (j.envelope.payload as unknown as { jobs: { payload: { leadId: number } }[] }).jobs.map((m) => m.payload.leadId));
+    expect(leadIds).toEqual(Array.from({ length: count }, (_, i) => i + 1));
+  });
+
+  it('gives a group a payload its job contract accepts', () => {
+    const [group] = relayedJobs([row('a', 'webhook.deliver', delivery(1))]);
+    expect(JOBS['webhook.deliver-many'].schema.safeParse(group.envelope.payload).success).toBe(true);
+  });
+});
