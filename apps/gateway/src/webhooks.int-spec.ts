@@ -169,6 +169,45 @@ describe('webhooks, end to end', () => {
     expect(delivered.attempts.map((a) => a.status)).toEqual([500, 200]);
   }, 40_000);
 
+  it('sends the leads of one delivery job side by side: the one to retry is retried, the delivered one is not sent again', async () => {
+    const ok = await pageKnownEverywhere('/hooks/together-ok');
+    const flaky = await pageKnownEverywhere('/hooks/together-flaky');
+    receiver.answer('/hooks/together-flaky', { status: 500 });
+    // A job as the outbox relays the leads of one pass (leads of two pages), each lead with its request's id.
+    const member = (page: { id: number; slug: string }, leadId: number, email: string) => ({
+      payload: {
+        v: 2 as const,
+        leadId,
+        pageId: page.id,
+        email,
+        createdAt: new Date().toISOString(),
+        consentAt: null,
+        page: { slug: page.slug, title: 'Together', url: `https://plink.test/${page.slug}` },
+      },
+      correlationId: `together-${leadId}`,
+    });
+    await gateway.app.get(JobQueue).addMany([
+      {
+        name: 'webhook.deliver-many',
+        jobId: `together-${Date.now()}`,
+        envelope: {
+          payload: { v: 1, jobs: [member(ok.page, 910_001, 'together.ok@example.com'), member(flaky.page, 910_002, 'together.flaky@example.com')] },
+          meta: { correlationId: 'together', recordedAt: new Date().toISOString() },
+        },
+      },
+    ]);
+    const hooks = await eventually(async () => receiver.on('/hooks/together-flaky').length === 2 && receiver.on('/hooks/together-flaky'), 20_000);
+    expect(hooks[1].headers['webhook-id']).toBe(hooks[0].headers['webhook-id']);
+    expect(hooks[1].at - hooks[0].at).toBeGreaterThanOrEqual(4_400); // the schedule's first retry
+    expect(JSON.parse(receiver.on('/hooks/together-ok')[0].body).data.email).toBe('together.ok@example.com');
+    const logged = async (owner: Creator, pageId: number) =>
+      (await webhookOf(owner, pageId)).deliveries.map((d) => ({ status: d.status, attempts: d.attempts.map((a) => a.status) }));
+    await eventually(async () => (await logged(flaky.owner, flaky.page.id))[0]?.status === 'delivered');
+    expect(await logged(flaky.owner, flaky.page.id)).toEqual([{ status: 'delivered', attempts: [500, 200] }]);
+    expect(await logged(ok.owner, ok.page.id)).toEqual([{ status: 'delivered', attempts: [200] }]);
+    expect(receiver.on('/hooks/together-ok')).toHaveLength(1);
+  }, 40_000);
+
   it("honours a 429's Retry-After", async () => {
     const owner = await creator();
     const page = await pageWithWebhook(owner, '/hooks/busy');
