@@ -468,7 +468,7 @@ describe('webhooks, end to end', () => {
     expect(receiver.on('/hooks/limited')).toHaveLength(sent.length);
   });
 
-  it('the daily clean-up drops messages older than 30 days with their attempts, and keeps the newer ones', async () => {
+  it('the clean-up drops messages older than 30 days with their attempts, and keeps the newer ones', async () => {
     const owner = await creator();
     const page = await pageWithWebhook(owner, '/hooks/old-log');
     const logged = async (id: string, age: string) => {
@@ -485,6 +485,12 @@ describe('webhooks, end to end', () => {
     };
     await logged('msg_oldoldoldoldoldoldoldoldol', '31 days');
     await logged('msg_newnewnewnewnewnewnewnewne', '29 days');
+    // An attempt left without its message (a write cut off halfway: attempts have no foreign key) goes too.
+    await gateway.db.query(
+      `insert into notifications.webhook_attempts (message_id, page_id, attempted_at, url, http_status, duration_ms, succeeded)
+       values ('msg_orphanorphanorphanorphanor', $1, now(), 'http://example.invalid/', 200, 10, true)`,
+      [page.id],
+    );
     // The repeatable job's run, recorded as the platform records any job.
     await gateway.db.query(
       `insert into platform.outbox (id, queue, job_name, payload, correlation_id)
@@ -493,6 +499,7 @@ describe('webhooks, end to end', () => {
     const attemptsOf = async (id: string) =>
       (await gateway.db.query('select count(*)::int as n from notifications.webhook_attempts where message_id = $1', [id])).rows[0].n as number;
     await eventually(async () => (await attemptsOf('msg_oldoldoldoldoldoldoldoldol')) === 0);
+    await eventually(async () => (await attemptsOf('msg_orphanorphanorphanorphanor')) === 0);
     expect((await webhookOf(owner, page.id)).deliveries.map((d) => d.id)).toEqual(['msg_newnewnewnewnewnewnewnewne']);
     expect(await attemptsOf('msg_newnewnewnewnewnewnewnewne')).toBe(1);
   });

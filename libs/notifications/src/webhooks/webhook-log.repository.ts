@@ -252,8 +252,9 @@ export class WebhookLogRepository {
   async failingForADay(pageId: number, since: Date | null): Promise<boolean> {
     const rows: { failing: boolean }[] = await this.em.execute(
       `with recent as (
-         select attempted_at, succeeded from notifications.webhook_attempts
-          where page_id = ? and attempted_at >= coalesce(?::timestamptz, '-infinity')
+         select a.attempted_at, a.succeeded
+           from notifications.webhook_messages m join notifications.webhook_attempts a on a.message_id = m.id
+          where m.page_id = ? and a.attempted_at >= coalesce(?::timestamptz, '-infinity')
        ), last_success as (select max(attempted_at) as at from recent where succeeded)
        select exists(
          select 1 from recent, last_success
@@ -310,32 +311,48 @@ export class WebhookLogRepository {
     return (await this.deliveries(pageId)).find((d) => d.id === id) ?? null;
   }
 
-  /** Drops the page's messages beyond its 100 newest (their attempts go with them); at most every 2 s per page. */
+  /** Drops the page's messages beyond its 100 newest, with their attempts; at most every 2 s per page. */
   async trim(pageId: number): Promise<void> {
     const now = Date.now();
     if (now - (this.trimmedAt.get(pageId) ?? 0) < TRIM_EVERY_MS) return;
     this.trimmedAt.set(pageId, now);
     if (this.trimmedAt.size > 10_000) this.trimmedAt.clear();
     await this.em.execute(
-      `delete from notifications.webhook_messages where id in (
-         select id from notifications.webhook_messages where page_id = ? order by created_at desc, id desc offset ?)`,
+      withTheirAttempts(`delete from notifications.webhook_messages where id in (
+         select id from notifications.webhook_messages where page_id = ? order by created_at desc, id desc offset ?) returning id`),
       [pageId, MESSAGES_KEPT_PER_PAGE],
     );
   }
 
-  /** The clean-up: messages older than 30 days, and any beyond a page's 100 newest. Answers how many went. */
+  /**
+   * The clean-up: messages older than 30 days, and any beyond a page's 100 newest, with their attempts; then
+   * any attempt whose message is gone (none, unless a write was cut off halfway). Answers how many messages went.
+   */
   async clean(): Promise<number> {
-    const old: unknown[] = await this.em.execute(
-      `delete from notifications.webhook_messages where created_at < now() - interval '${LOG_RETENTION_DAYS} days' returning id`,
+    const [old] = await this.em.execute<{ n: number }[]>(
+      withTheirAttempts(`delete from notifications.webhook_messages where created_at < now() - interval '${LOG_RETENTION_DAYS} days' returning id`),
     );
-    const extra: unknown[] = await this.em.execute(
-      `delete from notifications.webhook_messages m using (
+    const [extra] = await this.em.execute<{ n: number }[]>(
+      withTheirAttempts(`delete from notifications.webhook_messages m using (
          select id, row_number() over (partition by page_id order by created_at desc, id desc) as n from notifications.webhook_messages
-       ) ranked where m.id = ranked.id and ranked.n > ? returning m.id`,
+       ) ranked where m.id = ranked.id and ranked.n > ? returning m.id`),
       [MESSAGES_KEPT_PER_PAGE],
     );
-    return old.length + extra.length;
+    await this.em.execute(
+      'delete from notifications.webhook_attempts a where not exists (select 1 from notifications.webhook_messages m where m.id = a.message_id)',
+    );
+    return Number(old.n) + Number(extra.n);
   }
+}
+
+/**
+ * A statement deleting messages (`… returning id`) made to delete their attempts with them (the attempts have no
+ * foreign key that would), answering how many messages went (`n`).
+ */
+function withTheirAttempts(deleteMessages: string): string {
+  return `with gone as (${deleteMessages}),
+    attempts as (delete from notifications.webhook_attempts where message_id in (select id from gone))
+    select count(*)::int as n from gone`;
 }
 
 /**
