@@ -1,10 +1,11 @@
-import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { MikroORM, RequestContext } from '@mikro-orm/postgresql';
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import DataLoader from 'dataloader';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { QUEUE_SETTINGS, QueueName, type JobPayload, type WebhookDisableReason } from '@plink/contracts';
-import { APP_CONFIG, Outbox, getLogger, runWithCorrelation, type AppConfig } from '@plink/platform';
+import { APP_CONFIG, Outbox, getLogger, runWithCorrelation, warnThrottled, type AppConfig } from '@plink/platform';
+import { DeliveredLog } from './delivered-log';
 import { leadCreatedBody, testEventBody, type EventPage } from './lead-created-event';
 import { RetryLaterError, parseRetryAfter, retryDelayMs } from './retry-schedule';
 import { WebhookEndpointsRepository, type WebhookEndpoint } from './webhook-endpoints.repository';
@@ -102,14 +103,16 @@ export function judgeAttempt(attempt: Pick<AttemptResult, 'status'>): AttemptVer
  * does it and e-mails the owner).
  */
 @Injectable()
-export class DeliverWebhookService implements OnModuleInit, OnApplicationShutdown {
+export class DeliverWebhookService implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown {
   readonly sender: WebhookSender;
   /** The lead deliveries' attempts under way in this process: at most WEBHOOK_CONCURRENCY. */
   private readonly sending: LimitFunction;
   /** The send-time checks of the lead deliveries that start together. */
   private readonly preparing: DataLoader<DeliveryRun, Prepared>;
-  /** The attempts that end together, logged with their messages' new states in one statement. */
+  /** The failed attempts that end together, logged with their messages' new states in one statement. */
   private readonly recording: DataLoader<AttemptRecord, void>;
+  /** The delivered messages, logged together within a moment (see DeliveredLog). */
+  private readonly deliveredLog: DeliveredLog;
 
   constructor(
     private readonly log: WebhookLogRepository,
@@ -127,12 +130,21 @@ export class DeliverWebhookService implements OnModuleInit, OnApplicationShutdow
       await this.log.recordAttempts(records);
       return records.map(() => undefined);
     }, orm);
+    this.deliveredLog = new DeliveredLog(
+      (records) => RequestContext.create(orm.em, () => this.log.recordAttempts(records)),
+      (err, lines) => warnThrottled('webhook-log', err, 'webhook log: delivered messages not logged yet; will try again', { lines }),
+    );
   }
 
   onModuleInit() {
     if (this.config.webhookAllowPrivateNetworks) {
       getLogger().warn('WEBHOOK_ALLOW_PRIVATE_NETWORKS is on: webhooks may reach loopback and private addresses (development and tests only)');
     }
+  }
+
+  /** Before the database closes: the deliveries waiting to be logged are written, and those still under way as they end. */
+  async beforeApplicationShutdown() {
+    await this.deliveredLog.close();
   }
 
   onApplicationShutdown() {
@@ -150,6 +162,8 @@ export class DeliverWebhookService implements OnModuleInit, OnApplicationShutdow
   async deliverLeads(members: readonly LeadDeliveryMember[], job: Job, token?: string): Promise<void> {
     // A job's first run: nothing can be logged for its leads yet (the log is written after an attempt).
     const firstRun = job.attemptsMade === 0 && (job.attemptsStarted ?? 0) <= 1;
+    // A later run reads the log to leave the messages that ended alone: the deliveries still to be logged first.
+    if (!firstRun) await this.deliveredLog.flush();
     const outcomes = await Promise.all(
       members.map(({ payload, correlationId }) =>
         correlationId ? runWithCorrelation(correlationId, () => this.deliverLead(payload, job, firstRun, !!token)) : this.deliverLead(payload, job, firstRun, !!token),
@@ -236,7 +250,7 @@ export class DeliverWebhookService implements OnModuleInit, OnApplicationShutdow
         results.set(id, { message, target: endpoint! });
       } else if (key.v === 2) {
         // Logged with the outcome of this first attempt.
-        results.set(id, { message: this.log.newLeadMessage(key, bodyOf(key)), target: endpoint! });
+        results.set(id, { message: this.log.newLeadMessage(key, bodyOf(key), new Date(key.createdAt)), target: endpoint! });
       } else {
         // Recorded by a release whose worker read the lead, and not sent yet: this worker does not read leads.
         results.set(id, { skip: 'a job of the former shape (lead id only) whose message was never created' });
@@ -287,9 +301,11 @@ export class DeliverWebhookService implements OnModuleInit, OnApplicationShutdow
     const logContext = { pageId: target.pageId, messageId: message.id, attempt: attemptNumber, status: attempt.status, error: attempt.error };
 
     if (verdict === 'delivered') {
-      await this.recording.load({ message, attempt, outcome: { status: 'delivered', nextAttemptAt: null } });
+      this.deliveredLog.add({ message, attempt, outcome: { status: 'delivered', nextAttemptAt: null } });
       return { ended: 'delivered' };
     }
+    // The failure checks below read the log: the deliveries waiting to be logged are written first.
+    await this.deliveredLog.flush();
     if (verdict === 'retry' && !lastAttempt) {
       const delayMs = retryDelayMs(attemptNumber, parseRetryAfter(attempt.retryAfter));
       const disable = (await this.log.failingForADay(target.pageId, target.enabledAt)) ? 'failing' : null;

@@ -20,6 +20,8 @@ export interface WebhookMessage {
   test: boolean;
   body: string;
   status: WebhookDeliveryStatus;
+  /** When the message was made (a lead's: when the lead was captured); the log's time when left out. */
+  createdAt?: Date;
   /**
    * Whether the message has its row in the log. A lead's message is written with the outcome of its first
    * attempt (one insert, see {@link WebhookLogRepository.recordAttempts}); its id does not wait for the row
@@ -109,12 +111,12 @@ function toMessage(row: MessageRow): WebhookMessage {
 /** The statement logging attempts ({@link WebhookLogRepository.recordAttempts}); `json` is its one parameter. */
 const recordAttemptsSql = (json: string) => `with v as (
     select * from jsonb_to_recordset(${json}::jsonb) as v(
-      message_id text, page_id integer, lead_id integer, event_type text, body text, attempted_at timestamptz, url text,
+      message_id text, page_id integer, lead_id integer, event_type text, body text, created_at timestamptz, attempted_at timestamptz, url text,
       http_status integer, error text, duration_ms integer, response_excerpt text, succeeded boolean, status text,
       next_attempt_at timestamptz)
   ), created as (
-    insert into notifications.webhook_messages as m (id, page_id, lead_id, event_type, body, status, next_attempt_at, finished_at)
-    select message_id, page_id, lead_id, event_type, body, status, next_attempt_at,
+    insert into notifications.webhook_messages as m (id, page_id, lead_id, event_type, body, created_at, status, next_attempt_at, finished_at)
+    select message_id, page_id, lead_id, event_type, body, coalesce(created_at, now()), status, next_attempt_at,
            case when status in ('delivered', 'failed') then now() end
       from v where body is not null
     on conflict (page_id, lead_id) do update
@@ -156,8 +158,8 @@ export class WebhookLogRepository {
   }
 
   /** A lead's message not logged yet: its id and body; its row comes with its first attempt. */
-  newLeadMessage(key: LeadKey, body: string): WebhookMessage {
-    return { id: leadMessageId(key), pageId: key.pageId, leadId: key.leadId, eventType: 'lead.created', test: false, body, status: 'pending', logged: false };
+  newLeadMessage(key: LeadKey, body: string, createdAt: Date): WebhookMessage {
+    return { id: leadMessageId(key), pageId: key.pageId, leadId: key.leadId, eventType: 'lead.created', test: false, body, status: 'pending', logged: false, createdAt };
   }
 
   /** A test event's message (never retried). */
@@ -207,6 +209,7 @@ export class WebhookLogRepository {
         lead_id: message.leadId,
         event_type: message.eventType,
         body: message.logged ? null : message.body,
+        created_at: message.logged ? null : (message.createdAt?.toISOString() ?? null),
             attempted_at: attempt.at.toISOString(),
             url: attempt.url.slice(0, 2048),
             http_status: attempt.status,
