@@ -5,6 +5,7 @@ import { loadConfig } from '@plink/platform';
 import { SmtpCatcher, createTestEnvironment, freePort, type TestEnvironment } from '@plink/testing';
 import { createGateway } from './bootstrap';
 import { TestBrowser } from './testing/http-client';
+import { eventually } from './testing/polling';
 
 const ROOT = join(__dirname, '../../..');
 const SERVICES = ['identity', 'pages', 'leads', 'billing', 'notifications'];
@@ -54,7 +55,11 @@ describe('service apps run alone', () => {
       const gatewayMetrics = await fetch(`${origin}/metrics`);
       expect(gatewayMetrics.status).toBe(200);
       expect(gatewayMetrics.headers.get('content-type')).toContain('text/plain');
-      const text = await gatewayMetrics.text();
+      // The mail reaches the SMTP server a moment before the worker marks its job completed.
+      const text = await eventually(async () => {
+        const body = await (await fetch(`${origin}/metrics`)).text();
+        return /^plink_queue_jobs\{queue="email",state="completed"\} 1$/m.test(body) && body;
+      });
       expect(text).toMatch(/^plink_http_request_duration_seconds_count\{method="POST",route="\/api\/register",status="201"\} 1$/m);
       expect(text).toMatch(/^plink_queue_jobs\{queue="email",state="completed"\} 1$/m);
       expect(text).toMatch(/^plink_outbox_rows 0$/m);
