@@ -17,8 +17,8 @@ export const FAILED_MESSAGES_BEFORE_DISABLE = 3;
 
 /*
  * Batches: the worker runs WEBHOOK_CONCURRENCY deliveries at once, and under load the send-time checks of
- * the deliveries that start together are read in one pass, and the attempts that end together logged (with
- * their messages) in one statement (see `batches` below). Measured with `npm run bench` (webhook part, one
+ * the deliveries that start together are read in one pass, and the attempts that fail together logged (with
+ * their messages) in one statement (see `batches` below); delivered messages are logged by DeliveredLog. Measured with `npm run bench` (webhook part, one
  * page, 2 cores shared with other work, base and batched run back to back): CPU per delivered webhook in the
  * notifications process 1.4-2.8 ms → 0.53-0.59 ms, in PostgreSQL 1.0-1.5 ms → 0.3 ms; lead → webhook at rest
  * unchanged (p50 16-140 ms before, 27-48 ms after, as noisy as the machine).
@@ -154,8 +154,8 @@ export class DeliverWebhookService implements OnModuleInit, BeforeApplicationShu
   /**
    * A `webhook.deliver` or `webhook.deliver-many` job: each lead's message on its page, sent side by side (at
    * most WEBHOOK_CONCURRENCY attempts at once in the process). The checks are made in a batch with the
-   * deliveries that start at the same moment (see {@link prepareLeads}), the attempts logged in one with those
-   * that end together. Then the job ends as its messages do (see {@link settle}): retried when one of them is
+   * deliveries that start at the same moment (see {@link prepareLeads}); a failed attempt is logged in one
+   * statement with those that fail together, a delivered message within a moment (DeliveredLog). Then the job ends as its messages do (see {@link settle}): retried when one of them is
    * to be tried again (the ones that ended are not sent again), put back to wait when one waits for the copy of
    * its page's endpoint, else done.
    */
