@@ -18,7 +18,6 @@ export type WebhookDisableReason = (typeof WEBHOOK_DISABLE_REASONS)[number];
 export const webhookMessageIdSchema = z.string().regex(/^msg_[a-z0-9]{26}$/);
 
 const id = z.number().int().positive();
-
 const sealedToken = z.string().min(1).max(1000);
 /** Creator-written text a job carries (a page title): bounded, never trusted as markup. */
 const pageTitle = z.string().max(10_000);
@@ -47,6 +46,24 @@ const leadDeliverySchema = z.discriminatedUnion('v', [
 
 /** The most lead deliveries one `webhook.deliver-many` job carries. */
 export const WEBHOOK_DELIVERIES_PER_JOB = 50;
+
+/** The payload of a job the outbox relay makes of several rows (see {@link RELAYED_TOGETHER}). */
+export interface RelayedGroup {
+  v: 1;
+  /** Each row's payload, with the correlation id of the request that recorded it. */
+  jobs: { payload: unknown; correlationId: string }[];
+}
+
+/** The contract of a {@link RelayedGroup} whose rows carry `member` payloads, `max` at most. */
+function relayedGroupOf<T extends z.ZodType>(member: T, max: number) {
+  return z.object({
+    v: z.literal(1),
+    jobs: z
+      .array(z.object({ payload: member, correlationId: z.string().min(1).max(100) }))
+      .min(1)
+      .max(max),
+  });
+}
 
 /**
  * Who an account e-mail goes to, as the identity service has the account when it records the e-mail (the
@@ -395,13 +412,7 @@ export const JOBS = {
    */
   'webhook.deliver-many': {
     queue: QueueName.Webhooks,
-    schema: z.object({
-      v: z.literal(1),
-      jobs: z
-        .array(z.object({ payload: leadDeliverySchema, correlationId: z.string().min(1).max(100) }))
-        .min(1)
-        .max(WEBHOOK_DELIVERIES_PER_JOB),
-    }),
+    schema: relayedGroupOf(leadDeliverySchema, WEBHOOK_DELIVERIES_PER_JOB),
   },
   /**
    * A page's webhook endpoint changed (its URL saved, its secret rotated, the webhook turned on or off, the

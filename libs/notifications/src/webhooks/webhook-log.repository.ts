@@ -111,9 +111,9 @@ function toMessage(row: MessageRow): WebhookMessage {
 /** The statement logging attempts ({@link WebhookLogRepository.recordAttempts}); `json` is its one parameter. */
 const recordAttemptsSql = (json: string) => `with v as (
     select * from jsonb_to_recordset(${json}::jsonb) as v(
-      message_id text, page_id integer, lead_id integer, event_type text, body text, created_at timestamptz, attempted_at timestamptz, url text,
-      http_status integer, error text, duration_ms integer, response_excerpt text, succeeded boolean, status text,
-      next_attempt_at timestamptz)
+      message_id text, page_id integer, lead_id integer, event_type text, body text, created_at timestamptz,
+      attempted_at timestamptz, url text, http_status integer, error text, duration_ms integer, response_excerpt text,
+      succeeded boolean, status text, next_attempt_at timestamptz)
   ), created as (
     insert into notifications.webhook_messages as m (id, page_id, lead_id, event_type, body, created_at, status, next_attempt_at, finished_at)
     select message_id, page_id, lead_id, event_type, body, coalesce(created_at, now()), status, next_attempt_at,
@@ -210,12 +210,12 @@ export class WebhookLogRepository {
         event_type: message.eventType,
         body: message.logged ? null : message.body,
         created_at: message.logged ? null : (message.createdAt?.toISOString() ?? null),
-            attempted_at: attempt.at.toISOString(),
-            url: attempt.url.slice(0, 2048),
-            http_status: attempt.status,
-            error: storableText(attempt.error, 300),
-            duration_ms: attempt.durationMs,
-            response_excerpt: storableText(attempt.response, 500),
+        attempted_at: attempt.at.toISOString(),
+        url: attempt.url.slice(0, 2048),
+        http_status: attempt.status,
+        error: storableText(attempt.error, 300),
+        duration_ms: attempt.durationMs,
+        response_excerpt: storableText(attempt.response, 500),
         succeeded: outcome.status === 'delivered',
         status: outcome.status,
         next_attempt_at: outcome.nextAttemptAt?.toISOString() ?? null,
@@ -223,7 +223,6 @@ export class WebhookLogRepository {
     );
     if (em) await em.execute(recordAttemptsSql('?'), [json]);
     else await (await this.pool()).query({ name: 'webhook_record_attempts', text: recordAttemptsSql('$1'), values: [json] });
-    for (const record of records) record.message.logged = true;
     // In a unit of work, the caller trims after it has committed (the new rows are not visible before).
     if (!em) await this.trimPagesOf(records);
   }

@@ -8,9 +8,10 @@ import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { WebhookLogRepository } from './webhook-log.repository';
 
 /**
- * The webhooks queue: lead deliveries (one lead a job, or several as the outbox relays them), redeliveries, the copy of the pages' endpoints (changes told by the
- * pages service) and the log clean-up. Retries follow the webhook
- * schedule (the `webhook-schedule` backoff registered here). Concurrency: WEBHOOK_CONCURRENCY, applied at start.
+ * The webhooks queue: lead deliveries (several leads a job, as the outbox relays them; one a job from earlier
+ * releases), redeliveries, the copy of the pages' endpoints (changes told by the pages service) and the log
+ * clean-up. Retries follow the webhook schedule (the `webhook-schedule` backoff registered here).
+ * Concurrency: WEBHOOK_CONCURRENCY, applied at start.
  */
 @Processor(QueueName.Webhooks, {
   concurrency: QUEUE_SETTINGS[QueueName.Webhooks].concurrency,

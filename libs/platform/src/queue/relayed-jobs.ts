@@ -1,4 +1,4 @@
-import { RELAYED_TOGETHER, type JobEnvelope, type JobName } from '@plink/contracts';
+import { RELAYED_TOGETHER, type JobEnvelope, type JobName, type RelayedGroup } from '@plink/contracts';
 
 /** An outbox row as the relay takes it. */
 export interface RelayedRow {
@@ -24,7 +24,7 @@ export interface RelayedJob {
  */
 export function relayedJobs(rows: readonly RelayedRow[]): RelayedJob[] {
   const jobs: RelayedJob[] = [];
-  const open = new Map<string, { members: { payload: unknown; correlationId: string }[]; max: number }>();
+  const open = new Map<string, RelayedGroup>();
   for (const row of rows) {
     const meta = { correlationId: row.correlation_id, recordedAt: new Date(row.created_at).toISOString() };
     const together = RELAYED_TOGETHER[row.job_name as JobName];
@@ -33,12 +33,12 @@ export function relayedJobs(rows: readonly RelayedRow[]): RelayedJob[] {
       continue;
     }
     let group = open.get(row.job_name);
-    if (!group || group.members.length >= group.max) {
-      group = { members: [], max: together.max };
+    if (!group || group.jobs.length >= together.max) {
+      group = { v: 1, jobs: [] };
       open.set(row.job_name, group);
-      jobs.push({ name: together.as, jobId: row.id, envelope: { payload: { v: 1, jobs: group.members } as unknown as JobEnvelope['payload'], meta } });
+      jobs.push({ name: together.as, jobId: row.id, envelope: { payload: group as unknown as JobEnvelope['payload'], meta } });
     }
-    group.members.push({ payload: row.payload, correlationId: row.correlation_id });
+    group.jobs.push({ payload: row.payload, correlationId: row.correlation_id });
   }
   return jobs;
 }
