@@ -130,6 +130,24 @@ export async function isolationJourney({ page, browser, smtp, gateway }: { page:
     expect(found.storage).toBe('read: null');
   }
 
+  // The same page asked on the app's own address under other spellings (percent-escapes the router decodes,
+  // stray slashes): the code never runs with the app's origin. With a host of their own, pages are sent there.
+  const rest = trap.slug.slice(1); // the slug without its leading "t" (%74)
+  for (const path of [`/%74${rest}`, `/%70/${trap.slug}`, `/p/%74${rest}?submitted=1`, `/${trap.slug.replace('-', '%2D')}`, `//${trap.slug}`]) {
+    const other = await page.goto(`${origin}${path}`);
+    const landed = new URL(page.url());
+    if (!sandboxed) expect(landed.origin, path).toBe(publicOrigin);
+    if (other?.status() !== 200) continue;
+    if (sandboxed) expect(other.headers()['content-security-policy'], path).toMatch(/^sandbox allow-scripts allow-forms /);
+    await expect(page.locator('#probe[data-done]'), path).toBeAttached({ timeout: 20_000 });
+    const probed = JSON.parse((await page.locator('#probe').textContent()) ?? '{}') as Record<string, string>;
+    expect(probed.origin, path).toBe(sandboxed ? 'null' : publicOrigin);
+    const got = JSON.stringify(probed);
+    for (const secret of [a.username, a.email, victimLead, PAGE_TITLE, MARKER, sessionCookie!.value]) {
+      expect(got, `the page's code read "${secret}" at ${path}`).not.toContain(secret);
+    }
+  }
+
   // A's page kept its name, and A is still signed in with the marker in place.
   const mine = await page.request.get(`${origin}/api/pages/${victimPage.id}`);
   expect(mine.status()).toBe(200);

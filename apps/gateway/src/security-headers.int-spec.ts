@@ -282,6 +282,54 @@ describe('two hosts: PUBLIC_ORIGIN for landing pages, APP_ORIGIN for the app (ht
     }
   });
 
+  it('judges the split on the address as the router decodes it: no spelling serves a page or its owner’s code on the app host', async () => {
+    // A slug starting with "m" so that escapes of it may be written in either case (%6d, %6D).
+    const page = await createPage(pro, { slug: `my-${tag()}`, customCodeSnippet: SNIPPET });
+    const rest = page.slug.slice(1); // the slug without its "m"
+    const spellings = [
+      `/%6d${rest}`,
+      `/%6D${rest}`,
+      `/%70/${page.slug}`,
+      `/p/%6d${rest}`,
+      `/p/%6d${rest}?submitted=1`,
+      `/%70/${pro.username}/%6d${rest}`,
+      `/${page.slug.replace('-', '%2D')}`,
+      `/${page.slug.replace('-', '%2d')}`,
+      `/%256d${rest}`,
+      `/%2570/${page.slug}`,
+      `/${page.slug}%2F`,
+      `/${page.slug}%2f?submitted=1`,
+      `/./${page.slug}`,
+      `//${page.slug}`,
+      `//p//${page.slug}`,
+      `/p/./${page.slug}`,
+      `/${page.slug}/`,
+    ];
+    for (const path of spellings) {
+      for (const answer of [
+        await rawRequest(gateway.origin, path, { headers: { host: new URL(APP).host, 'accept-encoding': 'identity' } }),
+        await rawRequest(gateway.origin, path, { method: 'HEAD', headers: { host: new URL(APP).host } }),
+      ]) {
+        const body = answer.raw.toString('utf8');
+        expect({ path, code: body.includes(SNIPPET), title: body.includes('A landing page') }).toEqual({ path, code: false, title: false });
+        // Anything the router takes for a page is sent to the public host, as the plain spelling is.
+        if (answer.status === 301) expect({ path, location: answer.headers.location }).toEqual({ path, location: `${PUBLIC}${path}` });
+      }
+      const form = await on(APP, 'POST', path, { headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `email=enc.${tag()}%40example.com&consent=on` });
+      expect({ path, code: form.body.includes(SNIPPET) }).toEqual({ path, code: false });
+    }
+    // The escapes the router decodes to the page itself are sent to the public host (where the page answers).
+    for (const path of [`/%6d${rest}`, `/%70/${page.slug}`, `/p/%6D${rest}?submitted=1`, `/${page.slug.replace('-', '%2D')}`]) {
+      const onApp = await rawRequest(gateway.origin, path, { headers: { host: new URL(APP).host } });
+      expect({ path, status: onApp.status, location: onApp.headers.location }).toEqual({ path, status: 301, location: `${PUBLIC}${path}` });
+      const onPublic = await rawRequest(gateway.origin, path, { headers: { host: new URL(PUBLIC).host, 'accept-encoding': 'identity' } });
+      expect({ path, status: onPublic.status, code: onPublic.raw.toString('utf8').includes(SNIPPET) }).toEqual({ path, status: 200, code: true });
+    }
+    // No form post on the app host stored a lead: each was sent on to the public host.
+    const stored = await gateway.db.query('select count(*)::int as n from leads.leads where page_id = $1', [page.id]);
+    expect(stored.rows[0].n).toBe(0);
+  });
+
   it('trusts X-Forwarded-Host only behind a trusted proxy (TRUST_PROXY off here)', async () => {
     const page = await createPage(pro);
     const res = await on(APP, 'GET', `/${page.slug}`, { headers: { 'x-forwarded-host': new URL(PUBLIC).host } });

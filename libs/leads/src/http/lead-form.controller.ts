@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiConsumes, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { NOT_FOUND_POLICY, creatorCodeIsolation, renderNotFoundDocument, renderPausedDocument, renderPublicPage } from '@plink/page-render';
 import { LeadMessages } from '@plink/contracts';
-import { APP_CONFIG, ApiDoc, apiNotFound, toApiError, type AppConfig } from '@plink/platform';
+import { APP_CONFIG, ApiDoc, apiNotFound, mayAnswerLandingPage, redirectToLandingPagesHost, toApiError, type AppConfig } from '@plink/platform';
 import type { SubmissionPage } from '../page-facts/page-facts.repository';
 import { CaptureLeadService } from '../use-cases/capture-lead.service';
 
@@ -74,6 +74,12 @@ export class LeadFormController {
   }
 
   private async submit(request: FastifyRequest, reply: FastifyReply, slug: string, username: string | undefined, body: unknown): Promise<void> {
+    // Its answer is the page (with its owner's code): never on the app's host when pages have their own (the
+    // host split sends such posts there first; asked again here whatever the router made of the address).
+    if (!mayAnswerLandingPage(request, this.config)) {
+      void redirectToLandingPagesHost(request, reply, this.config);
+      return;
+    }
     const path = request.url.split('?')[0];
     const page = await this.capture.lookUpPage(slug);
     if (!page || (username !== undefined && page.ownerUsername.toLowerCase() !== username.toLowerCase())) {

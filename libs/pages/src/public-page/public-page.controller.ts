@@ -3,7 +3,17 @@ import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiExcludeEndpoint } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isFileName, mayBePageSlug } from '@plink/contracts';
-import { APP_CONFIG, PrecompressedDocument, SpaShell, apiNotFound, appSecurityHeaders, sendPrecompressed, type AppConfig } from '@plink/platform';
+import {
+  APP_CONFIG,
+  PrecompressedDocument,
+  SpaShell,
+  apiNotFound,
+  appSecurityHeaders,
+  mayAnswerLandingPage,
+  redirectToLandingPagesHost,
+  sendPrecompressed,
+  type AppConfig,
+} from '@plink/platform';
 import { ViewCounter } from '../views/view-counter';
 import { RenderedPages, pageStateOf } from './rendered-pages';
 
@@ -38,7 +48,7 @@ export class PublicPageController {
   private readonly spaHeaders: Record<string, string>;
 
   constructor(
-    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly pages: RenderedPages,
     private readonly views: ViewCounter,
     @Optional() private readonly spa?: SpaShell,
@@ -87,6 +97,9 @@ export class PublicPageController {
   }
 
   private async sendPage(request: FastifyRequest, reply: FastifyReply, slug: string, username?: string): Promise<FastifyReply> {
+    // The host split already sends pages asked on the app's host to their own; asked again here, so that a page
+    // (and its owner's code) is never answered with the app's origin, whatever the router made of the address.
+    if (!mayAnswerLandingPage(request, this.config)) return redirectToLandingPagesHost(request, reply, this.config);
     const state = pageStateOf(request.url);
     const page = mayBePageSlug(slug) ? await this.pages.render(slug, state) : null;
     if (!page || (username !== undefined && page.ownerUsername.toLowerCase() !== username.toLowerCase())) {

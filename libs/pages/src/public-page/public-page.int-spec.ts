@@ -400,3 +400,41 @@ describe('public landing pages', () => {
     });
   });
 });
+
+/**
+ * With a host of their own (PUBLIC_ORIGIN), landing pages are answered only there. The gateway's host split
+ * sends them there before routing; the page's handler checks again, so that an address the split misjudges
+ * can still never put a creator's code on the app's origin. This app has no host split (no gateway headers):
+ * what it answers on the app host is the handler's own doing.
+ */
+describe('public landing pages with a host of their own', () => {
+  const APP = 'https://app.plink.test';
+  const PUBLIC = 'https://pages.plink.test';
+  const CODE = '<script>document.title = "owner code ran"</script>';
+  let t: PagesTestApp;
+  let slug: string;
+  let username: string;
+
+  beforeAll(async () => {
+    t = await PagesTestApp.start({ APP_ORIGIN: APP, PUBLIC_ORIGIN: PUBLIC });
+    const owner = await t.creator({ premium: true });
+    username = owner.username;
+    slug = `own-host-${Date.now().toString(36)}`;
+    const created = await owner.client.post('/api/pages', { slug, title: 'On its own host', customCodeSnippet: CODE });
+    expect(created.status).toBe(201);
+  });
+  afterAll(() => t?.close());
+
+  const get = (host: string, path: string) => rawRequest(t.origin, path, { headers: { host: new URL(host).host, 'accept-encoding': 'identity' } });
+
+  it('never renders a page, its thank-you state or its owner’s code on the app host: it sends the visitor to the public one', async () => {
+    for (const path of [`/${slug}`, `/p/${slug}`, `/p/${username}/${slug}`, `/${slug}?submitted=1`, `/%6fwn-${slug.slice(4)}`, `/p/${slug.toUpperCase()}`]) {
+      const answer = await get(APP, path);
+      expect({ path, status: answer.status, location: answer.headers.location }).toEqual({ path, status: 301, location: `${PUBLIC}${path}` });
+      expect(decodedBody(answer)).not.toContain(CODE);
+    }
+    const onPublic = await get(PUBLIC, `/${slug}`);
+    expect(onPublic.status).toBe(200);
+    expect(decodedBody(onPublic)).toContain(CODE);
+  });
+});

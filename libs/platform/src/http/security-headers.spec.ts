@@ -1,13 +1,30 @@
 import { loadConfig } from '../config/config.schema';
-import { appSecurityHeaders, classifyPath } from './security-headers';
+import { appSecurityHeaders, classifyRoute } from './security-headers';
 
-describe('classifyPath (the two-host split)', () => {
-  it('knows landing pages, what both hosts serve, and the app', () => {
-    for (const path of ['/my-page', '/My-Page', '/my-page/', '/p/my-page', '/p/alice/my-page']) expect([path, classifyPath(path)]).toEqual([path, 'page']);
-    for (const path of ['/health', '/favicon.ico', '/fonts/inter-latin-400-normal.woff2', '/uploads/u1/a.png', '/api/page/my-page/submit'])
-      expect([path, classifyPath(path)]).toEqual([path, 'shared']);
-    for (const path of ['/', '/dashboard', '/editor/12', '/verify-email', '/api/user', '/api/pages/1/export', '/api', '/assets/index.js', '/robots.txt', '/favicon.svg'])
-      expect([path, classifyPath(path)]).toEqual([path, 'app']);
+describe('classifyRoute (the two-host split)', () => {
+  it('knows landing pages, what both hosts serve, and the app, by the matched route and its decoded parameters', () => {
+    const page: Array<[string, Record<string, string>]> = [
+      ['/:slug', { slug: 'my-page' }],
+      ['/:slug', { slug: 'My-Page' }],
+      ['/p/:slug', { slug: 'my-page' }],
+      ['/p/:username/:slug', { username: 'alice', slug: 'my-page' }],
+      ['/p/*', { '*': 'x/y' }],
+    ];
+    for (const [route, params] of page) expect([route, params, classifyRoute(route, params)]).toEqual([route, params, 'page']);
+    for (const route of ['/health', '/health/live', '/health/ready', '/favicon.ico', '/fonts/:file', '/uploads/*', '/api/page/:slug/submit'])
+      expect([route, classifyRoute(route, {})]).toEqual([route, 'shared']);
+    const app: Array<[string | undefined, Record<string, string>]> = [
+      ['/', {}],
+      ['/:slug', { slug: 'dashboard' }], // reserved: the SPA's screen
+      ['/:slug', { slug: 'my-page/' }], // an escaped trailing slash (`%2F`) decodes into the segment: never a slug
+      ['/:slug', { slug: '%6dy-page' }], // a double escape decodes once
+      ['/:slug', { slug: 'robots.txt' }],
+      ['/api/user', {}],
+      ['/api/pages/:id/export', {}],
+      ['/*', { '*': 'editor/12' }],
+      [undefined, {}], // no route: the app's 404
+    ];
+    for (const [route, params] of app) expect([route, params, classifyRoute(route, params)]).toEqual([route, params, 'app']);
   });
 });
 

@@ -18,8 +18,8 @@ declare module 'fastify' {
  */
 const VISITOR_ROUTES = new Set(['/', '/:slug', '/p/:slug', '/p/:username/:slug', '/api/page/:slug/submit', '/fonts/:file', '/uploads/*']);
 
-/** The visitor's JSON submit call (`POST /api/page/{slug}/submit`). */
-const SUBMIT_PATH = /^\/api\/page\/[^/?]+\/submit(?:\?|$)/;
+/** The visitor's JSON submit call (`POST /api/page/{slug}/submit`), as the router names its route. */
+const SUBMIT_ROUTE = '/api/page/:slug/submit';
 
 /**
  * The app's policy (SPA and API), as helmet options. Scripts: the built SPA's own files only (Vite emits no
@@ -84,18 +84,28 @@ export function publicPageBaseHeaders(config: AppConfig): Record<string, string>
   return config.publicOrigin.startsWith('https:') ? { 'strict-transport-security': 'max-age=31536000' } : {};
 }
 
-/** What a path is, for the two-host set-up: a landing page, something both hosts serve, or the app. */
+/** What a request is, for the two-host set-up: a landing page, something both hosts serve, or the app. */
 export type PathKind = 'page' | 'shared' | 'app';
 
-/** Classifies a request path (no query string). Pure string work: runs on every request in the two-host set-up. */
-export function classifyPath(path: string): PathKind {
-  if (path === '/health' || path.startsWith('/health/') || path === '/favicon.ico' || path.startsWith('/fonts/') || path.startsWith('/uploads/')) return 'shared';
-  if (SUBMIT_PATH.test(path)) return 'shared';
-  if (path.startsWith('/p/')) return 'page';
-  const slash = path.indexOf('/', 1);
-  if (slash === -1 || slash === path.length - 1) {
-    const slug = path.slice(1, slash === -1 ? undefined : slash);
-    if (slug && mayBePageSlug(slug)) return 'page';
+/** Routes both hosts answer: what landing pages and the editor's preview load, the submit call, health probes. */
+const SHARED_ROUTES = new Set([SUBMIT_ROUTE, '/fonts/:file', '/uploads/*', '/favicon.ico']);
+/** Routes that only ever answer a landing page (or its form, or its "Page Not Found"). */
+const PAGE_ROUTES = new Set(['/p/:slug', '/p/:username/:slug', '/p/*']);
+
+/**
+ * Classifies a request by the route the router matched and the parameters it decoded, never by the raw
+ * address: the router decodes percent-escapes (`/%6dy-page`, `/%70/my-page`) and drops duplicate slashes, so a
+ * split judged on the raw string could take a landing page for an app path and serve a creator's code with
+ * the app's origin. `/:slug` is shared with the SPA (`/dashboard`): it is a page when its decoded segment may
+ * be a slug, as the page controller decides. An address no route matches is the app's (its 404).
+ */
+export function classifyRoute(route: string | undefined, params: unknown): PathKind {
+  if (route === undefined) return 'app';
+  if (SHARED_ROUTES.has(route) || route === '/health' || route.startsWith('/health/')) return 'shared';
+  if (PAGE_ROUTES.has(route)) return 'page';
+  if (route === '/:slug') {
+    const slug = (params as { slug?: unknown } | undefined)?.slug;
+    return typeof slug === 'string' && mayBePageSlug(slug) ? 'page' : 'app';
   }
   return 'app';
 }
@@ -125,10 +135,13 @@ export async function installSecurityHeaders(fastify: FastifyInstance, config: A
   const appHeaders = appSecurityHeaders(config);
   fastify.addHook('onRequest', (request, reply, done) => {
     if (request.routeOptions.config?.visitorRoute !== true) void reply.headers(appHeaders);
-    const url = request.url;
-    if (url.startsWith('/api/')) {
-      if (!SUBMIT_PATH.test(url)) void reply.header('cache-control', 'no-store');
-      else if (request.headers.origin === 'null') void reply.header('access-control-allow-origin', 'null').header('vary', 'Origin');
+    // By the matched route, as the router decoded the address (`/%61pi/user` is `/api/user`), or the raw
+    // address for an API path no route matched (its 404).
+    const route = request.routeOptions.url;
+    if (route === SUBMIT_ROUTE) {
+      if (request.headers.origin === 'null') void reply.header('access-control-allow-origin', 'null').header('vary', 'Origin');
+    } else if (route?.startsWith('/api/') || request.url.startsWith('/api/')) {
+      void reply.header('cache-control', 'no-store');
     }
     done();
   });
@@ -146,8 +159,7 @@ export async function installSecurityHeaders(fastify: FastifyInstance, config: A
       .send();
   });
 
-  const publicHost = landingPagesHost(config);
-  if (publicHost) installHostSplit(fastify, config, publicHost);
+  if (landingPagesHost(config)) installHostSplit(fastify, config);
 }
 
 /** The landing pages' host (lower case) when they have one of their own (PUBLIC_ORIGIN ≠ APP_ORIGIN), else undefined. */
@@ -155,17 +167,35 @@ export function landingPagesHost(config: AppConfig): string | undefined {
   return config.publicOrigin !== config.appOrigin ? new URL(config.publicOrigin).host.toLowerCase() : undefined;
 }
 
-function installHostSplit(fastify: FastifyInstance, config: AppConfig, publicHost: string): void {
+const pageHostCache = new WeakMap<AppConfig, { host: string | undefined }>();
+
+/**
+ * Whether a request may be answered with a landing page: always on one host; with a host of their own, only
+ * there. The host split decides this before routing; the handlers that render a page or take its form ask
+ * again, so that no routing mistake can ever put a creator's code on the app's origin. `request.host`
+ * honours X-Forwarded-Host only behind a trusted proxy (TRUST_PROXY).
+ */
+export function mayAnswerLandingPage(request: FastifyRequest, config: AppConfig): boolean {
+  let cached = pageHostCache.get(config);
+  if (!cached) pageHostCache.set(config, (cached = { host: landingPagesHost(config) }));
+  return cached.host === undefined || request.host.toLowerCase() === cached.host;
+}
+
+/** A landing page (or its form post) asked on the app host: it lives on the public host (308 keeps a post a post). */
+export function redirectToLandingPagesHost(request: FastifyRequest, reply: FastifyReply, config: AppConfig): FastifyReply {
+  return reply
+    .header('cache-control', 'no-store')
+    .redirect(`${config.publicOrigin}${request.url}`, request.method === 'GET' || request.method === 'HEAD' ? 301 : 308);
+}
+
+function installHostSplit(fastify: FastifyInstance, config: AppConfig): void {
   fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done) => {
     const url = request.url;
-    const q = url.indexOf('?');
-    const kind = classifyPath(q === -1 ? url : url.slice(0, q));
+    const kind = classifyRoute(request.routeOptions.url, request.params);
     if (kind === 'shared') return done();
-    // request.host honours X-Forwarded-Host only when TRUST_PROXY is on (Fastify's trustProxy).
-    const onPublic = request.host.toLowerCase() === publicHost;
+    const onPublic = mayAnswerLandingPage(request, config);
     if (kind === 'page' && !onPublic) {
-      // A landing page asked on the app host: it lives on the public host (308 keeps a form post a post).
-      void reply.redirect(`${config.publicOrigin}${url}`, request.method === 'GET' || request.method === 'HEAD' ? 301 : 308);
+      void redirectToLandingPagesHost(request, reply, config);
       return;
     }
     if (kind === 'app' && onPublic) {
