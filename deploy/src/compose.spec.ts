@@ -162,6 +162,9 @@ describe('docker-compose.yml', () => {
     const sites = caddySites(split);
     expect(sites.flatMap((s) => s.addresses).sort()).toEqual(['https://app.example.com', 'https://pages.example.net']);
     for (const site of sites) expect(site.body).toMatch(/^reverse_proxy \{\ndynamic a \{\nname gateway\nport 3000\n/m);
+    // One host for both (PUBLIC_ORIGIN unset or the same): one site, named once.
+    const same = render({ ...REQUIRED, APP_ORIGIN: 'https://plink.example.com', PUBLIC_ORIGIN: 'https://plink.example.com/' });
+    expect(caddySites(same).flatMap((s) => s.addresses)).toEqual(['https://plink.example.com']);
 
     // Without either: the app on http://localhost:3000, published by the proxy on port 3000.
     const local = render(REQUIRED);
