@@ -34,7 +34,8 @@ function depConstraints(forTests) {
     { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts', 'type:ui', ...(forTests ? ['type:testing'] : [])] },
     { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:service', 'type:platform', 'type:contracts', 'type:testing', 'type:ui'] },
     { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:testing', 'type:contracts'] },
-    { sourceTag: 'type:deploy', onlyDependOnLibsWithTags: ['type:contracts'] },
+    // The deploy checks read the apps' settings (the config schema) to hold the deploy files to them.
+    { sourceTag: 'type:deploy', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform'] },
   ];
 }
 

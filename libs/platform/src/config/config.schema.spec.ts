@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { defaultRedisPrefix, describeConfig, estimateSecretBits, loadConfig } from './config.schema';
+import { SMTP_REQUIRED, defaultRedisPrefix, describeConfig, estimateSecretBits, loadConfig } from './config.schema';
 
 const base = { DATABASE_URL: 'postgres://plink:secret@db:5432/plink' };
 
@@ -61,7 +61,7 @@ describe('configuration', () => {
   });
 
   it('refuses to start in production with a missing, example or weak SESSION_SECRET, saying what to set', () => {
-    const prod = { ...base, NODE_ENV: 'production' };
+    const prod = { ...base, NODE_ENV: 'production', SMTP_URL: 'smtp://relay.example:587' };
     expect(() => loadConfig(prod)).toThrow(/SESSION_SECRET: SESSION_SECRET must be set in production/);
     for (const example of ['plink-development-session-secret-do-not-use-in-production', 'dev-only-insecure-session-secret-change-me', 'please-change-me-0123456789abcdefghijklmnopqrstuvwxyz']) {
       expect(() => loadConfig({ ...prod, SESSION_SECRET: example })).toThrow(/example value from the documentation/);
@@ -77,6 +77,19 @@ describe('configuration', () => {
     expect(estimateSecretBits(randomBytes(32).toString('hex'))).toBe(256);
     // Development keeps working without one.
     expect(loadConfig(base).sessionSecret.length).toBeGreaterThanOrEqual(32);
+  });
+
+  it('refuses to start in production without SMTP_URL, in one line, unless a mail folder is chosen on purpose', () => {
+    const prod = { ...base, NODE_ENV: 'production', SESSION_SECRET: randomBytes(32).toString('base64') };
+    for (const unset of [{}, { SMTP_URL: '' }, { SMTP_URL: ' ' }]) {
+      expect(() => loadConfig({ ...prod, ...unset })).toThrow(`Invalid configuration:\n  - SMTP_URL: ${SMTP_REQUIRED}`);
+    }
+    expect(SMTP_REQUIRED).not.toContain('\n');
+    expect(loadConfig({ ...prod, SMTP_URL: 'smtp://relay.example:587' }).smtpUrl).toBe('smtp://relay.example:587');
+    // The explicit opt-in: mail written to a folder the operator named (a test install, a bench).
+    expect(loadConfig({ ...prod, MAIL_OUTBOX_DIR: '/var/plink/mail' })).toMatchObject({ smtpUrl: undefined, mailOutboxDir: '/var/plink/mail' });
+    // Development and tests keep the folder by default.
+    expect(loadConfig(base)).toMatchObject({ smtpUrl: undefined, mailOutboxDir: '.data/mail' });
   });
 
   it('does not start with a Stripe key but no price of the Pro plan', () => {
@@ -110,7 +123,7 @@ describe('configuration', () => {
 
   it('requires a real session secret in production and sets Secure cookies for https', () => {
     expect(() => loadConfig({ ...base, NODE_ENV: 'production' })).toThrow(/SESSION_SECRET/);
-    const config = loadConfig({ ...base, NODE_ENV: 'production', SESSION_SECRET: randomBytes(32).toString('base64'), APP_ORIGIN: 'https://plink.example/' });
+    const config = loadConfig({ ...base, NODE_ENV: 'production', SMTP_URL: 'smtp://relay.example:587', SESSION_SECRET: randomBytes(32).toString('base64'), APP_ORIGIN: 'https://plink.example/' });
     expect(config.secureCookies).toBe(true);
     expect(config.appOrigin).toBe('https://plink.example');
   });

@@ -22,6 +22,10 @@ const DEV_SESSION_SECRET = 'plink-development-session-secret-do-not-use-in-produ
 /** Session secrets that appear in Plink's files and documentation: never accepted in production. */
 const KNOWN_EXAMPLE_SECRETS = new Set([DEV_SESSION_SECRET, 'dev-only-insecure-session-secret-change-me', 'change-me', 'changeme']);
 
+/** Why a production server refuses to start without SMTP_URL. */
+export const SMTP_REQUIRED =
+  'SMTP_URL must be set in production (smtp://user:pass@host:587): without it no e-mail leaves the server and nobody can verify an address; set MAIL_OUTBOX_DIR to keep mail in files on purpose';
+
 /** Bits of entropy a production SESSION_SECRET must have at least (32 random bytes). */
 const MIN_SECRET_BITS = 256;
 
@@ -86,7 +90,8 @@ export const envSchema = z
       .optional(),
     SMTP_URL: optionalString,
     MAIL_FROM: z.string().default('Plink <no-reply@plink.local>'),
-    MAIL_OUTBOX_DIR: z.string().default('.data/mail'),
+    // Unset: .data/mail. Set, it is also the opt-in to production without SMTP (see below).
+    MAIL_OUTBOX_DIR: optionalString,
     SESSION_SECRET: optionalString,
     TRUST_PROXY: bool.default(false),
     UPLOADS_DIR: z.string().default('.data/uploads'),
@@ -132,6 +137,11 @@ export const envSchema = z
     if (weak) ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: weak });
     else if (env.SESSION_SECRET && env.SESSION_SECRET.length < 32) {
       ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'SESSION_SECRET must be at least 32 characters' });
+    }
+    // A production server whose mail only lands in a folder sends no verification e-mail, so nobody can create a
+    // page: it does not start, unless the folder was chosen on purpose (MAIL_OUTBOX_DIR set).
+    if (env.NODE_ENV === 'production' && !env.SMTP_URL && !env.MAIL_OUTBOX_DIR) {
+      ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: SMTP_REQUIRED });
     }
     if (env.OPERATOR_PASSWORD && env.OPERATOR_PASSWORD.length < 12) {
       ctx.addIssue({ code: 'custom', path: ['OPERATOR_PASSWORD'], message: 'OPERATOR_PASSWORD must be at least 12 characters' });
@@ -262,7 +272,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     redisPrefix: e.REDIS_PREFIX ?? defaultRedisPrefix(e.DATABASE_URL),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
-    mailOutboxDir: e.MAIL_OUTBOX_DIR,
+    mailOutboxDir: e.MAIL_OUTBOX_DIR ?? '.data/mail',
     sessionSecret: e.SESSION_SECRET ?? DEV_SESSION_SECRET,
     trustProxy: e.TRUST_PROXY,
     uploadsDir: e.UPLOADS_DIR,
