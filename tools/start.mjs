@@ -16,10 +16,15 @@
 //   PLINK_ENTRY                         script to run instead of apps/gateway/dist/main.js (stand-ins, debugging)
 //   PLINK_SKIP_BUILD=1                  skip the nx build step
 //   PLINK_STOP_TIMEOUT_MS (20000)       how long the app gets to exit after Ctrl-C before it is killed
+//   PLINK_RUNTIME_FILE (.data/npm-start.json)  where the settings below are written while it runs (tests)
+//
+// While the app runs, the database, Redis and key prefix it was given are written to .data/npm-start.json (with
+// this launcher's pid; removed when it stops): `npm run plink -- <command>` in this checkout reads them, so it
+// reaches the very app npm start runs. Only the launcher knows them (a busy port, Redis found or started, .env).
 
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { accessSync, constants as fsConstants, existsSync, readFileSync } from 'node:fs';
+import { accessSync, constants as fsConstants, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import net from 'node:net';
 import { constants as osConstants } from 'node:os';
@@ -27,6 +32,7 @@ import path from 'node:path';
 import { ensureInstalled, NODE24, node24Env, nxEnv, nxScript, ROOT, since } from './bootstrap.mjs';
 
 const DATA_ROOT = path.join(ROOT, '.data');
+const RUNTIME_FILE = process.env.PLINK_RUNTIME_FILE ? path.resolve(process.env.PLINK_RUNTIME_FILE) : path.join(DATA_ROOT, 'npm-start.json');
 const say = (msg) => console.error(`[plink] ${msg}`);
 
 // ---- state shared with the signal handlers ------------------------------------------------------------------
@@ -199,6 +205,7 @@ async function finish(code) {
   if (finishing) return;
   finishing = true;
   state.phase = 'stopping';
+  removeRuntimeFile();
   if (alive(state.services)) say('stopping the services npm start started...');
   await stopServices();
   process.exit(code);
@@ -206,8 +213,27 @@ async function finish(code) {
 
 // Last resort (uncaught error, process.exit elsewhere): do not leave detached children behind.
 process.on('exit', () => {
+  removeRuntimeFile();
   for (const child of [state.app, state.services]) if (alive(child)) child.kill('SIGTERM');
 });
+
+/**
+ * The settings the app runs with, for the operator's command in this checkout (see the header). Mode 0600: it
+ * holds the database password, like .data/postgres.password.
+ */
+function writeRuntimeFile(env) {
+  const settings = { pid: process.pid, DATABASE_URL: env.DATABASE_URL, REDIS_URL: env.REDIS_URL, REDIS_PREFIX: env.REDIS_PREFIX };
+  writeFileSync(RUNTIME_FILE, `${JSON.stringify(settings, null, 2)}\n`, { mode: 0o600 });
+}
+
+/** Removes the runtime file if it is this launcher's (another npm start in this checkout may have written it since). */
+function removeRuntimeFile() {
+  try {
+    if (JSON.parse(readFileSync(RUNTIME_FILE, 'utf8')).pid === process.pid) rmSync(RUNTIME_FILE, { force: true });
+  } catch {
+    /* none, or not ours */
+  }
+}
 
 // ---- signals ------------------------------------------------------------------------------------------------------
 function onSignal(sig) {
@@ -400,6 +426,12 @@ async function main() {
       '',
     ].join('\n'),
   );
+
+  try {
+    writeRuntimeFile(env);
+  } catch (err) {
+    say(`could not write ${RUNTIME_FILE} (${err.message}); npm run plink will need DATABASE_URL, REDIS_URL and REDIS_PREFIX`);
+  }
 
   state.phase = 'running';
   const appStarted = Date.now();

@@ -2,6 +2,7 @@ import { runPlinkCommand } from '@plink/billing';
 import { IDENTITY_SCHEMA, IdentityUserDirectoryModule } from '@plink/identity';
 import { assertNodeVersion, initLogger } from '@plink/platform';
 import { runMigrate } from './migrate-command';
+import { withNpmStartSettings } from './npm-start-settings';
 
 /**
  * `npm run plink -- <command>`: the operator's commands (see `npm run plink -- help`). The result line goes
@@ -12,6 +13,10 @@ const argv = process.argv.slice(2);
 const io = {
   out: (line: string) => process.stdout.write(`${line}\n`),
   err: (line: string) => process.stderr.write(`${line}\n`),
+  // Beside a running `npm start`, its database, Redis and key prefix (see npm-start-settings.ts).
+  env: withNpmStartSettings(process.env),
+  missingDatabase:
+    'plink: DATABASE_URL is not set and no npm start runs in this checkout: run the command while npm start runs, or set DATABASE_URL, REDIS_URL and REDIS_PREFIX as the app has them.',
   onConfig: (config: { logLevel: string }) => initLogger({ level: config.logLevel, pretty: false, name: 'plink', destination: process.stderr }),
 };
 

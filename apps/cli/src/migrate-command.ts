@@ -18,6 +18,8 @@ export interface MigrateIo {
   env?: NodeJS.ProcessEnv;
   /** Called once the configuration is read (the CLI sets its logger up here). */
   onConfig?(config: AppConfig): void;
+  /** The one line said when DATABASE_URL is not set. */
+  missingDatabase?: string;
 }
 
 /**
@@ -26,9 +28,14 @@ export interface MigrateIo {
  * the apps started with MIGRATE_ON_START=false. Exit code 0 done, 1 could not be done.
  */
 export async function runMigrate(io: MigrateIo): Promise<number> {
+  const env = io.env ?? process.env;
+  if (!env.DATABASE_URL?.trim()) {
+    io.err(io.missingDatabase ?? 'plink: DATABASE_URL is not set.');
+    return 1;
+  }
   let config: AppConfig;
   try {
-    config = loadConfig(io.env ?? process.env);
+    config = loadConfig(env);
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     io.err(`plink: ${err.message}`);

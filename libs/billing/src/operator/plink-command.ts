@@ -4,23 +4,38 @@ import { parseArgs } from 'node:util';
 import { Module, type INestApplicationContext, type ModuleMetadata } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { MikroORM } from '@mikro-orm/postgresql';
-import { ConfigError, JobQueue, Outbox, PlatformModule, getLogger, loadConfig, runWithCorrelation, withOrmContext, type AppConfig, type ServiceSchema } from '@plink/platform';
+import { ConfigError, Outbox, PlatformModule, UserDirectory, getLogger, loadConfig, runWithCorrelation, withOrmContext, type AppConfig, type ServiceSchema } from '@plink/platform';
 import { BillingOperatorModule } from '../billing.module';
 import { BILLING_SCHEMA } from '../billing.schema';
 import { OperatorCommandError, OperatorPlansService, type OperatorResult } from '../use-cases/operator-plans.service';
+
+const MAX_DAYS = 3650;
+/** How long a plan command waits, by default, for the running app to show the change (`--wait`). */
+const DEFAULT_WAIT_S = 30;
+const MAX_WAIT_S = 3600;
+/** Exit code of a change recorded but not applied within the wait. */
+export const EXIT_QUEUED = 3;
 
 export const PLINK_USAGE = `Usage: npm run plink -- <command>
 
 Commands:
   migrate                       Apply every pending database migration (a cluster runs it before a rollout;
                                 apps started with MIGRATE_ON_START=false refuse to start until it has run).
-  grant-pro <email> [--days N]  Make the user with this e-mail address Pro, for N days (1-3650) or without end.
+  grant-pro <email> [--days N] [--wait S]
+                                Make the user with this e-mail address Pro, for N days (1-3650) or without end.
                                 A running grant is replaced. The user gets a "Welcome to Pro" e-mail.
-  revoke-pro <email>            End the user's operator grant now. The user gets a "Your Pro plan has ended" e-mail.
+  revoke-pro <email> [--wait S] End the user's operator grant now. The user gets a "Your Pro plan has ended" e-mail.
   help                          Show this help.
 
-Uses DATABASE_URL and REDIS_URL (see .env.example). When Redis is not reachable the change is still
-recorded, and applied once a Plink process reaches Redis again.`;
+A plan command returns once the running app shows the new plan, waiting at most S seconds (--wait, 0-3600,
+default ${DEFAULT_WAIT_S}). Where no Plink worker runs, the change stays queued and applies when one does.
+
+Settings: in a checkout where npm start runs, none (the command takes the database, Redis and key prefix
+npm start gave the app). Otherwise DATABASE_URL, REDIS_URL and REDIS_PREFIX as the app has them (see
+.env.example).
+
+Exit codes: 0 done; 1 could not be done (unknown e-mail address, configuration, database); 2 bad arguments;
+3 recorded but not applied within the wait: queued, it applies when a Plink worker runs.`;
 
 export interface PlinkCommandIo {
   /** The one-line result (and the help). */
@@ -33,6 +48,8 @@ export interface PlinkCommandIo {
   onConfig?(config: AppConfig): void;
   /** The clock (tests). */
   now?: Date;
+  /** The one line said when DATABASE_URL is not set (the CLI says where it looked). */
+  missingDatabase?: string;
 }
 
 /**
@@ -45,17 +62,18 @@ export interface PlinkCommandUsers {
   schemas: ServiceSchema[];
 }
 
-type Parsed = { command: 'help' } | { command: 'grant-pro'; email: string; days: number | null } | { command: 'revoke-pro'; email: string };
+type Parsed =
+  | { command: 'help' }
+  | { command: 'grant-pro'; email: string; days: number | null; waitS: number }
+  | { command: 'revoke-pro'; email: string; waitS: number };
 
 class UsageError extends Error {}
 
-const MAX_DAYS = 3650;
-/** How long the command waits for its jobs to reach Redis before saying they are recorded and will follow. */
-const RELAY_WAIT_MS = 3_000;
 
 /**
  * The operator's command line (`npm run plink -- …`). Answers the exit code: 0 done, 1 could not be done
- * (unknown e-mail, configuration, database), 2 bad arguments. It boots only what it needs: the `users`
+ * (unknown e-mail, configuration, database), 2 bad arguments, {@link EXIT_QUEUED} recorded but not applied
+ * within the wait (no Plink worker took it: it applies when one runs). It boots only what it needs: the `users`
  * directory it is given and billing's plan changes, on the configured database (migrating it like any
  * Plink process).
  */
@@ -73,9 +91,14 @@ export async function runPlinkCommand(argv: string[], io: PlinkCommandIo, users:
     return 0;
   }
 
+  const env = io.env ?? process.env;
+  if (!env.DATABASE_URL?.trim()) {
+    io.err(io.missingDatabase ?? 'plink: DATABASE_URL is not set.');
+    return 1;
+  }
   let config: AppConfig;
   try {
-    config = loadConfig(io.env ?? process.env);
+    config = loadConfig(env);
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     io.err(`plink: ${err.message}`);
@@ -90,32 +113,38 @@ export async function runPlinkCommand(argv: string[], io: PlinkCommandIo, users:
     const operator = app.get(OperatorPlansService);
     const now = io.now ?? new Date();
     const orm: Parameters<typeof withOrmContext>[0] = app.get(MikroORM);
-    const line = await runWithCorrelation(correlationId, () => withOrmContext(orm, async () => {
+    const { line, result, recorded } = await runWithCorrelation(correlationId, () => withOrmContext(orm, async () => {
       if (parsed.command === 'grant-pro') {
         const result = await operator.grantPro(parsed.email, parsed.days, now);
         getLogger().info(
           { userId: result.user.id, days: parsed.days, expiresAt: result.expiresAt?.toISOString() ?? null, changed: result.changed },
           'operator granted Pro',
         );
-        return grantLine(parsed.email, result);
+        return { line: grantLine(parsed.email, result), result, recorded: true };
       }
       const result = await operator.revokePro(parsed.email, now);
       getLogger().info({ userId: result.user.id, changed: result.changed }, 'operator revoked Pro');
-      return result.changed ? `Revoked Pro from ${parsed.email} (user ${result.user.id}).` : `${parsed.email} (user ${result.user.id}) is not Pro; nothing changed.`;
+      return result.changed
+        ? { line: `Revoked Pro from ${parsed.email} (user ${result.user.id}).`, result, recorded: true }
+        : { line: `${parsed.email} (user ${result.user.id}) is not Pro; nothing changed.`, result, recorded: false };
     }));
     io.out(line);
-    // Still waiting, or relayed by another process (the command itself cannot reach Redis): say so either way.
-    if ((await relayOwnJobs(app, correlationId)) > 0 || !app.get(JobQueue).ready()) {
-      io.err('plink: Redis is not reachable now: the change is recorded and is applied as soon as a Plink process reaches Redis again.');
-    }
-    return 0;
+    if (!recorded) return 0;
+    const outcome = await untilApplied(app, correlationId, result, parsed.waitS * 1000);
+    if (outcome === 'applied') return 0;
+    const where =
+      outcome === 'in-database'
+        ? 'Redis is not reachable from here, so it waits in the database for a Plink process to pass it on'
+        : `its jobs wait in Redis under the key prefix ${config.redisPrefix}`;
+    io.err(`plink: queued; will apply when a Plink worker runs (not applied within ${parsed.waitS} s; ${where}).`);
+    return EXIT_QUEUED;
   } catch (err) {
     if (err instanceof OperatorCommandError) {
       io.err(`plink: ${err.message}`);
       return 1;
     }
     getLogger().error({ err }, 'plink command failed');
-    io.err(`plink: ${(err as Error).message}`);
+    io.err(`plink: ${oneLine(err)}`);
     return 1;
   } finally {
     await app?.close();
@@ -132,22 +161,29 @@ function parse(argv: string[]): Parsed {
   if (command === undefined) throw new UsageError('no command given.');
   if (command === 'help' || command === '--help' || command === '-h') return { command: 'help' };
   if (command !== 'grant-pro' && command !== 'revoke-pro') throw new UsageError(`unknown command "${command}".`);
-  let values: { days?: string };
+  let values: { days?: string; wait?: string };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
       args: rest,
-      options: command === 'grant-pro' ? { days: { type: 'string' } } : {},
+      options: command === 'grant-pro' ? { days: { type: 'string' }, wait: { type: 'string' } } : { wait: { type: 'string' } },
       allowPositionals: true,
       strict: true,
-    }) as { values: { days?: string }; positionals: string[] });
+    }) as { values: { days?: string; wait?: string }; positionals: string[] });
   } catch (err) {
     throw new UsageError(`${command}: ${(err as Error).message.split('\n')[0]}`);
   }
   if (positionals.length !== 1) throw new UsageError(`${command} takes one e-mail address (got ${positionals.length}).`);
   const email = positionals[0].trim();
   if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new UsageError(`"${email}" is not an e-mail address.`);
-  if (command === 'revoke-pro') return { command, email };
+  let waitS = DEFAULT_WAIT_S;
+  if (values.wait !== undefined) {
+    if (!/^\d+$/.test(values.wait) || Number(values.wait) > MAX_WAIT_S) {
+      throw new UsageError(`--wait must be a whole number of seconds from 0 to ${MAX_WAIT_S} (got "${values.wait}").`);
+    }
+    waitS = Number(values.wait);
+  }
+  if (command === 'revoke-pro') return { command, email, waitS };
   let days: number | null = null;
   if (values.days !== undefined) {
     if (!/^\d+$/.test(values.days) || Number(values.days) < 1 || Number(values.days) > MAX_DAYS) {
@@ -155,7 +191,7 @@ function parse(argv: string[]): Parsed {
     }
     days = Number(values.days);
   }
-  return { command, email, days };
+  return { command, email, days, waitS };
 }
 
 async function createOperatorContext(config: AppConfig, users: PlinkCommandUsers): Promise<INestApplicationContext> {
@@ -168,16 +204,37 @@ async function createOperatorContext(config: AppConfig, users: PlinkCommandUsers
 }
 
 /**
- * Moves the command's own jobs (its outbox rows) to Redis before it exits; answers how many are still
- * waiting (Redis away), which another Plink process's relay sends later.
+ * Waits until the running app shows the change: identity's copy of the user's plan (what their requests,
+ * pages and custom code go by) when the change moves it; otherwise, when that copy already says so (a
+ * running grant renewed), until the change's jobs have left for Redis. Identity's copy is changed only by a
+ * worker's job, so it tells that a Plink worker on this database and key prefix took the change, whoever
+ * relayed it (this process, or a running app's relay when Redis is out of reach from here).
  */
-async function relayOwnJobs(app: INestApplicationContext, correlationId: string): Promise<number> {
+async function untilApplied(
+  app: INestApplicationContext,
+  correlationId: string,
+  result: OperatorResult,
+  waitMs: number,
+): Promise<'applied' | 'in-redis' | 'in-database'> {
+  const users = app.get(UserDirectory);
   const outbox = app.get(Outbox);
-  const deadline = Date.now() + RELAY_WAIT_MS;
+  const movesCopy = result.user.isPremium !== result.isPremium;
+  const deadline = Date.now() + waitMs;
   for (;;) {
-    const waiting = await outbox.countWaiting(correlationId);
-    if (waiting === 0 || Date.now() > deadline) return waiting;
-    await outbox.relayOnce().catch(() => 0);
+    if (movesCopy) {
+      const shown = await users.isPremiumNow(result.user.id);
+      if (shown === null || shown === result.isPremium) return 'applied';
+    } else if ((await outbox.countWaiting(correlationId)) === 0) {
+      return 'applied';
+    }
+    if (Date.now() >= deadline) return (await outbox.countWaiting(correlationId)) > 0 ? 'in-database' : 'in-redis';
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** An unexpected error as one line: a contract's validation issues by field, never the raw dump. */
+function oneLine(err: unknown): string {
+  const issues = (err as { issues?: { path: PropertyKey[]; message: string }[] }).issues;
+  if (Array.isArray(issues)) return `invalid data: ${issues.map((i) => `${i.path.map(String).join('.') || '(value)'}: ${i.message}`).join('; ')}`;
+  return String((err as Error).message ?? err).replace(/\s*\n\s*/g, ' ');
 }

@@ -44,7 +44,8 @@ export class OperatorPlansService {
       { status: 'active', source: 'operator', operatorExpiresAt: expiresAt, cancelAtPeriodEnd: false },
       { now },
     );
-    return { user, changed: !applied.wasPremium, isPremium: applied.isPremium, expiresAt };
+    // Changed as the user sees it, too: identity's copy may lag behind billing (a grant whose jobs never ran).
+    return { user, changed: !applied.wasPremium || !user.isPremium, isPremium: applied.isPremium, expiresAt };
   }
 
   /** Ends an operator grant at once. A Stripe subscription is the customer's: it is cancelled in Stripe. */
@@ -62,6 +63,8 @@ export class OperatorPlansService {
   private async userByEmail(email: string): Promise<DirectoryUser> {
     const user = await this.users.findByEmail(email);
     if (!user) throw new OperatorCommandError(`No user has the e-mail address ${email}.`);
+    // Ids start at 1; below that are Plink's own accounts (id 0 owns the example pages), which have no plan.
+    if (user.id < 1) throw new OperatorCommandError(`${email} is Plink's own account for the example pages, not a creator's; nothing changed.`);
     return user;
   }
 }
