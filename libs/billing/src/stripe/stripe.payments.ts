@@ -88,7 +88,10 @@ export class StripePayments extends PaymentsGateway {
       return { success: false, isPremium: account?.isPremium ?? payer.isPremium, hasActiveSubscription: false };
     }
     // The webhook may come later, or already came: both store the same state.
-    const applied = await this.sync.applySubscription(payer.id, customerId, subscription);
+    // Checking the trial may call Stripe (a second trial of a person is ended): its failure is a 503 too.
+    const applied = await this.sync.applySubscription(payer.id, customerId, subscription).catch((err: unknown) => {
+      throw providerUnavailable(err, 'apply the checkout subscription', { userId: payer.id });
+    });
     return { success: true, isPremium: applied.isPremium, hasActiveSubscription: applied.isPremium };
   }
 
@@ -178,7 +181,9 @@ export class StripePayments extends PaymentsGateway {
       }
       throw providerUnavailable(err, 'update the subscription', { userId: payer.id });
     }
-    await this.sync.applySubscription(payer.id, customerId, subscription);
+    await this.sync.applySubscription(payer.id, customerId, subscription).catch((err: unknown) => {
+      throw providerUnavailable(err, 'apply the subscription', { userId: payer.id });
+    });
     return subscription;
   }
 
