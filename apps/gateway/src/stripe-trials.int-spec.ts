@@ -93,13 +93,19 @@ describe('trials and checkouts on Stripe, end to end', () => {
 
   it('gives a second account of the same person (Ann.Lee+x@gmail.com, then annlee@gmail.com) no trial: the paid checkout and wording', async () => {
     const first = await creator('Ann.Lee+x@gmail.com');
+    const second = await creator('annlee@gmail.com');
     expect((await plan(first)).trialAvailable).toBe(true);
+    // Before anyone had the trial, the second account opened a checkout with it (and left it open).
+    const early = await startCheckout(second);
+    expect(sessionsOf(second).at(-1)!.params.subscription_data).toMatchObject({ trial_period_days: '14' });
     await subscribe(first);
     expect(await plan(first)).toMatchObject({ status: 'trialing', isPremium: true, trialAvailable: false });
 
-    const second = await creator('annlee@gmail.com');
     expect(await plan(second)).toMatchObject({ isPremium: false, trialAvailable: false });
     const { sessionId } = await startCheckout(second);
+    // The open session with the trial is not answered again: it is expired, and the new one has no trial.
+    expect(sessionId).not.toBe(early.sessionId);
+    expect(stripe.checkoutSession(early.sessionId).status).toBe('expired');
     expect(sessionsOf(second).at(-1)!.params.subscription_data).toEqual({ metadata: { userId: String(second.id) } });
     expect(stripe.checkoutSession(sessionId).subscription_data).toMatchObject({ trial_period_days: undefined });
     // Finished, it is a paid subscription at once.
@@ -136,6 +142,25 @@ describe('trials and checkouts on Stripe, end to end', () => {
     // The first account's trial is not touched.
     expect((await plan(first)).status).toBe('trialing');
     expect(logged('trial of a person who already had one: ended now', first.id)).toEqual([]);
+  });
+
+  it('ends the trial of a second account of the same person that finishes a trial checkout opened before the first trial began', async () => {
+    const first = await creator('Bo.Ray@googlemail.com');
+    const second = await creator('boray+2@gmail.com');
+    // Both opened a checkout with the trial while neither had it.
+    const late = await startCheckout(second);
+    expect(sessionsOf(second).at(-1)!.params.subscription_data).toMatchObject({ trial_period_days: '14' });
+    await subscribe(first);
+    // The second finishes its page without a card: the trial is ended at once, and without a card the
+    // subscription ends with it (what the checkout's trial settings say).
+    await stripe.completeCheckout(late.sessionId, { withCard: false });
+    const subscriptionId = stripe.checkoutSession(late.sessionId).subscription as string;
+    expect((await second.browser.post('/api/verify-checkout', { sessionId: late.sessionId })).body).toEqual({ success: false, isPremium: false, hasActiveSubscription: false });
+    await eventually(async () => stripe.subscription(subscriptionId).status === 'canceled', 'the second trial is ended');
+    await eventually(async () => (await account(second))?.status === 'canceled', 'the plan says so');
+    expect(await plan(second)).toMatchObject({ isPremium: false, trialAvailable: false });
+    expect(logged('trial of a person who already had one: ended now', second.id)[0]).toMatchObject({ level: 40, subscriptionId, seenBefore: 'person' });
+    expect(await plan(first)).toMatchObject({ status: 'trialing', isPremium: true });
   });
 
   it('answers two checkouts opened at once with one Checkout Session, so they make one subscription', async () => {
