@@ -16,6 +16,7 @@ import { ReadPlanService } from './use-cases/read-plan.service';
 import { RecordStripeEventService } from './use-cases/record-stripe-event.service';
 import { StripeSubscriptionSync } from './use-cases/stripe-subscription-sync.service';
 import { SubscriptionStatusService } from './use-cases/subscription-status.service';
+import { TrialLedger } from './trials/trial-ledger.service';
 import { BillingProcessor } from './workers/billing.processor';
 import { ExpireGrantsScheduler } from './workers/expire-grants.scheduler';
 import { LeadRemovalScheduler } from './workers/lead-removal.scheduler';
@@ -25,8 +26,8 @@ import { LeadRemovalScheduler } from './workers/lead-removal.scheduler';
  * and the Stripe client with the re-sync of a customer's subscription (no client without STRIPE_SECRET_KEY).
  */
 @Module({
-  providers: [ReadPlanService, ApplyPlanService, StripeConnection, StripeSubscriptionSync],
-  exports: [ReadPlanService, ApplyPlanService, StripeConnection, StripeSubscriptionSync],
+  providers: [ReadPlanService, ApplyPlanService, StripeConnection, StripeSubscriptionSync, TrialLedger],
+  exports: [ReadPlanService, ApplyPlanService, StripeConnection, StripeSubscriptionSync, TrialLedger],
 })
 export class BillingCoreModule {}
 
@@ -44,9 +45,9 @@ export class BillingCoreModule {}
     RecordStripeEventService,
     {
       provide: PaymentsGateway,
-      inject: [APP_CONFIG, StripeConnection, EntityManager, ReadPlanService, StripeSubscriptionSync],
-      useFactory: (config: AppConfig, stripe: StripeConnection, em: EntityManager, plans: ReadPlanService, sync: StripeSubscriptionSync) =>
-        stripe.configured ? new StripePayments(stripe, em, plans, sync, config.appOrigin) : new PaymentsNotConfigured(),
+      inject: [APP_CONFIG, StripeConnection, EntityManager, ReadPlanService, StripeSubscriptionSync, TrialLedger],
+      useFactory: (config: AppConfig, stripe: StripeConnection, em: EntityManager, plans: ReadPlanService, sync: StripeSubscriptionSync, trials: TrialLedger) =>
+        stripe.configured ? new StripePayments(stripe, em, plans, sync, trials, config.appOrigin) : new PaymentsNotConfigured(),
     },
   ],
 })

@@ -4,6 +4,7 @@ import { CreateBillingAccounts20261123 } from './migrations/20261123-create-bill
 import { AddDowngradedAt20261124 } from './migrations/20261124-add-downgraded-at';
 import { AddLeadRemoval20261124 } from './migrations/20261124-add-lead-removal';
 import { CreateStripeEvents20261125 } from './migrations/20261125-create-stripe-events';
+import { CreateTrialsTaken20261126 } from './migrations/20261126-create-trials-taken';
 
 /** The billing service's tables (schema "billing") and their migrations. */
 export const BILLING_SCHEMA: ServiceSchema = {
@@ -14,5 +15,6 @@ export const BILLING_SCHEMA: ServiceSchema = {
     { name: '20261124_add_downgraded_at', class: AddDowngradedAt20261124 },
     { name: '20261124_add_lead_removal', class: AddLeadRemoval20261124 },
     { name: '20261125_create_stripe_events', class: CreateStripeEvents20261125 },
+    { name: '20261126_create_trials_taken', class: CreateTrialsTaken20261126 },
   ],
 };

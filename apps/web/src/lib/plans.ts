@@ -57,5 +57,8 @@ export const PRO_CHECKOUT_FEATURES: PlanFeature[] = [
 
 export const TRIAL_DAYS = 14;
 
+/** What the upgrade offers say instead of the trial to a user who cannot have it (one trial per person). */
+export const TRIAL_USED_TEXT = 'Your free trial has been used. Pro starts with your first payment.';
+
 /** Where every upgrade button leads (the checkout screen wants a query string). */
 export const UPGRADE_PATH = '/checkout?plan=pro';

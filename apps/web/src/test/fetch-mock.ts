@@ -107,11 +107,11 @@ export function makeSubscription(overrides: Partial<SubscriptionDto> = {}): Subs
  * Answers of requests a screen makes besides the one a test is about, for tests that pass through that screen.
  */
 
-/** The dashboard of a user without pages (GET /api/pages). */
-export const noPages: MockRoutes = { 'GET /api/pages': { body: [] } };
-
-/** Settings → Subscription of a Free user (GET /api/subscription). */
+/** Settings → Subscription of a Free user, and the dashboard's upgrade offer to them (GET /api/subscription). */
 export const freePlan: MockRoutes = { 'GET /api/subscription': { body: makeSubscription() } };
+
+/** The dashboard of a user without pages (GET /api/pages; a Free user's upgrade offer reads their plan). */
+export const noPages: MockRoutes = { 'GET /api/pages': { body: [] }, ...freePlan };
 
 /** The dashboard's check of a Pro user's plan, once per visit (POST /api/check-subscription-status): still active. */
 export const proPlanStillActive: MockRoutes = {

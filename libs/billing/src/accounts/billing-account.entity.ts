@@ -36,6 +36,12 @@ export const BillingAccountSchema = defineEntity({
     leadRemovalWarnedAt: p.datetime().nullable(),
     /** When the removal of paused pages' leads was recorded (once per downgrade). */
     leadsRemovedAt: p.datetime().nullable(),
+    /** The hash of the normalised e-mail of the last checkout (see personKeyOf): the trial's person. */
+    personKey: p.string().length(64).nullable(),
+    /** The account's last Checkout Session, its expiry, and whether it offers the trial (reused while open). */
+    checkoutSessionId: p.string().length(255).nullable(),
+    checkoutExpiresAt: p.datetime().nullable(),
+    checkoutWithTrial: p.boolean().nullable(),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },
 });

@@ -22,6 +22,7 @@ import { leadRemovalAtOf, periodEndOf } from '../plans/plan-rules';
 import { ReadPlanService } from '../use-cases/read-plan.service';
 import { PlanPropagation } from '../use-cases/plan-propagation.service';
 import { SubscriptionStatusService } from '../use-cases/subscription-status.service';
+import { TrialLedger } from '../trials/trial-ledger.service';
 
 /** The subscription calls, signed-in only, each about the caller's own plan. */
 @ApiTags('Billing')
@@ -33,6 +34,7 @@ export class BillingController {
     private readonly plans: ReadPlanService,
     private readonly status: SubscriptionStatusService,
     private readonly propagation: PlanPropagation,
+    private readonly trials: TrialLedger,
   ) {}
 
   /** The caller's plan, as Settings → Subscription shows it. */
@@ -49,7 +51,8 @@ export class BillingController {
       trialEnd: account?.status === 'trialing' ? iso(account.trialEnd) : null,
       currentPeriodEnd: account ? iso(periodEndOf(account)) : null,
       cancelAtPeriodEnd: account?.cancelAtPeriodEnd ?? false,
-      trialAvailable: !account?.trialUsed,
+      // Once per person: another account of the same person (e-mail, card) has no trial either.
+      trialAvailable: await this.trials.availableTo(user.email, account),
       paymentsConfigured: this.payments.configured,
       canManageBilling: this.payments.configured && Boolean(account?.stripeCustomerId),
       downgradedAt: account && !account.isPremium ? iso(account.downgradedAt) : null,

@@ -8,17 +8,22 @@ import type { BillingAccount } from '../accounts/billing-account.entity';
 import { PaymentsGateway, type CheckoutVerification, type Payer } from '../payments/payments.gateway';
 import type { ReadPlanService } from '../use-cases/read-plan.service';
 import type { StripeSubscriptionSync } from '../use-cases/stripe-subscription-sync.service';
+import { personKeyOf } from '../trials/person-key';
+import type { TrialLedger } from '../trials/trial-ledger.service';
 import { isStripeNotFound, providerUnavailable, type StripeConnection } from './stripe-client';
-import { endOfCurrentTerm, idOf } from './subscription-state';
+import { endOfCurrentTerm, idOf, isRunning, pickCurrentSubscription } from './subscription-state';
 
-/** Days of the free trial, offered once per user. */
+/** Days of the free trial, offered once per person. */
 export const TRIAL_DAYS = 14;
+
+/** An open Checkout Session is answered again only while it has at least this long left (the payer fills it in). */
+const SESSION_MIN_LIFETIME_MS = 30 * 60 * 1000;
 
 /** What a Checkout Session id looks like (anything else cannot be one of the caller's sessions). */
 const SESSION_ID = /^cs_[A-Za-z0-9_]{1,250}$/;
 
 /**
- * Payments on Stripe: Checkout for the Pro plan (with the 14-day trial without a card, once per user), its
+ * Payments on Stripe: Checkout for the Pro plan (with the 14-day trial without a card, once per person), its
  * verification on return, the status re-sync, cancel at period end, resume, and the Billing Portal. Every
  * call is about the caller's own customer and subscription. A Stripe failure answers 503 "The payment
  * provider could not be reached…" and changes nothing here.
@@ -31,6 +36,7 @@ export class StripePayments extends PaymentsGateway {
     private readonly em: EntityManager,
     private readonly plans: ReadPlanService,
     private readonly sync: StripeSubscriptionSync,
+    private readonly trials: TrialLedger,
     private readonly appOrigin: string,
   ) {
     super();
@@ -39,32 +45,24 @@ export class StripePayments extends PaymentsGateway {
   async createCheckout(payer: Payer, account: BillingAccount | null): Promise<{ url: string }> {
     if (!payer.isVerified) throw new ForbiddenException({ message: BillingMessages.verifyFirst });
     if (payer.isPremium || account?.isPremium) throw new BadRequestException({ message: BillingMessages.alreadyPremium });
-    const withTrial = !account?.trialUsed;
+    const withTrial = await this.trials.availableTo(payer.email, account);
     try {
-      const customer = await this.customerOf(payer);
-      const userId = String(payer.id);
-      const session = await this.stripe.api.checkout.sessions.create(
-        {
-          mode: 'subscription',
-          customer,
-          client_reference_id: userId,
-          line_items: [{ price: this.stripe.priceId!, quantity: 1 }],
-          allow_promotion_codes: true,
-          // No card for the trial; without one when it ends, the subscription is cancelled (Pro ends).
-          payment_method_collection: 'if_required',
-          subscription_data: withTrial
-            ? { metadata: { userId }, trial_period_days: TRIAL_DAYS, trial_settings: { end_behavior: { missing_payment_method: 'cancel' } } }
-            : { metadata: { userId } },
-          metadata: { userId },
-          success_url: `${this.appOrigin}/checkout/success?session_id={CHECKOUT_SESSION_ID}`,
-          cancel_url: `${this.appOrigin}/dashboard`,
-        },
-        // One key per attempt: the SDK's retries of this attempt never open a second session.
-        { idempotencyKey: `plink-checkout-${userId}-${randomUUID()}` },
-      );
-      if (!session.url) throw new Error('Stripe answered a Checkout Session without a url');
-      getLogger().info({ userId: payer.id, trial: withTrial }, 'checkout session created');
-      return { url: session.url };
+      return await this.em.fork().transactional(async (tx) => {
+        const row = await this.lockAccount(tx, payer.id);
+        const open = await this.openSession(row, withTrial);
+        if (open) {
+          getLogger().info({ userId: payer.id, trial: withTrial }, 'open checkout session answered again');
+          return { url: open };
+        }
+        const customer = row.stripe_customer_id ?? (await this.createCustomer(tx, payer));
+        const session = await this.createSession(payer, customer, withTrial);
+        await tx.execute(
+          'update billing.accounts set person_key = ?, checkout_session_id = ?, checkout_expires_at = ?, checkout_with_trial = ?, updated_at = now() where user_id = ?',
+          [personKeyOf(payer.email), session.id, new Date(session.expires_at * 1000), withTrial, payer.id],
+        );
+        getLogger().info({ userId: payer.id, trial: withTrial }, 'checkout session created');
+        return { url: session.url! };
+      });
     } catch (err) {
       throw providerUnavailable(err, 'create a checkout session', { userId: payer.id });
     }
@@ -74,7 +72,7 @@ export class StripePayments extends PaymentsGateway {
     if (!SESSION_ID.test(sessionId)) throw new NotFoundException({ message: BillingMessages.sessionNotFound });
     let session: Stripe.Checkout.Session;
     try {
-      session = await this.stripe.api.checkout.sessions.retrieve(sessionId, { expand: ['subscription'] });
+      session = await this.stripe.api.checkout.sessions.retrieve(sessionId, { expand: ['subscription.default_payment_method'] });
     } catch (err) {
       if (isStripeNotFound(err)) throw new NotFoundException({ message: BillingMessages.sessionNotFound });
       throw providerUnavailable(err, 'retrieve a checkout session', { userId: payer.id });
@@ -90,7 +88,10 @@ export class StripePayments extends PaymentsGateway {
       return { success: false, isPremium: account?.isPremium ?? payer.isPremium, hasActiveSubscription: false };
     }
     // The webhook may come later, or already came: both store the same state.
-    const applied = await this.sync.applySubscription(payer.id, customerId, subscription);
+    // Checking the trial may call Stripe (a second trial of a person is ended): its failure is a 503 too.
+    const applied = await this.sync.applySubscription(payer.id, customerId, subscription).catch((err: unknown) => {
+      throw providerUnavailable(err, 'apply the checkout subscription', { userId: payer.id });
+    });
     return { success: true, isPremium: applied.isPremium, hasActiveSubscription: applied.isPremium };
   }
 
@@ -104,10 +105,39 @@ export class StripePayments extends PaymentsGateway {
     }
   }
 
+  /**
+   * Cancels at period end every running subscription of the payer's customer, not only the one stored: a
+   * customer should have one, and one they forgot would go on charging. More than one is logged as an error.
+   */
   async cancelSubscription(payer: Payer, account: BillingAccount): Promise<{ endsAt: Date | null }> {
-    const subscription = await this.updateSubscription(payer, account, { cancel_at_period_end: true }, BillingMessages.noSubscription);
-    getLogger().info({ userId: payer.id }, 'subscription cancelled at period end');
-    return { endsAt: endOfCurrentTerm(subscription) };
+    const customerId = account.stripeCustomerId;
+    if (!customerId) throw new BadRequestException({ message: BillingMessages.noSubscription });
+    try {
+      const list = await this.stripe.api.subscriptions.list({ customer: customerId, status: 'all', limit: 20 });
+      const running = list.data.filter(isRunning);
+      if (running.length > 1) {
+        getLogger().error({ userId: payer.id, customerId, subscriptions: running.map((s) => s.id) }, 'customer has more than one running subscription: cancelling every one');
+      }
+      const after = new Map(list.data.map((s) => [s.id, s]));
+      for (const subscription of running) {
+        if (subscription.cancel_at_period_end) continue;
+        try {
+          after.set(subscription.id, await this.stripe.api.subscriptions.update(subscription.id, { cancel_at_period_end: true }));
+        } catch (err) {
+          // Ended meanwhile: nothing left to cancel on it.
+          if (isStripeNotFound(err) || (err as { statusCode?: number }).statusCode === 400) after.delete(subscription.id);
+          else throw err;
+        }
+      }
+      const ending = [...after.values()].filter((s) => isRunning(s) && running.some((r) => r.id === s.id));
+      await this.sync.applySubscription(payer.id, customerId, pickCurrentSubscription([...after.values()]));
+      if (ending.length === 0) throw new BadRequestException({ message: BillingMessages.noSubscription });
+      getLogger().info({ userId: payer.id, subscriptions: ending.length }, 'subscription cancelled at period end');
+      const ends = ending.map((s) => endOfCurrentTerm(s)?.getTime() ?? 0);
+      return { endsAt: Math.max(...ends) > 0 ? new Date(Math.max(...ends)) : null };
+    } catch (err) {
+      throw providerUnavailable(err, 'cancel the subscription', { userId: payer.id });
+    }
   }
 
   async resumeSubscription(payer: Payer, account: BillingAccount): Promise<{ renewsAt: Date | null }> {
@@ -151,31 +181,94 @@ export class StripePayments extends PaymentsGateway {
       }
       throw providerUnavailable(err, 'update the subscription', { userId: payer.id });
     }
-    await this.sync.applySubscription(payer.id, customerId, subscription);
+    await this.sync.applySubscription(payer.id, customerId, subscription).catch((err: unknown) => {
+      throw providerUnavailable(err, 'apply the subscription', { userId: payer.id });
+    });
     return subscription;
   }
 
   /**
-   * The payer's Stripe customer, created on their first checkout and stored at once. The account row is
-   * locked meanwhile, so two first checkouts at once create one customer (the second finds it stored);
+   * The payer's billing row, locked for the checkout's transaction (created first when they have none): two
+   * checkouts at once take turns, so the second finds the customer and the session the first stored.
+   */
+  private async lockAccount(tx: EntityManager, userId: number): Promise<CheckoutRow> {
+    await tx.execute('insert into billing.accounts (user_id) values (?) on conflict (user_id) do nothing', [userId]);
+    const [row] = await tx.execute<CheckoutRow[]>(
+      'select stripe_customer_id, checkout_session_id, checkout_expires_at, checkout_with_trial from billing.accounts where user_id = ? for update',
+      [userId],
+    );
+    return row!;
+  }
+
+  /**
+   * The URL of the account's Checkout Session while it is still open and offers what a new one would (the
+   * trial or not): a second checkout (another tab, a double click) continues it rather than opening a second
+   * session that could start a second subscription. A session that offers a trial no longer due is expired.
+   */
+  private async openSession(row: CheckoutRow, withTrial: boolean): Promise<string | null> {
+    if (!row.checkout_session_id || !row.checkout_expires_at) return null;
+    // Not one about to expire while the payer fills it in.
+    if (new Date(row.checkout_expires_at).getTime() - Date.now() < SESSION_MIN_LIFETIME_MS) return null;
+    let session: Stripe.Checkout.Session;
+    try {
+      session = await this.stripe.api.checkout.sessions.retrieve(row.checkout_session_id);
+    } catch (err) {
+      if (isStripeNotFound(err)) return null;
+      throw err;
+    }
+    if (session.status !== 'open' || !session.url) return null;
+    if (row.checkout_with_trial === withTrial) return session.url;
+    await this.stripe.api.checkout.sessions.expire(session.id).catch((err: unknown) => {
+      getLogger().warn({ sessionId: session.id, err: (err as Error).message }, 'checkout session could not be expired');
+    });
+    return null;
+  }
+
+  private async createSession(payer: Payer, customer: string, withTrial: boolean): Promise<Stripe.Checkout.Session> {
+    const userId = String(payer.id);
+    const session = await this.stripe.api.checkout.sessions.create(
+      {
+        mode: 'subscription',
+        customer,
+        client_reference_id: userId,
+        line_items: [{ price: this.stripe.priceId!, quantity: 1 }],
+        allow_promotion_codes: true,
+        // No card for the trial; without one when it ends, the subscription is cancelled (Pro ends).
+        payment_method_collection: 'if_required',
+        subscription_data: withTrial
+          ? { metadata: { userId }, trial_period_days: TRIAL_DAYS, trial_settings: { end_behavior: { missing_payment_method: 'cancel' } } }
+          : { metadata: { userId } },
+        metadata: { userId },
+        success_url: `${this.appOrigin}/checkout/success?session_id={CHECKOUT_SESSION_ID}`,
+        cancel_url: `${this.appOrigin}/dashboard`,
+      },
+      // One key per attempt: the SDK's retries of this attempt never open a second session.
+      { idempotencyKey: `plink-checkout-${userId}-${randomUUID()}` },
+    );
+    if (!session.url) throw new Error('Stripe answered a Checkout Session without a url');
+    return session;
+  }
+
+  /**
+   * The payer's Stripe customer, created on their first checkout and stored in the checkout's transaction;
    * the idempotency key covers a creation whose answer was lost (Stripe answers the same customer again).
    */
-  private async customerOf(payer: Payer): Promise<string> {
-    return this.em.fork().transactional(async (tx) => {
-      await tx.execute('insert into billing.accounts (user_id) values (?) on conflict (user_id) do nothing', [payer.id]);
-      const [row] = await tx.execute<{ stripe_customer_id: string | null }[]>(
-        'select stripe_customer_id from billing.accounts where user_id = ? for update',
-        [payer.id],
-      );
-      if (row?.stripe_customer_id) return row.stripe_customer_id;
-      const emailTag = createHash('sha256').update(payer.email.toLowerCase()).digest('hex').slice(0, 16);
-      const customer = await this.stripe.api.customers.create(
-        { email: payer.email, metadata: { userId: String(payer.id) } },
-        { idempotencyKey: `plink-customer-${payer.id}-${emailTag}` },
-      );
-      await tx.execute('update billing.accounts set stripe_customer_id = ?, updated_at = now() where user_id = ?', [customer.id, payer.id]);
-      getLogger().info({ userId: payer.id }, 'stripe customer created');
-      return customer.id;
-    });
+  private async createCustomer(tx: EntityManager, payer: Payer): Promise<string> {
+    const emailTag = createHash('sha256').update(payer.email.toLowerCase()).digest('hex').slice(0, 16);
+    const customer = await this.stripe.api.customers.create(
+      { email: payer.email, metadata: { userId: String(payer.id) } },
+      { idempotencyKey: `plink-customer-${payer.id}-${emailTag}` },
+    );
+    await tx.execute('update billing.accounts set stripe_customer_id = ?, updated_at = now() where user_id = ?', [customer.id, payer.id]);
+    getLogger().info({ userId: payer.id }, 'stripe customer created');
+    return customer.id;
   }
+}
+
+interface CheckoutRow {
+  stripe_customer_id: string | null;
+  checkout_session_id: string | null;
+  /** A timestamptz as the driver answers it to a raw query (text). */
+  checkout_expires_at: Date | string | null;
+  checkout_with_trial: boolean | null;
 }

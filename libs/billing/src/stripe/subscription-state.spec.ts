@@ -48,6 +48,14 @@ describe('Stripe subscription → plan', () => {
     expect(pickCurrentSubscription([])).toBeNull();
   });
 
+  it('of several running subscriptions, picks one that renews over one set to end (the plan must not say cancelled while one still charges)', () => {
+    const newerEnding = subscription({ id: 'sub_newer', status: 'active', created: 5, cancel_at_period_end: true });
+    const olderRenewing = subscription({ id: 'sub_older', status: 'active', created: 4 });
+    expect(pickCurrentSubscription([newerEnding, olderRenewing])?.id).toBe('sub_older');
+    const bothEnding = subscription({ id: 'sub_both', status: 'trialing', created: 3, cancel_at: 1_800_000_000 });
+    expect(pickCurrentSubscription([bothEnding, newerEnding])?.id).toBe('sub_newer');
+  });
+
   it('describes the plan change: ids, dates, the trial as used, a scheduled cancellation', () => {
     const trialing = subscription({ status: 'trialing', trial_end: 1_800_000_000, periodEnd: 1_800_000_000 });
     expect(planChangeOf(trialing, 'cus_1', false)).toEqual({

@@ -48,13 +48,26 @@ export function idOf(value: string | { id: string } | null | undefined): string 
   return typeof value === 'string' ? value : value.id;
 }
 
+/** A subscription that still runs (the customer is subscribed by it, whether or not Pro). */
+export function isRunning(subscription: Stripe.Subscription): boolean {
+  return RUNNING.has(subscription.status);
+}
+
+/** A subscription set to end (at its period's end or at a date). */
+function isEnding(subscription: Stripe.Subscription): boolean {
+  return subscription.cancel_at_period_end === true || (subscription.cancel_at !== null && subscription.cancel_at !== undefined);
+}
+
 /**
- * The subscription that says the customer's plan, among theirs: one still running (the newest, when there
- * are several), else the newest ended one; null for a customer who never subscribed.
+ * The subscription that says the customer's plan, among theirs: one still running, else the newest ended
+ * one; null for a customer who never subscribed. Of several running (which should not happen), one that
+ * renews comes before one set to end, so the plan does not say "cancelled" while another still charges;
+ * then the newest.
  */
 export function pickCurrentSubscription(subscriptions: readonly Stripe.Subscription[]): Stripe.Subscription | null {
   const newestFirst = [...subscriptions].sort((a, b) => b.created - a.created);
-  return newestFirst.find((s) => RUNNING.has(s.status)) ?? newestFirst[0] ?? null;
+  const running = newestFirst.filter(isRunning);
+  return running.find((s) => !isEnding(s)) ?? running[0] ?? newestFirst[0] ?? null;
 }
 
 /**

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type Stripe from 'stripe';
+import { getLogger } from '@plink/platform';
 import { StripeConnection } from '../stripe/stripe-client';
-import { pickCurrentSubscription, planChangeOf } from '../stripe/subscription-state';
+import { idOf, isRunning, pickCurrentSubscription, planChangeOf } from '../stripe/subscription-state';
+import { TrialLedger, cardFingerprintOf, hadTrial } from '../trials/trial-ledger.service';
 import { ApplyPlanService, type AppliedPlan } from './apply-plan.service';
 import { ReadPlanService } from './read-plan.service';
 
@@ -22,6 +24,11 @@ export interface SyncResult extends AppliedPlan {
  * the end of a checkout, the status check and the reset all come here, so whatever order events arrive in,
  * the plan follows Stripe's current state rather than the event's snapshot. An operator grant that is
  * running is not replaced by a subscription that is not (a grant is given on purpose).
+ *
+ * Every trial that starts is recorded (one per person), and a trial of a person who already had one (the
+ * same normalised e-mail, card or customer) is ended at once: Stripe then charges the card, or ends the
+ * subscription when there is none. A customer with more than one running subscription (two checkouts
+ * finished at once) is logged as an error: each is still checked, and the plan follows one that renews.
  */
 @Injectable()
 export class StripeSubscriptionSync {
@@ -29,16 +36,53 @@ export class StripeSubscriptionSync {
     private readonly stripe: StripeConnection,
     private readonly plans: ReadPlanService,
     private readonly applyPlan: ApplyPlanService,
+    private readonly trials: TrialLedger,
   ) {}
 
   /** Re-reads the customer's subscriptions (Stripe errors propagate: nothing is changed then). */
   async syncCustomer(userId: number, customerId: string, options: SyncOptions = {}): Promise<SyncResult> {
-    const list = await this.stripe.api.subscriptions.list({ customer: customerId, status: 'all', limit: 20 });
-    return this.applySubscription(userId, customerId, pickCurrentSubscription(list.data), options);
+    const list = await this.stripe.api.subscriptions.list({ customer: customerId, status: 'all', limit: 20, expand: ['data.default_payment_method'] });
+    const running = list.data.filter(isRunning);
+    if (running.length > 1) {
+      getLogger().error({ userId, customerId, subscriptions: running.map((s) => s.id) }, 'customer has more than one running subscription');
+    }
+    const personKey = (await this.plans.find(userId))?.personKey ?? null;
+    const checked: Stripe.Subscription[] = [];
+    for (const subscription of list.data) checked.push(await this.checkTrial(userId, subscription, personKey));
+    return this.store(userId, customerId, pickCurrentSubscription(checked), options);
   }
 
-  /** Stores the plan a subscription (already read from Stripe) makes. */
+  /** Stores the plan a subscription (already read from Stripe) makes, after the check of its trial. */
   async applySubscription(userId: number, customerId: string, subscription: Stripe.Subscription | null, options: SyncOptions = {}): Promise<SyncResult> {
+    const checked = subscription ? await this.checkTrial(userId, subscription, (await this.plans.find(userId))?.personKey ?? null) : null;
+    return this.store(userId, customerId, checked, options);
+  }
+
+  /**
+   * A running trial of a person who had a trial before is ended now (the subscription as Stripe answers
+   * it then); a subscription that had a trial is recorded as this person's.
+   */
+  private async checkTrial(userId: number, subscription: Stripe.Subscription, personKey: string | null): Promise<Stripe.Subscription> {
+    if (!hadTrial(subscription)) return subscription;
+    let current = subscription;
+    if (subscription.status === 'trialing') {
+      const cardFingerprint = cardFingerprintOf(subscription);
+      const subject = { personKey, cardFingerprint, customerId: idOf(subscription.customer) };
+      const match = await this.trials.takenBy(subject, subscription);
+      if (match) {
+        current = await this.stripe.api.subscriptions.update(
+          subscription.id,
+          { trial_end: 'now', expand: ['default_payment_method'] },
+          { idempotencyKey: `plink-trial-end-${subscription.id}` },
+        );
+        getLogger().warn({ userId, subscriptionId: subscription.id, seenBefore: match, status: current.status }, 'trial of a person who already had one: ended now');
+      }
+    }
+    await this.trials.record(userId, current, personKey);
+    return current;
+  }
+
+  private async store(userId: number, customerId: string, subscription: Stripe.Subscription | null, options: SyncOptions): Promise<SyncResult> {
     const before = await this.plans.find(userId);
     const change = planChangeOf(subscription, customerId, Boolean(before?.stripeSubscriptionId));
     const applied = await this.applyPlan.applyPlan(userId, change, {

@@ -71,7 +71,7 @@ export interface SubscriptionDto {
   currentPeriodEnd: string | null;
   /** Cancelled, still running until currentPeriodEnd (or trialEnd): Resume is offered. */
   cancelAtPeriodEnd: boolean;
-  /** The 14-day trial is still available to this user (offered once). */
+  /** The 14-day trial is still available to this user (once per person: not when an account with the same normalised e-mail or card had it). */
   trialAvailable: boolean;
   /** The server takes payments (STRIPE_SECRET_KEY set); otherwise upgrading answers 503. */
   paymentsConfigured: boolean;

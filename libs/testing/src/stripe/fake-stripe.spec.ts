@@ -202,6 +202,55 @@ describe('FakeStripe through the stripe SDK', () => {
     expect((await stripe.subscriptions.list({ customer: customer.id })).data).toEqual([]);
   });
 
+  it("gives each card number one fingerprint across customers, and ends a trial at once on trial_end 'now'", async () => {
+    const first = await stripe.customers.create({ email: 'cy@example.com' });
+    const second = await stripe.customers.create({ email: 'dee@example.com' });
+    const subscriptionOf = async (customer: string, cardNumber?: string) => {
+      const session = await trialCheckout(stripe, fake, customer);
+      await fake.completeCheckout(session.id, cardNumber ? { cardNumber } : { withCard: true });
+      const done = await stripe.checkout.sessions.retrieve(session.id, { expand: ['subscription.default_payment_method'] });
+      return done.subscription as Stripe.Subscription;
+    };
+    const a = await subscriptionOf(first.id, '4000 0566 5566 5556');
+    const b = await subscriptionOf(second.id, '4000056655665556');
+    const c = await subscriptionOf(second.id);
+    const card = (sub: Stripe.Subscription) => (sub.default_payment_method as Stripe.PaymentMethod).card!;
+    expect(card(a)).toMatchObject({ brand: 'visa', last4: '5556', fingerprint: expect.stringMatching(/^[A-Za-z0-9]{16}$/) });
+    expect(card(b).fingerprint).toBe(card(a).fingerprint);
+    expect(card(c)).toMatchObject({ last4: '4242' });
+    expect(card(c).fingerprint).not.toBe(card(a).fingerprint);
+    const listed = await stripe.subscriptions.list({ customer: second.id, expand: ['data.default_payment_method'] });
+    expect(listed.data.map((s) => card(s).fingerprint).sort()).toEqual([card(a).fingerprint, card(c).fingerprint].sort());
+    const method = await stripe.paymentMethods.retrieve((a.default_payment_method as Stripe.PaymentMethod).id);
+    expect(method).toMatchObject({ object: 'payment_method', type: 'card', customer: first.id });
+
+    // The trial ends now: a period starts now, charged to the card.
+    await fake.settled();
+    const before = receiver.events.length;
+    const ended = await stripe.subscriptions.update(b.id, { trial_end: 'now', expand: ['latest_invoice'] });
+    const now = fake.now();
+    expect(ended).toMatchObject({ status: 'active', trial_end: now, trial_start: b.trial_start });
+    expect(ended.items.data[0]).toMatchObject({ current_period_start: now });
+    expect(ended.latest_invoice as Stripe.Invoice).toMatchObject({ status: 'paid', amount_paid: 1000, billing_reason: 'subscription_update' });
+    await fake.settled();
+    const events = receiver.events.slice(before);
+    expect(events.map((e) => e.type)).toEqual(['customer.subscription.updated', 'invoice.paid']);
+    expect(events[0].data.previous_attributes).toMatchObject({ status: 'trialing', trial_end: b.trial_end });
+    const again = await caught(stripe.subscriptions.update(b.id, { trial_end: 'now' }));
+    expect(again).toMatchObject({ statusCode: 400, param: 'trial_end', message: 'This subscription is not in a trial.' });
+
+    // Without a card, the trial's end does what trial_settings says (here: cancel).
+    const cardless = await trialCheckout(stripe, fake, first.id);
+    await fake.completeCheckout(cardless.id, { withCard: false });
+    const cardlessSub = (await stripe.checkout.sessions.retrieve(cardless.id)).subscription as string;
+    expect(await stripe.subscriptions.update(cardlessSub, { trial_end: 'now' })).toMatchObject({ status: 'canceled' });
+    // A later time moves the trial's end; a past one is refused.
+    const moved = await stripe.subscriptions.update(c.id, { trial_end: now + 3 * 86_400 });
+    expect(moved).toMatchObject({ status: 'trialing', trial_end: now + 3 * 86_400 });
+    expect(moved.items.data[0].current_period_end).toBe(now + 3 * 86_400);
+    expect(await caught(stripe.subscriptions.update(c.id, { trial_end: now - 10 }))).toMatchObject({ statusCode: 400, param: 'trial_end' });
+  });
+
   it('completes the hosted checkout page like a browser: 303 to success_url, a promotion code, then the page is closed', async () => {
     const session = await stripe.checkout.sessions.create({
       mode: 'subscription',

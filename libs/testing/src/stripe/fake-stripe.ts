@@ -13,8 +13,9 @@
  *
  * Endpoints: customers (create, retrieve, update, delete, list), products and prices (a $10/month "Pro"
  * price exists from the start: `priceId`), Checkout Sessions in subscription mode (create, retrieve, list,
- * expire, line_items), subscriptions (retrieve, update cancel_at_period_end/metadata, cancel, list, resume),
- * invoices (retrieve, list, pay), billing portal sessions, events (retrieve, list).
+ * expire, line_items), subscriptions (retrieve, update cancel_at_period_end/metadata/trial_end ('now' ends the
+ * trial at once, a time moves its end), cancel, list, resume), payment methods (retrieve), invoices (retrieve,
+ * list, pay), billing portal sessions, events (retrieve, list).
  * Pages for the browser: GET/POST `/c/pay/:id` (the hosted checkout: "Plink test checkout", a "Start trial" or
  * "Subscribe" button, a card number, a promotion code field when allowed; card 4000 0000 0000 0002 is
  * declined), `/p/session/:id` (the billing portal: cancel or renew, a link back to return_url), `/i/:id` (an
@@ -25,7 +26,9 @@
  *   stripe.url / secretKey / webhookSecret / priceId / promotionCode ('PLINK50': 50 % off the first payment)
  *   stripe.events, stripe.requests ({ method, path, params, idempotencyKey, status }), stripe.deliveries
  *   stripe.requestsTo('POST', '/v1/checkout/sessions')            the recorded calls to one endpoint
- *   await stripe.completeCheckout(sessionId, { withCard?, declineCard?, promotionCode?, email? })
+ *   await stripe.completeCheckout(sessionId, { withCard?, cardNumber?, declineCard?, promotionCode?, email? })
+ *        (a card's PaymentMethod has `card.fingerprint`: one per card number, as Stripe gives; a card
+ *        given without a number has one of its own per customer)
  *   await stripe.advanceTime(ms) / advanceTo(date)                 the clock only moves forward; trials end,
  *        periods renew, trial_will_end 3 days before a trial's end, cancel_at_period_end ends the subscription
  *   await stripe.failNextPayment(subId); await stripe.payInvoice(invoiceId | subId)
@@ -187,10 +190,9 @@ const SUBSCRIPTION_DATA_NOT_IMPLEMENTED = [
   'invoice_settings',
 ];
 
-const SUBSCRIPTION_UPDATE_PARAMS = ['cancel_at_period_end', 'metadata', 'description', 'default_payment_method', 'cancellation_details', 'proration_behavior', 'expand'];
+const SUBSCRIPTION_UPDATE_PARAMS = ['cancel_at_period_end', 'metadata', 'description', 'default_payment_method', 'cancellation_details', 'proration_behavior', 'trial_end', 'expand'];
 const SUBSCRIPTION_UPDATE_NOT_IMPLEMENTED = [
   'items',
-  'trial_end',
   'trial_from_plan',
   'trial_settings',
   'cancel_at',
@@ -511,7 +513,7 @@ export class FakeStripe {
 
   /**
    * The test-control calls over HTTP (option `controlApi`), parameters in the query string:
-   * POST advance-time?ms=, complete-checkout?session=&with_card=&promotion_code=, fail-next-payment?subscription=,
+   * POST advance-time?ms=, complete-checkout?session=&with_card=&card_number=&promotion_code=, fail-next-payment?subscription=,
    * pay-invoice?id=, cancel-now?subscription=, set-status?subscription=&status=, redeliver-failed, deliver-held;
    * GET events, deliveries. Answers JSON; 400 with `{ error }` when the call cannot be done.
    */
@@ -533,6 +535,7 @@ export class FakeStripe {
         case 'POST complete-checkout':
           body = await this.completeCheckout(need('session'), {
             withCard: q.with_card === undefined ? undefined : q.with_card === 'true',
+            cardNumber: q.card_number,
             promotionCode: q.promotion_code,
             email: q.email,
           });
@@ -864,6 +867,12 @@ export class FakeStripe {
       return list(items, params, '/v1/subscriptions');
     });
 
+    // Payment methods (the cards given at checkout, on the hosted invoice page or in tests)
+    this.route('GET', '/v1/payment_methods/:id', ({ params, id }) => {
+      checkKnownParams(params, ['expand']);
+      return out(s.get('payment_method', id), params);
+    });
+
     // Invoices
     this.route('GET', '/v1/invoices/:id', ({ params, id }) => {
       checkKnownParams(params, ['expand']);
@@ -1007,6 +1016,9 @@ export class FakeStripe {
       }
     }
     const cancel = parseBoolean(params.cancel_at_period_end, 'cancel_at_period_end');
+    const trialEnd = params.trial_end === undefined || params.trial_end === 'now' ? params.trial_end : parseInteger(params.trial_end, 'trial_end', 1);
+    if (trialEnd !== undefined && sub.status !== 'trialing') throw invalidParam('trial_end', 'This subscription is not in a trial.');
+    if (typeof trialEnd === 'number' && trialEnd <= s.now()) throw invalidParam('trial_end', 'Invalid timestamp: must be an integer Unix timestamp in the future.');
     const metadata = applyMetadata(sub.metadata, params.metadata);
     const pm = params.default_payment_method;
     if (pm !== undefined && pm !== '' && !s.paymentMethods.has(pm)) throw noSuch('PaymentMethod', pm, 'default_payment_method', 400);
@@ -1024,6 +1036,8 @@ export class FakeStripe {
     };
     if (cancel === undefined) s.changeSubscription(sub, change);
     else s.setCancelAtPeriodEnd(sub, cancel, change);
+    if (trialEnd === 'now') s.endTrialNow(sub);
+    else if (trialEnd !== undefined) s.moveTrialEnd(sub, trialEnd);
     return sub;
   }
 
@@ -1062,6 +1076,7 @@ export class FakeStripe {
         this.act(() =>
           s.completeCheckout(session, {
             withCard: card !== '',
+            cardNumber: card === '' ? undefined : card,
             declineCard: card === '4000000000000002',
             promotionCode: form.promotion_code?.trim() || undefined,
             email: form.email?.trim() || undefined,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   invalidParam,
   newId,
@@ -24,6 +25,10 @@ export const API_VERSION = '2026-10-28.endive';
 
 const DAY = 86_400;
 
+/** The card a payer gives when a test names none. */
+const DEFAULT_CARD = '4242424242424242';
+const CARD_BRANDS: Readonly<Record<string, string>> = { '3': 'amex', '4': 'visa', '5': 'mastercard', '6': 'discover' };
+
 export type SubscriptionStatus = 'trialing' | 'active' | 'past_due' | 'canceled' | 'unpaid' | 'paused' | 'incomplete';
 
 /** What the test server knows about a subscription beyond its Stripe object. */
@@ -48,6 +53,11 @@ export interface CheckoutSessionExtras {
 export interface CompleteCheckoutOptions {
   /** A card given at checkout. Default: when the session asks for one (no trial, or payment_method_collection=always). */
   withCard?: boolean;
+  /**
+   * The number of that card (implies a card given). Its PaymentMethod carries `card.fingerprint`, the same
+   * for every use of one number, as Stripe's does. Without it, the card is the customer's own (see createCard).
+   */
+  cardNumber?: string;
   /** A card the bank declines: the session stays open and the error says why. */
   declineCard?: boolean;
   promotionCode?: string;
@@ -161,7 +171,7 @@ export class StripeState {
 
   // ---- lookups -------------------------------------------------------------------------------------
 
-  get(kind: 'customer' | 'subscription' | 'checkout.session' | 'price' | 'product' | 'invoice' | 'event', id: string, param = 'id', status = 404): StripeObject {
+  get(kind: 'customer' | 'subscription' | 'checkout.session' | 'price' | 'product' | 'invoice' | 'event' | 'payment_method', id: string, param = 'id', status = 404): StripeObject {
     const found = this.find(id);
     if (!found || found.object !== kind) throw noSuch(kind, id, param, status);
     return found;
@@ -513,7 +523,7 @@ export class StripeState {
     const extras = this.sessionExtras.get(session.id)!;
     const trialDays = extras.subscriptionData.trial_period_days ?? 0;
     const needsCard = this.sessionNeedsCard(session);
-    const withCard = options.withCard ?? needsCard;
+    const withCard = options.withCard ?? (options.cardNumber !== undefined || needsCard);
     if (needsCard && !withCard) throw invalidParam('payment_method', 'This checkout needs a card.');
     if (options.declineCard) throw new StripeApiError(402, 'card_error', 'Your card was declined.', 'card_declined');
     let promotion: StripeObject | undefined;
@@ -528,7 +538,7 @@ export class StripeState {
     const customer = session.customer ? this.customers.get(session.customer)! : this.createCustomer({ email });
     let paymentMethod: string | null = null;
     if (withCard) {
-      paymentMethod = this.createCard(customer.id).id;
+      paymentMethod = this.createCard(customer.id, options.cardNumber).id;
     }
     const price = this.prices.get(extras.lineItems[0].price)!;
     const now = this.now();
@@ -718,16 +728,17 @@ export class StripeState {
   }
 
   /** The trial's end: charge the card, or do what trial_settings says when there is none. */
-  private endTrial(sub: StripeObject): void {
+  private endTrial(sub: StripeObject, start = this.periodEnd(sub), reason = 'subscription_cycle', change: () => void = () => undefined): void {
     const extras = this.extras(sub.id);
     extras.trialWillEndSent = true;
     if (this.paymentMethodOf(sub)) {
-      this.chargePeriod(sub, 'subscription_cycle');
+      this.chargePeriod(sub, reason, start, change);
       return;
     }
     const behaviour = sub.trial_settings?.end_behavior.missing_payment_method ?? 'create_invoice';
     if (behaviour === 'cancel') {
       const now = this.now();
+      change();
       sub.status = 'canceled';
       sub.canceled_at = now;
       sub.ended_at = now;
@@ -735,12 +746,39 @@ export class StripeState {
       this.emit('customer.subscription.deleted', sub);
     } else if (behaviour === 'pause') {
       this.update(sub, () => {
+        change();
         sub.status = 'paused';
       });
       this.emit('customer.subscription.paused', sub);
     } else {
-      this.chargePeriod(sub, 'subscription_cycle');
+      this.chargePeriod(sub, reason, start, change);
     }
+  }
+
+  /**
+   * `trial_end: 'now'` (POST /v1/subscriptions/:id): the trial ends at once and a period starts now, charged
+   * to the card (or, without one, what trial_settings says), as at the trial's end.
+   */
+  endTrialNow(sub: StripeObject): void {
+    if (sub.status !== 'trialing') throw invalidParam('trial_end', 'This subscription is not in a trial.');
+    const now = this.now();
+    this.endTrial(sub, now, 'subscription_update', () => {
+      sub.trial_end = now;
+      sub.billing_cycle_anchor = now;
+    });
+  }
+
+  /** `trial_end: <a later time>` on a trialing subscription: the trial (and its period) ends then. */
+  moveTrialEnd(sub: StripeObject, at: number): void {
+    if (sub.status !== 'trialing') throw invalidParam('trial_end', 'This subscription is not in a trial.');
+    if (at <= this.now()) throw invalidParam('trial_end', 'Invalid timestamp: must be an integer Unix timestamp in the future.');
+    this.update(sub, () => {
+      sub.trial_end = at;
+      sub.billing_cycle_anchor = at;
+      for (const item of sub.items.data) item.current_period_end = at;
+      if (sub.cancel_at_period_end) sub.cancel_at = at;
+    });
+    this.extras(sub.id).trialWillEndSent = at - 3 * DAY <= this.now();
   }
 
   private renew(sub: StripeObject): void {
@@ -751,7 +789,7 @@ export class StripeState {
    * A new period starts at the old one's end and its invoice is charged: active and invoice.paid, or
    * past_due and invoice.payment_failed (no card, or failNextPayment). The period moves on either way.
    */
-  private chargePeriod(sub: StripeObject, reason: string, start = this.periodEnd(sub)): void {
+  private chargePeriod(sub: StripeObject, reason: string, start = this.periodEnd(sub), change: () => void = () => undefined): void {
     const extras = this.extras(sub.id);
     const price = sub.items.data[0].price;
     const end = addInterval(start, price.recurring);
@@ -761,6 +799,7 @@ export class StripeState {
     if (pays || invoice.amount_due === 0) this.markPaid(invoice);
     else this.markFailed(invoice);
     this.update(sub, () => {
+      change();
       this.setPeriod(sub, start, end);
       sub.latest_invoice = invoice.id;
       sub.status = invoice.status === 'paid' ? 'active' : 'past_due';
@@ -822,12 +861,27 @@ export class StripeState {
 
   // ---- invoices, cards, discounts ------------------------------------------------------------------
 
-  private createCard(customerId: string): StripeObject {
+  /**
+   * A card of the customer. Without a number it stands for the payer's own card: it reads 4242 4242 4242
+   * 4242 but has a fingerprint of its own per customer, so tests that do not name cards never share one.
+   */
+  private createCard(customerId: string, number?: string): StripeObject {
+    const digits = (number ?? DEFAULT_CARD).replace(/[\s-]/g, '');
+    const identity = number === undefined ? `own card of ${customerId}` : digits;
     const pm: StripeObject = {
       id: newId('pm_', 24),
       object: 'payment_method',
       billing_details: { address: null, email: null, name: null, phone: null },
-      card: { brand: 'visa', country: 'US', exp_month: 12, exp_year: new Date().getUTCFullYear() + 3, funding: 'credit', last4: '4242' },
+      card: {
+        brand: CARD_BRANDS[digits[0]] ?? 'unknown',
+        country: 'US',
+        exp_month: 12,
+        exp_year: new Date().getUTCFullYear() + 3,
+        // Stripe's fingerprint tells one card number apart from another (the same on every customer).
+        fingerprint: createHash('sha256').update(identity).digest('base64url').replace(/[-_]/g, '').slice(0, 16),
+        funding: 'credit',
+        last4: digits.slice(-4),
+      },
       created: this.now(),
       customer: customerId,
       livemode: false,

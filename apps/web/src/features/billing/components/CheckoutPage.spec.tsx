@@ -62,14 +62,15 @@ describe('/checkout', () => {
     expect(sentPayloads(fetchMock, 'POST', '/api/create-subscription')).toHaveLength(1);
   });
 
-  it('does not mention the trial to a user who had it', async () => {
+  it('does not offer the trial to a user who cannot have it (theirs, or another account of theirs, had it), and says so', async () => {
     openCheckout({
-      'GET /api/subscription': { body: makeSubscription({ trialAvailable: false, status: 'canceled' }) },
+      'GET /api/subscription': { body: makeSubscription({ trialAvailable: false, status: 'none' }) },
       'POST /api/create-subscription': { body: { url: STRIPE_URL } },
     });
 
     await screen.findByText('Redirecting to secure checkout...');
-    expect(screen.queryByText(/14-day free trial/)).not.toBeInTheDocument();
+    expect(await screen.findByText('Your free trial has been used. Pro starts with your first payment.')).toBeInTheDocument();
+    expect(screen.queryByText(/free trial\. No credit card|14-day free trial/)).not.toBeInTheDocument();
   });
 
   it.each([

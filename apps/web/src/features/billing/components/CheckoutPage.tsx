@@ -3,11 +3,12 @@ import { Navigate, useLocation } from 'react-router-dom';
 import { CardPageLayout } from '../../../components/CardPageLayout';
 import { PlanFeatureList } from '../../../components/PlanFeatureList';
 import { browserLocation } from '../../../lib/browser-location';
-import { PRO_CHECKOUT_FEATURES, TRIAL_DAYS } from '../../../lib/plans';
+import { PRO_CHECKOUT_FEATURES, TRIAL_DAYS, TRIAL_USED_TEXT } from '../../../lib/plans';
 import { type CheckoutState, useCheckoutSession } from '../hooks/useCheckoutSession';
 import { useSubscription } from '../hooks/useSubscription';
 
-function ProPlanCard({ trialAvailable }: { trialAvailable: boolean }) {
+/** `trialAvailable` is undefined until the plan is known: neither the trial nor its absence is said before. */
+function ProPlanCard({ trialAvailable }: { trialAvailable: boolean | undefined }) {
   return (
     <Card withBorder radius="md" padding="lg">
       <Stack gap="sm">
@@ -23,9 +24,10 @@ function ProPlanCard({ trialAvailable }: { trialAvailable: boolean }) {
           </Text>
           <Text c="dimmed">/month, cancel anytime</Text>
         </Group>
-        {trialAvailable && (
+        {trialAvailable === true && (
           <Text size="sm">Start with a {TRIAL_DAYS}-day free trial. No credit card required for the trial.</Text>
         )}
+        {trialAvailable === false && <Text size="sm">{TRIAL_USED_TEXT}</Text>}
         <PlanFeatureList features={PRO_CHECKOUT_FEATURES} />
       </Stack>
     </Card>
@@ -73,7 +75,7 @@ function CheckoutScreen() {
       description="Unlock everything Plink offers."
       back={{ to: '/dashboard', label: 'Back to Dashboard' }}
     >
-      <ProPlanCard trialAvailable={subscription.data?.trialAvailable === true} />
+      <ProPlanCard trialAvailable={subscription.data?.trialAvailable} />
       <CheckoutProgress state={state} />
     </CardPageLayout>
   );

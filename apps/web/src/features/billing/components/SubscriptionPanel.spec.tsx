@@ -55,6 +55,14 @@ describe('Settings → Subscription', () => {
     expect(screen.queryByRole('button', { name: 'Cancel Subscription' })).not.toBeInTheDocument();
   });
 
+  it('offers the upgrade without the trial to a Free user who cannot have it, and says why', async () => {
+    await openSubscriptionTab(makeSubscription({ trialAvailable: false }));
+
+    expect(screen.getByText('Your free trial has been used. Pro starts with your first payment.')).toBeInTheDocument();
+    expect(screen.queryByText(/Try Pro free/)).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Upgrade to Pro' })).toHaveAttribute('href', '/checkout?plan=pro');
+  });
+
   it('says so instead when the server takes no payments', async () => {
     await openSubscriptionTab(makeSubscription({ paymentsConfigured: false }));
 

@@ -3,7 +3,7 @@ import { BillingMessages, type SubscriptionDto } from '@plink/contracts';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { PlanFeatureList } from '../../../components/PlanFeatureList';
-import { FREE_PLAN, PRO_PLAN, TRIAL_DAYS, UPGRADE_PATH } from '../../../lib/plans';
+import { FREE_PLAN, PRO_PLAN, TRIAL_DAYS, TRIAL_USED_TEXT, UPGRADE_PATH } from '../../../lib/plans';
 import { useSubscription } from '../hooks/useSubscription';
 import {
   useBillingPortal,
@@ -24,9 +24,11 @@ function UpgradeOffer({ subscription }: { subscription: SubscriptionDto }) {
   }
   return (
     <Stack gap={6} align="flex-start">
-      {subscription.trialAvailable && (
-        <Text size="sm">Try Pro free for {TRIAL_DAYS} days. No credit card required for the trial.</Text>
-      )}
+      <Text size="sm">
+        {subscription.trialAvailable
+          ? `Try Pro free for ${TRIAL_DAYS} days. No credit card required for the trial.`
+          : TRIAL_USED_TEXT}
+      </Text>
       <Button component={Link} to={UPGRADE_PATH}>
         Upgrade to Pro
       </Button>

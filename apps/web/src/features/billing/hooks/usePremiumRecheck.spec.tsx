@@ -1,11 +1,11 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { TOAST_DURATION } from '../../../lib/toast';
-import { type MockRoutes, makeUser, mockFetch, proPlanStillActive, sentPayloads } from '../../../test/fetch-mock';
+import { makeUser, mockFetch, type MockRoutes, noPages, proPlanStillActive, sentPayloads } from '../../../test/fetch-mock';
 import { findToast, renderApp } from '../../../test/render-app';
 import { INACTIVE_SUBSCRIPTION_TEXT } from './usePremiumRecheck';
 
 function openDashboard(routes: MockRoutes, { isPremium = true, fakeTimers = false } = {}) {
-  const fetchMock = mockFetch({ 'GET /api/user': { body: makeUser({ isPremium }) }, 'GET /api/pages': { body: [] }, ...routes });
+  const fetchMock = mockFetch({ 'GET /api/user': { body: makeUser({ isPremium }) }, ...noPages, ...routes });
   return { fetchMock, ...renderApp('/dashboard', { fakeTimers }) };
 }
 

@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import type { PageDto } from '@plink/contracts';
-import { deferred, makePage, type MockReply, mockFetch, proPlanStillActive, sentPayloads, signedInAs } from '../../../test/fetch-mock';
+import { deferred, freePlan, makePage, makeSubscription, type MockReply, mockFetch, proPlanStillActive, sentPayloads, signedInAs } from '../../../test/fetch-mock';
 import { findToast, renderApp } from '../../../test/render-app';
 
 const guide = makePage({ id: 1, title: 'Free Guide', slug: 'free-guide', views: 200, conversions: 25 });
@@ -12,6 +12,8 @@ async function openDashboard(pages: PageDto[], { isPremium = true, routes = {} }
     'GET /api/pages': { body: pages },
     // The premium re-check (its own spec in features/billing): the plan is still active.
     ...proPlanStillActive,
+    // A Free user's upgrade offer reads their plan (the trial is offered once per person).
+    ...freePlan,
     ...routes,
   });
   const rendered = renderApp('/dashboard');
@@ -85,9 +87,35 @@ describe('/dashboard summary and table', () => {
     expect(sentPayloads(fetchMock, 'GET', '/api/pages')).toHaveLength(2);
   });
 
-  it('keeps the upgrade panel for Free users only', async () => {
+  it('keeps the upgrade panel for Free users only, offering the trial to one who can still have it', async () => {
     await openDashboard([guide], { isPremium: false });
     expect(screen.getByRole('heading', { name: 'Upgrade to Pro' })).toBeInTheDocument();
+    expect(await screen.findByText(/Try it free for 14 days, no credit card needed\./)).toBeInTheDocument();
+    expect(screen.getByTestId('upgrade-offer')).toHaveTextContent(
+      'Unlimited pages, branding removal, tracking scripts and webhooks for $10/month. Try it free for 14 days, no credit card needed.',
+    );
+    expect(screen.getByRole('link', { name: 'Upgrade Now' })).toHaveAttribute('href', '/checkout?plan=pro');
+  });
+
+  it('does not promise the trial to a Free user who cannot have it (another account of theirs had it)', async () => {
+    const { fetchMock } = await openDashboard([guide], {
+      isPremium: false,
+      routes: { 'GET /api/subscription': { body: makeSubscription({ trialAvailable: false }) } },
+    });
+    expect(await screen.findByText(/Your free trial has been used\. Pro starts with your first payment\./)).toBeInTheDocument();
+    expect(screen.getByTestId('upgrade-offer')).not.toHaveTextContent(/Try it free|14 days/);
+    expect(screen.getByRole('link', { name: 'Upgrade Now' })).toHaveAttribute('href', '/checkout?plan=pro');
+    expect(sentPayloads(fetchMock, 'GET', '/api/subscription')).toHaveLength(1);
+  });
+
+  it('says nothing of the trial while the plan is unknown (it could not be read)', async () => {
+    const { fetchMock } = await openDashboard([guide], {
+      isPremium: false,
+      routes: { 'GET /api/subscription': { status: 500, body: { message: 'Database unavailable' } } },
+    });
+    // Asked again once, then given up.
+    await waitFor(() => expect(sentPayloads(fetchMock, 'GET', '/api/subscription')).toHaveLength(2), { timeout: 4_000 });
+    expect(screen.getByTestId('upgrade-offer')).toHaveTextContent(/^Unlimited pages, branding removal, tracking scripts and webhooks for \$10\/month\.$/);
   });
 
   it('has no upgrade panel for Pro users', async () => {

@@ -101,9 +101,10 @@ describe('/dashboard after a downgrade: paused pages', () => {
     expect(screen.queryByRole('alert', { name: /will be removed/ })).not.toBeInTheDocument();
     removed.unmount();
 
-    const none = await openDashboard([live]);
+    // Without paused pages only the upgrade offer reads the plan (once), and no banner shows.
+    const none = await openDashboard([live], { routes: { 'GET /api/subscription': { body: subscription({ leadRemovalAt: '2026-12-24T10:00:00.000Z' }) } } });
+    await waitFor(() => expect(sentPayloads(none.fetchMock, 'GET', '/api/subscription')).toHaveLength(1));
     expect(screen.queryByRole('alert', { name: /will be removed/ })).not.toBeInTheDocument();
-    expect(sentPayloads(none.fetchMock, 'GET', '/api/subscription')).toHaveLength(0);
     none.unmount();
 
     const pro = await openDashboard([live, { ...paused }], { isPremium: true, routes: proPlanStillActive });

@@ -1,18 +1,9 @@
 import { act, screen, within } from '@testing-library/react';
-import {
-  signedOut,
-  deferred,
-  makePage,
-  type MockReply,
-  type MockRoutes,
-  mockFetch,
-  sentPayloads,
-  signedInAs,
-} from '../../../test/fetch-mock';
+import { deferred, freePlan, makePage, mockFetch, type MockReply, type MockRoutes, noPages, sentPayloads, signedInAs, signedOut } from '../../../test/fetch-mock';
 import { findToast, renderApp } from '../../../test/render-app';
 
 async function openEditor(url: string, routes: MockRoutes = {}, { isPremium = false } = {}) {
-  const fetchMock = mockFetch({ ...signedInAs({ isPremium, username: 'ana' }), 'GET /api/pages': { body: [] }, ...routes });
+  const fetchMock = mockFetch({ ...signedInAs({ isPremium, username: 'ana' }), ...noPages, ...routes });
   const rendered = renderApp(url);
   // The editor chunk (tiptap) loads lazily: the first render can take a moment.
   await screen.findByRole('button', { name: 'Save' }, { timeout: 5000 });
@@ -137,7 +128,7 @@ describe('/editor/new', () => {
   });
 
   it('stops a Free user who already has a page', async () => {
-    mockFetch({ ...signedInAs({ isPremium: false }), 'GET /api/pages': { body: [makePage()] } });
+    mockFetch({ ...signedInAs({ isPremium: false }), 'GET /api/pages': { body: [makePage()] }, ...freePlan });
     const { user, location } = renderApp('/editor/new');
 
     // The dialog opens over the dashboard, not over an empty page.
@@ -243,7 +234,7 @@ describe('templates', () => {
   });
 
   it('takes a signed-in verified user from "Use this template" straight to the prefilled editor', async () => {
-    mockFetch({ ...signedInAs({ username: 'ana' }), 'GET /api/pages': { body: [] }, 'GET /api/templates/photo-guide': { body: template } });
+    mockFetch({ ...signedInAs({ username: 'ana' }), ...noPages, 'GET /api/templates/photo-guide': { body: template } });
     const { location } = renderApp('/auth?tab=register&template=photo-guide');
 
     await screen.findByRole('button', { name: 'Save' }, { timeout: 5000 });
@@ -258,7 +249,7 @@ describe('templates', () => {
     expect(await screen.findByRole('heading', { name: 'Create an account' })).toBeInTheDocument();
     first.unmount();
 
-    mockFetch({ ...signedInAs({ username: 'ana' }), 'GET /api/pages': { body: [] }, 'GET /api/templates/startupwkly': { body: { ...template, title: 'Startup Weekly' } } });
+    mockFetch({ ...signedInAs({ username: 'ana' }), ...noPages, 'GET /api/templates/startupwkly': { body: { ...template, title: 'Startup Weekly' } } });
     const { location } = renderApp('/dashboard');
     await screen.findByRole('button', { name: 'Save' }, { timeout: 5000 });
     expect(location()).toBe('/editor/new?template=startupwkly');

@@ -1,0 +1,224 @@
+import { Writable } from 'node:stream';
+import Stripe from 'stripe';
+import { initLogger } from '@plink/platform';
+import { FakeStripe } from '@plink/testing';
+import type { TestBrowser } from './testing/http-client';
+import { startTestGateway, type TestGateway } from './testing/test-gateway';
+
+/**
+ * One free trial per person and one subscription per customer, end to end: the whole gateway with its
+ * workers (real PostgreSQL and Redis) and the real `stripe` SDK against FakeStripe, whose webhooks reach the
+ * gateway signed as Stripe signs them. A person is known by their normalised e-mail and their card.
+ */
+describe('trials and checkouts on Stripe, end to end', () => {
+  let gateway: TestGateway;
+  let stripe: FakeStripe;
+  let sdk: Stripe;
+  const logLines: Record<string, unknown>[] = [];
+
+  beforeAll(async () => {
+    initLogger({
+      level: 'info',
+      pretty: false,
+      destination: new Writable({
+        write(chunk, _encoding, done) {
+          for (const line of String(chunk).split('\n').filter(Boolean)) logLines.push(JSON.parse(line));
+          done();
+        },
+      }),
+    });
+    stripe = await FakeStripe.start();
+    sdk = new Stripe(stripe.secretKey, { host: '127.0.0.1', port: stripe.port, protocol: 'http' });
+    gateway = await startTestGateway({
+      PLINK_WORKERS: 'all',
+      AUTH_RATE_LIMIT_PER_MINUTE: '0',
+      LOG_LEVEL: 'info',
+      STRIPE_SECRET_KEY: stripe.secretKey,
+      STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
+      STRIPE_PRICE_ID: stripe.priceId,
+      STRIPE_API_URL: stripe.url,
+    });
+    stripe.setWebhookUrl(`${gateway.origin}/api/webhooks/stripe`);
+  });
+
+  afterAll(async () => {
+    await gateway?.close();
+    await stripe?.close();
+  });
+
+  interface Creator {
+    id: number;
+    browser: TestBrowser;
+  }
+
+  let n = 0;
+  /** A registered, verified creator with a session. */
+  async function creator(email: string): Promise<Creator> {
+    n += 1;
+    const browser = gateway.browser();
+    const registered = await browser.post('/api/register', { username: `trial_${n}_${Date.now().toString(36)}`, email, password: 'secret-password' });
+    expect(registered.status).toBe(201);
+    await gateway.db.query('update identity.users set is_verified = true where id = $1', [registered.body.id]);
+    return { id: registered.body.id, browser };
+  }
+
+  async function eventually(check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+    const started = Date.now();
+    while (!(await check())) {
+      if (Date.now() - started > timeoutMs) throw new Error(`not reached within ${timeoutMs} ms: ${what}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  const plan = async (c: Creator) => (await c.browser.get('/api/subscription')).body as { trialAvailable: boolean; status: string; isPremium: boolean; cancelAtPeriodEnd: boolean };
+  const account = async (c: Creator) =>
+    (await gateway.db.query('select status, is_premium, stripe_customer_id, stripe_subscription_id, cancel_at_period_end from billing.accounts where user_id = $1', [c.id])).rows[0];
+  const sessionsOf = (c: Creator) => stripe.requestsTo('POST', '/v1/checkout/sessions').filter((r) => r.params.client_reference_id === String(c.id) && r.status === 200);
+  const logged = (msg: string, userId: number) => logLines.filter((line) => line.msg === msg && line.userId === userId);
+
+  async function startCheckout(c: Creator): Promise<{ url: string; sessionId: string }> {
+    const answer = await c.browser.post('/api/create-subscription');
+    expect(answer.status).toBe(200);
+    return { url: answer.body.url, sessionId: /\/c\/pay\/(cs_[A-Za-z0-9_]+)/.exec(answer.body.url)![1] };
+  }
+
+  /** Checkout finished on Stripe's page (with the card given, if any), then verified by the return page. */
+  async function subscribe(c: Creator, options: { cardNumber?: string; withCard?: boolean } = {}): Promise<string> {
+    const { sessionId } = await startCheckout(c);
+    await stripe.completeCheckout(sessionId, options);
+    const verified = await c.browser.post('/api/verify-checkout', { sessionId });
+    expect(verified.body).toEqual({ success: true, isPremium: true, hasActiveSubscription: true });
+    return stripe.checkoutSession(sessionId).subscription as string;
+  }
+
+  it('gives a second account of the same person (Ann.Lee+x@gmail.com, then annlee@gmail.com) no trial: the paid checkout and wording', async () => {
+    const first = await creator('Ann.Lee+x@gmail.com');
+    const second = await creator('annlee@gmail.com');
+    expect((await plan(first)).trialAvailable).toBe(true);
+    // Before anyone had the trial, the second account opened a checkout with it (and left it open).
+    const early = await startCheckout(second);
+    expect(sessionsOf(second).at(-1)!.params.subscription_data).toMatchObject({ trial_period_days: '14' });
+    await subscribe(first);
+    expect(await plan(first)).toMatchObject({ status: 'trialing', isPremium: true, trialAvailable: false });
+
+    expect(await plan(second)).toMatchObject({ isPremium: false, trialAvailable: false });
+    const { sessionId } = await startCheckout(second);
+    // The open session with the trial is not answered again: it is expired, and the new one has no trial.
+    expect(sessionId).not.toBe(early.sessionId);
+    expect(stripe.checkoutSession(early.sessionId).status).toBe('expired');
+    expect(sessionsOf(second).at(-1)!.params.subscription_data).toEqual({ metadata: { userId: String(second.id) } });
+    expect(stripe.checkoutSession(sessionId).subscription_data).toMatchObject({ trial_period_days: undefined });
+    // Finished, it is a paid subscription at once.
+    await stripe.completeCheckout(sessionId, { withCard: true });
+    expect((await second.browser.post('/api/verify-checkout', { sessionId })).body).toEqual({ success: true, isPremium: true, hasActiveSubscription: true });
+    expect(await plan(second)).toMatchObject({ status: 'active', isPremium: true });
+
+    // Gmail's other spellings are the same person; another mailbox is not.
+    expect((await plan(await creator('A.N.N.Lee@GoogleMail.com'))).trialAvailable).toBe(false);
+    expect((await plan(await creator('annlee+promo@gmail.com'))).trialAvailable).toBe(false);
+    expect((await plan(await creator('ann.lee@example.com'))).trialAvailable).toBe(true);
+    expect((await plan(await creator('annlee2@gmail.com'))).trialAvailable).toBe(true);
+  });
+
+  it('ends at once the trial of another account that pays with a card that already had a trial, and logs it', async () => {
+    const card = '4000 0025 0000 3155';
+    const first = await creator('card.owner@example.com');
+    await subscribe(first, { cardNumber: card });
+    expect((await plan(first)).status).toBe('trialing');
+
+    // Nothing links this address to the first: the trial is offered, and the checkout has it.
+    const second = await creator('someone.else@example.org');
+    expect((await plan(second)).trialAvailable).toBe(true);
+    const subscriptionId = await subscribe(second, { cardNumber: card });
+    expect(sessionsOf(second).at(-1)!.params.subscription_data).toMatchObject({ trial_period_days: '14' });
+    // Stripe reported a trial on a card that had one: the trial ended, the card paid the first month.
+    const subscription = stripe.subscription(subscriptionId);
+    expect(subscription.status).toBe('active');
+    expect(Math.abs((subscription.trial_end as number) - stripe.now())).toBeLessThan(60);
+    expect(stripe.invoice(subscription.latest_invoice as string)).toMatchObject({ status: 'paid', amount_paid: 1000 });
+    await eventually(async () => (await account(second))?.status === 'active', 'the plan is the paid one');
+    expect(await plan(second)).toMatchObject({ status: 'active', isPremium: true, trialAvailable: false });
+    expect(logged('trial of a person who already had one: ended now', second.id)[0]).toMatchObject({ level: 40, subscriptionId, seenBefore: 'card' });
+    // The first account's trial is not touched.
+    expect((await plan(first)).status).toBe('trialing');
+    expect(logged('trial of a person who already had one: ended now', first.id)).toEqual([]);
+  });
+
+  it('ends the trial of a second account of the same person that finishes a trial checkout opened before the first trial began', async () => {
+    const first = await creator('Bo.Ray@googlemail.com');
+    const second = await creator('boray+2@gmail.com');
+    // Both opened a checkout with the trial while neither had it.
+    const late = await startCheckout(second);
+    expect(sessionsOf(second).at(-1)!.params.subscription_data).toMatchObject({ trial_period_days: '14' });
+    await subscribe(first);
+    // The second finishes its page without a card: the trial is ended at once, and without a card the
+    // subscription ends with it (what the checkout's trial settings say).
+    await stripe.completeCheckout(late.sessionId, { withCard: false });
+    const subscriptionId = stripe.checkoutSession(late.sessionId).subscription as string;
+    expect((await second.browser.post('/api/verify-checkout', { sessionId: late.sessionId })).body).toEqual({ success: false, isPremium: false, hasActiveSubscription: false });
+    await eventually(async () => stripe.subscription(subscriptionId).status === 'canceled', 'the second trial is ended');
+    await eventually(async () => (await account(second))?.status === 'canceled', 'the plan says so');
+    expect(await plan(second)).toMatchObject({ isPremium: false, trialAvailable: false });
+    expect(logged('trial of a person who already had one: ended now', second.id)[0]).toMatchObject({ level: 40, subscriptionId, seenBefore: 'person' });
+    expect(await plan(first)).toMatchObject({ status: 'trialing', isPremium: true });
+  });
+
+  it('answers two checkouts opened at once with one Checkout Session, so they make one subscription', async () => {
+    const c = await creator('double.click@example.com');
+    const [one, two] = await Promise.all([startCheckout(c), startCheckout(c)]);
+    expect(two.url).toBe(one.url);
+    const later = await startCheckout(c);
+    expect(later.url).toBe(one.url);
+    expect(sessionsOf(c)).toHaveLength(1);
+
+    await stripe.completeCheckout(one.sessionId);
+    expect((await c.browser.post('/api/verify-checkout', { sessionId: one.sessionId })).body).toMatchObject({ success: true });
+    const customer = (await account(c)).stripe_customer_id as string;
+    expect((await sdk.subscriptions.list({ customer, status: 'all' })).data).toHaveLength(1);
+    // Already Pro: no other checkout at all.
+    expect((await c.browser.post('/api/create-subscription')).status).toBe(400);
+
+    // A session that expired (or was finished) is not answered again: a new one is opened.
+    const other = await creator('expired.session@example.com');
+    const first = await startCheckout(other);
+    await stripe.expireCheckout(first.sessionId);
+    const fresh = await startCheckout(other);
+    expect(fresh.sessionId).not.toBe(first.sessionId);
+    expect(sessionsOf(other)).toHaveLength(2);
+  });
+
+  it('cancels every running subscription of the customer, and logs an error when there is more than one', async () => {
+    const c = await creator('two.subscriptions@example.com');
+    const firstId = await subscribe(c, { withCard: true });
+    const customer = (await account(c)).stripe_customer_id as string;
+    // A second subscription of the same customer, as two checkouts finished at once used to make.
+    const session = await sdk.checkout.sessions.create({
+      mode: 'subscription',
+      customer,
+      client_reference_id: String(c.id),
+      line_items: [{ price: stripe.priceId, quantity: 1 }],
+      subscription_data: { metadata: { userId: String(c.id) } },
+      success_url: 'http://plink.test/checkout/success?session_id={CHECKOUT_SESSION_ID}',
+      cancel_url: 'http://plink.test/dashboard',
+    });
+    await stripe.completeCheckout(session.id, { withCard: true });
+    const secondId = stripe.checkoutSession(session.id).subscription as string;
+    await eventually(async () => logged('customer has more than one running subscription', c.id).length > 0, 'the sync logs both subscriptions');
+    expect(logged('customer has more than one running subscription', c.id)[0]).toMatchObject({ level: 50, subscriptions: expect.arrayContaining([firstId, secondId]) });
+
+    // One of them set to end (as the cancel before this change did): the plan says what the other does.
+    await sdk.subscriptions.update(secondId, { cancel_at_period_end: true });
+    await stripe.settled();
+    expect((await c.browser.post('/api/check-subscription-status')).status).toBe(200);
+    expect(await plan(c)).toMatchObject({ isPremium: true, cancelAtPeriodEnd: false });
+
+    const cancelled = await c.browser.post('/api/cancel-subscription');
+    expect(cancelled.status).toBe(200);
+    expect(stripe.subscription(firstId).cancel_at_period_end).toBe(true);
+    expect(stripe.subscription(secondId).cancel_at_period_end).toBe(true);
+    const ends = [firstId, secondId].map((id) => (stripe.subscription(id).cancel_at as number) * 1000);
+    expect(cancelled.body.endsAt).toBe(new Date(Math.max(...ends)).toISOString());
+    expect(logged('customer has more than one running subscription: cancelling every one', c.id)[0]).toMatchObject({ level: 50 });
+    expect(await plan(c)).toMatchObject({ isPremium: true, cancelAtPeriodEnd: true });
+  });
+});
