@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import { createTestEnvironment, freePort, type TestEnvironment } from '@plink/testing';
 
 const ROOT = join(__dirname, '../../..');
@@ -124,6 +125,21 @@ describe('npm run plink -- grant-pro / revoke-pro beside npm start', () => {
     expect(await ann.isPremium()).toBe(true);
     expect((await plink(['revoke-pro', ann.email])).code).toBe(0);
     expect(await ann.isPremium()).toBe(false);
+
+    // A key prefix that is not the app's: the command puts nothing into Redis itself (the running app's relay
+    // passes the change on under its own prefix), so the change still applies and nothing lands under it.
+    const mistaken = `plink-mistaken-${randomBytes(3).toString('hex')}:`;
+    const wrong = await plink(['grant-pro', ann.email], { DATABASE_URL: env.vars.DATABASE_URL, REDIS_URL: env.vars.REDIS_URL, REDIS_PREFIX: mistaken });
+    expect({ code: wrong.code, stderr: wrong.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(await ann.isPremium()).toBe(true);
+    const redis = new Redis(env.vars.REDIS_URL);
+    try {
+      // (Connecting a queue producer writes its queue's settings, `…:meta`; a job would add more.)
+      expect((await redis.keys(`${mistaken}*`)).filter((key) => !key.endsWith(':meta'))).toEqual([]);
+    } finally {
+      redis.disconnect();
+    }
+    expect((await plink(['revoke-pro', ann.email])).code).toBe(0);
   }, 120_000);
 
   it('answers an unknown or reserved address with one line and exit 1, changing nothing', async () => {

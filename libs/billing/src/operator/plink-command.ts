@@ -30,9 +30,9 @@ Commands:
 A plan command returns once the running app shows the new plan, waiting at most S seconds (--wait, 0-3600,
 default ${DEFAULT_WAIT_S}). Where no Plink worker runs, the change stays queued and applies when one does.
 
-Settings: in a checkout where npm start runs, none (the command takes the database, Redis and key prefix
-npm start gave the app). Otherwise DATABASE_URL, REDIS_URL and REDIS_PREFIX as the app has them (see
-.env.example).
+Settings: in a checkout where npm start runs, none (the command takes the database npm start gave the app).
+Otherwise DATABASE_URL as the app has it (see .env.example). The change is recorded in the database and the
+running app passes it on to its workers: the command itself puts nothing into Redis.
 
 Exit codes: 0 done; 1 could not be done (unknown e-mail address, configuration, database); 2 bad arguments;
 3 recorded but not applied within the wait: queued, it applies when a Plink worker runs.`;
@@ -134,8 +134,8 @@ export async function runPlinkCommand(argv: string[], io: PlinkCommandIo, users:
     if (outcome === 'applied') return 0;
     const where =
       outcome === 'in-database'
-        ? 'Redis is not reachable from here, so it waits in the database for a Plink process to pass it on'
-        : `its jobs wait in Redis under the key prefix ${config.redisPrefix}`;
+        ? 'it waits in the database until a running Plink process on it passes it on'
+        : 'a running Plink process passed it on to Redis, where it waits for a worker';
     io.err(`plink: queued; will apply when a Plink worker runs (not applied within ${parsed.waitS} s; ${where}).`);
     return EXIT_QUEUED;
   } catch (err) {
@@ -199,6 +199,8 @@ async function createOperatorContext(config: AppConfig, users: PlinkCommandUsers
   class PlinkCommandModule {}
   // Nest's own boot lines would bury the result; problems still throw.
   const app = await NestFactory.createApplicationContext(PlinkCommandModule, { logger: false, abortOnError: false });
+  // The change reaches the workers through the running app's relay, on the app's own key prefix.
+  app.get(Outbox).leaveRelayToOthers();
   await app.init();
   return app;
 }
@@ -208,7 +210,7 @@ async function createOperatorContext(config: AppConfig, users: PlinkCommandUsers
  * pages and custom code go by) when the change moves it; otherwise, when that copy already says so (a
  * running grant renewed), until the change's jobs have left for Redis. Identity's copy is changed only by a
  * worker's job, so it tells that a Plink worker on this database and key prefix took the change, whoever
- * relayed it (this process, or a running app's relay when Redis is out of reach from here).
+ * relayed it (a running Plink process's relay: this command leaves every row to them).
  */
 async function untilApplied(
   app: INestApplicationContext,

@@ -79,6 +79,8 @@ interface OutboxRow {
 @Injectable()
 export class Outbox implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private timer?: NodeJS.Timeout;
+  /** Whether this process moves rows to BullMQ (see {@link leaveRelayToOthers}). */
+  private relays = true;
   private running?: Promise<number>;
   private again = false;
   private waiting?: NodeJS.Timeout;
@@ -198,8 +200,17 @@ export class Outbox implements OnApplicationBootstrap, BeforeApplicationShutdown
    * since each pass has a fixed cost in PostgreSQL, Redis and the gateway. A full pass means a backlog (a
    * burst, an outage just over): the next one starts at once.
    */
+  /**
+   * For a short-lived process (the operator's command): what it records waits in the outbox for a running Plink
+   * process to relay. It never relays, not even others' rows, so that a key prefix mistaken here cannot strand
+   * anyone's jobs where no worker reads. Call before the application starts.
+   */
+  leaveRelayToOthers(): void {
+    this.relays = false;
+  }
+
   private kick(): void {
-    if (this.stopped) return;
+    if (this.stopped || !this.relays) return;
     if (this.running || this.waiting) {
       this.again = true;
       return;
