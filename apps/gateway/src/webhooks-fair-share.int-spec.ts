@@ -1,9 +1,9 @@
-import { createServer, type Server, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { Writable } from 'node:stream';
 import type { Job } from 'bullmq';
 import { QueueName, type JobEnvelope, type JobPayload, type WebhookDto } from '@plink/contracts';
 import { runPlinkCommand } from '@plink/billing';
-import { JobQueue } from '@plink/platform';
+import { JobQueue, initLogger } from '@plink/platform';
 import type { TestBrowser } from './testing/http-client';
 import { identityUsers } from './testing/operator-users';
 import { eventually } from './testing/polling';
@@ -51,8 +51,17 @@ describe('webhooks: one receiver that hangs does not hold up the others', () => 
   let gateway: TestGateway;
   let mute: MuteReceiver;
   let receiver: WebhookReceiver;
+  /** The process's log lines (JSON), as an operator reads them. */
+  const logLines: Record<string, unknown>[] = [];
 
   beforeAll(async () => {
+    const destination = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString().split('\n').filter(Boolean)) logLines.push(JSON.parse(line) as Record<string, unknown>);
+        done();
+      },
+    });
+    initLogger({ level: 'info', pretty: false, destination });
     mute = await MuteReceiver.start();
     receiver = await WebhookReceiver.start();
     gateway = await startTestGateway({
@@ -123,6 +132,14 @@ describe('webhooks: one receiver that hangs does not hold up the others', () => 
     // The hanging receiver got a few attempts at a time, then was parked: the rest did not go out.
     expect(mute.requests).toBeGreaterThan(0);
     expect(mute.requests).toBeLessThanOrEqual(8);
+    // The operator is told which endpoint is parked, and until when.
+    const parked = logLines.filter((line) => String(line.msg).startsWith('webhook endpoint parked'));
+    expect(parked).toEqual([
+      expect.objectContaining({ level: 40, pageId: flooded.id, host: new URL(mute.origin).host, timeouts: 3, until: expect.any(String) }),
+    ]);
+    const parkedFor = Date.parse(parked[0].until as string) - (parked[0].time as number);
+    expect(parkedFor).toBeGreaterThanOrEqual(59_000);
+    expect(parkedFor).toBeLessThanOrEqual(61_000);
     // Its Deliveries panel shows only the attempts made (timeouts, to be retried), none failed for good.
     const panel = (await flooded.browser.get(`/api/pages/${flooded.id}/webhook`)).body as WebhookDto;
     expect(panel.deliveries.length).toBeLessThanOrEqual(mute.requests);
