@@ -147,6 +147,14 @@ describe('webhooks: one receiver that hangs does not hold up the others', () => 
       expect(delivery.status).toBe('failing');
       expect(delivery.attempts.map((a) => a.error)).toEqual(['timeout after 10 s']);
     }
+    // Their retry comes while the endpoint is parked: it waits again, and the panel shows it no sooner than the park's end.
+    const parkEnd = Date.parse(parked[0].until as string);
+    const moved = await eventually(async () => {
+      const { deliveries } = (await flooded.browser.get(`/api/pages/${flooded.id}/webhook`)).body as WebhookDto;
+      return deliveries.length > 0 && deliveries.every((d) => d.nextAttemptAt && Date.parse(d.nextAttemptAt) >= parkEnd) && deliveries;
+    }, 20_000);
+    expect(moved.map((d) => d.attempts.length)).toEqual(moved.map(() => 1));
+    expect(mute.requests).toBeLessThanOrEqual(8);
     // Nothing lost: every one of the flood's leads is still in a delivery job, waiting its turn.
     const queue = gateway.app.get(JobQueue).queue(QueueName.Webhooks);
     const jobs = (await queue.getJobs(['waiting', 'active', 'delayed', 'prioritized'])) as Job<JobEnvelope>[];

@@ -183,11 +183,13 @@ export class DeliverWebhookService implements OnModuleInit, BeforeApplicationShu
 
   /**
    * A `webhook.deliver` or `webhook.deliver-many` job: each lead's message on its page, sent side by side (at
-   * most WEBHOOK_CONCURRENCY attempts at once in the process). The checks are made in a batch with the
+   * most WEBHOOK_CONCURRENCY attempts at once in the process, shared out by endpoint and owner: see
+   * EndpointGate; a message whose endpoint is parked or stalled waits in the delayed set). The checks are made in a batch with the
    * deliveries that start at the same moment (see {@link prepareLeads}); a failed attempt is logged at once, a
    * delivered message within a moment (DeliveredLog). Then the job ends as its messages do (see
    * {@link settle}): retried when one of them is to be tried again (the ones that ended are not sent again),
-   * put back to wait when one waits for the copy of its page's endpoint, else done.
+   * put back to wait when one waits for the copy of its page's endpoint or for a slot for its endpoint, else
+   * done.
    */
   async deliverLeads(members: readonly LeadDeliveryMember[], job: Job, token?: string): Promise<void> {
     // A job's first run: nothing can be logged for its leads yet (the log is written after an attempt).
@@ -223,9 +225,10 @@ export class DeliverWebhookService implements OnModuleInit, BeforeApplicationShu
 
   /**
    * How a delivery job ends, from its messages' outcomes: when some are to be tried again, the job is retried
-   * (no sooner than the latest any of them asked for: a receiver's Retry-After is honoured); else when some
-   * wait for the copy of their page's endpoint, the job goes back to the delayed set without using an attempt
-   * (until the soonest look); else it is done, or failed when its messages all failed for good.
+   * (no sooner than the latest any of them asked for: a receiver's Retry-After is honoured; the messages that
+   * waited for a slot go with it); else when some wait for the copy of their page's endpoint or for a slot for
+   * their endpoint, the job goes back to the delayed set without using an attempt (until the soonest look);
+   * else it is done, or failed when its messages all failed for good.
    */
   private async settle(outcomes: Outcome[], job: Job, token?: string): Promise<void> {
     const retries = outcomes.flatMap((o) => ('retryInMs' in o ? [o] : []));
