@@ -2,10 +2,10 @@ import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationShutdown, O
 import { MikroORM, RequestContext } from '@mikro-orm/postgresql';
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import DataLoader from 'dataloader';
-import pLimit, { type LimitFunction } from 'p-limit';
 import { QUEUE_SETTINGS, QueueName, type JobPayload, type WebhookDisableReason } from '@plink/contracts';
 import { APP_CONFIG, Outbox, getLogger, runWithCorrelation, warnThrottled, type AppConfig } from '@plink/platform';
 import { DeliveredLog } from './delivered-log';
+import { EndpointGate, type GateLimits } from './endpoint-gate';
 import { leadCreatedBody, testEventBody, type EventPage } from './lead-created-event';
 import { RetryLaterError, parseRetryAfter, retryDelayMs } from './retry-schedule';
 import { WebhookEndpointsRepository, type WebhookEndpoint } from './webhook-endpoints.repository';
@@ -40,6 +40,28 @@ export function endpointWaitMs(ageMs: number): number {
   return Math.min(60_000, Math.max(500, Math.round(ageMs / 4)));
 }
 
+/**
+ * How the process's attempts are shared (see EndpointGate): an owner gets at most half of WEBHOOK_CONCURRENCY,
+ * so another creator's webhook always finds a slot free, whatever one creator's receivers do; an endpoint
+ * gets at most WEBHOOK_ENDPOINT_CONCURRENCY of its owner's share.
+ */
+export function gateLimits(config: Pick<AppConfig, 'webhookConcurrency' | 'webhookEndpointConcurrency' | 'webhookResponseTimeoutMs'>): GateLimits {
+  const perOwner = Math.max(1, Math.floor(config.webhookConcurrency / 2));
+  return {
+    concurrency: config.webhookConcurrency,
+    perOwner,
+    perEndpoint: Math.min(config.webhookEndpointConcurrency, perOwner),
+    stallMs: 500,
+    timeoutsBeforePark: ENDPOINT_TIMEOUTS_BEFORE_PARK,
+    parkMs: 60_000,
+    maxParkMs: 15 * 60_000,
+    responseTimeoutMs: config.webhookResponseTimeoutMs,
+  };
+}
+
+/** Attempts to one endpoint that time out in a row, after which it is parked (see EndpointGate). */
+export const ENDPOINT_TIMEOUTS_BEFORE_PARK = 3;
+
 /** Why a delivery stops when the endpoint's secret cannot be used (sealed under another SESSION_SECRET). */
 const NO_SIGNING_SECRET = 'the page has no signing secret';
 
@@ -54,13 +76,14 @@ export interface LeadDeliveryMember {
 
 /**
  * What became of one message in a job: it ended (delivered, failed for good, or not sent), is to be tried
- * again after a wait, or waits for this service's copy of its page's endpoint.
+ * again after a wait, or waits without an attempt: for this service's copy of its page's endpoint, or for a
+ * slot for its endpoint (`deferred`: the endpoint is busy or parked).
  */
 type Outcome =
   | { ended: 'delivered' | 'skipped' }
   | { ended: 'failed'; reason: string }
   | { retryInMs: number; reason: string }
-  | { waitMs: number };
+  | { waitMs: number; deferred?: { message: WebhookMessage; why: 'parked' | 'busy' } };
 
 /**
  * A run of a lead's delivery job. On a job's first run the log is not read: it holds nothing for the lead
@@ -73,7 +96,7 @@ interface DeliveryRun {
 }
 
 /** Where an attempt goes: the endpoint's URL now, and the secrets that sign now. */
-type AttemptTarget = Pick<WebhookEndpoint, 'pageId' | 'url' | 'secrets' | 'enabledAt'>;
+type AttemptTarget = Pick<WebhookEndpoint, 'pageId' | 'ownerId' | 'url' | 'secrets' | 'enabledAt'>;
 
 /**
  * What a lead's delivery does after the send-time checks: send this message, nothing (and why), or wait for the
@@ -105,8 +128,8 @@ export function judgeAttempt(attempt: Pick<AttemptResult, 'status'>): AttemptVer
 @Injectable()
 export class DeliverWebhookService implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown {
   readonly sender: WebhookSender;
-  /** The lead deliveries' attempts under way in this process: at most WEBHOOK_CONCURRENCY. */
-  private readonly sending: LimitFunction;
+  /** Who may send now: the process's, each owner's and each endpoint's attempts under way, and parked endpoints. */
+  readonly gate: EndpointGate;
   /** The send-time checks of the lead deliveries that start together. */
   private readonly preparing: DataLoader<DeliveryRun, Prepared>;
   /** The delivered messages, logged together within a moment (see DeliveredLog). */
@@ -119,10 +142,22 @@ export class DeliverWebhookService implements OnModuleInit, BeforeApplicationShu
     @Inject(MikroORM) orm: MikroORM,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    this.sender = new WebhookSender({ allowPrivate: config.webhookAllowPrivateNetworks, maxSockets: config.webhookConcurrency });
+    this.sender = new WebhookSender({
+      allowPrivate: config.webhookAllowPrivateNetworks,
+      maxSockets: config.webhookConcurrency,
+      connectTimeoutMs: config.webhookConnectTimeoutMs,
+      responseTimeoutMs: config.webhookResponseTimeoutMs,
+    });
     // A job may carry many leads: the process's attempts stay within the concurrency a job at a time had, and
-    // an attempt's 10 s start when it is sent, not while it waits its turn.
-    this.sending = pLimit(config.webhookConcurrency);
+    // an attempt's timeout starts when it is sent, not while it waits its turn.
+    this.gate = new EndpointGate(gateLimits(config), {
+      parked: ({ pageId, ownerId, host, timeouts, until }) =>
+        getLogger().warn(
+          { pageId, ownerId, host, timeouts, until: until.toISOString() },
+          'webhook endpoint parked: its attempts keep timing out; its messages wait, without using attempts, until it is tried again',
+        ),
+      resumed: ({ pageId, ownerId, host }) => getLogger().info({ pageId, ownerId, host }, 'webhook endpoint answers again: no longer parked'),
+    });
     this.preparing = batches((keys) => this.prepareLeads(keys), orm);
     this.deliveredLog = new DeliveredLog(
       (records) => RequestContext.create(orm.em, () => this.log.recordAttempts(records)),
@@ -142,16 +177,19 @@ export class DeliverWebhookService implements OnModuleInit, BeforeApplicationShu
   }
 
   onApplicationShutdown() {
+    this.gate.close();
     this.sender.close();
   }
 
   /**
    * A `webhook.deliver` or `webhook.deliver-many` job: each lead's message on its page, sent side by side (at
-   * most WEBHOOK_CONCURRENCY attempts at once in the process). The checks are made in a batch with the
+   * most WEBHOOK_CONCURRENCY attempts at once in the process, shared out by endpoint and owner: see
+   * EndpointGate; a message whose endpoint is parked or stalled waits in the delayed set). The checks are made in a batch with the
    * deliveries that start at the same moment (see {@link prepareLeads}); a failed attempt is logged at once, a
    * delivered message within a moment (DeliveredLog). Then the job ends as its messages do (see
    * {@link settle}): retried when one of them is to be tried again (the ones that ended are not sent again),
-   * put back to wait when one waits for the copy of its page's endpoint, else done.
+   * put back to wait when one waits for the copy of its page's endpoint or for a slot for its endpoint, else
+   * done.
    */
   async deliverLeads(members: readonly LeadDeliveryMember[], job: Job, token?: string): Promise<void> {
     // A job's first run: nothing can be logged for its leads yet (the log is written after an attempt).
@@ -187,9 +225,10 @@ export class DeliverWebhookService implements OnModuleInit, BeforeApplicationShu
 
   /**
    * How a delivery job ends, from its messages' outcomes: when some are to be tried again, the job is retried
-   * (no sooner than the latest any of them asked for: a receiver's Retry-After is honoured); else when some
-   * wait for the copy of their page's endpoint, the job goes back to the delayed set without using an attempt
-   * (until the soonest look); else it is done, or failed when its messages all failed for good.
+   * (no sooner than the latest any of them asked for: a receiver's Retry-After is honoured; the messages that
+   * waited for a slot go with it); else when some wait for the copy of their page's endpoint or for a slot for
+   * their endpoint, the job goes back to the delayed set without using an attempt (until the soonest look);
+   * else it is done, or failed when its messages all failed for good.
    */
   private async settle(outcomes: Outcome[], job: Job, token?: string): Promise<void> {
     const retries = outcomes.flatMap((o) => ('retryInMs' in o ? [o] : []));
@@ -197,10 +236,19 @@ export class DeliverWebhookService implements OnModuleInit, BeforeApplicationShu
       const reason = retries.length === 1 ? retries[0].reason : `${retries.length} webhook attempts failed`;
       throw new RetryLaterError(`${reason}; will retry`, Math.max(...retries.map((r) => r.retryInMs)));
     }
-    const waits = outcomes.flatMap((o) => ('waitMs' in o ? [o.waitMs] : []));
-    if (waits.length > 0 && token) {
-      await job.moveToDelayed(Date.now() + Math.min(...waits), token);
-      throw new DelayedError("waiting for this service's copy of the page's webhook endpoint to catch up");
+    const waits = outcomes.flatMap((o) => ('waitMs' in o ? [o] : []));
+    if (waits.length > 0) {
+      const soonest = Math.min(...waits.map((w) => w.waitMs));
+      const deferred = waits.flatMap((w) => (w.deferred ? [w.deferred] : []));
+      const reason =
+        deferred.length > 0
+          ? `${deferred.length} webhook message(s) waiting for their endpoint (${deferred.some((d) => d.why === 'parked') ? 'parked' : 'busy'})`
+          : "waiting for this service's copy of the page's webhook endpoint to catch up";
+      // Not an attempt: the messages were not sent. Without a token (a job run outside a worker) the wait takes one.
+      if (!token) throw new RetryLaterError(reason, soonest);
+      await this.showNextAttempts(waits);
+      await job.moveToDelayed(Date.now() + soonest, token);
+      throw new DelayedError(reason);
     }
     const failed = outcomes.flatMap((o) => ('ended' in o && o.ended === 'failed' ? [o.reason] : []));
     if (failed.length > 0 && failed.length === outcomes.length) {
@@ -255,8 +303,20 @@ export class DeliverWebhookService implements OnModuleInit, BeforeApplicationShu
     return keys.map((key) => results.get(leadKey(key))!);
   }
 
+  /**
+   * The Deliveries panel shows a retried message's next attempt: one deferred past it shows when it waits
+   * until now (a message not yet logged shows nothing until its first attempt).
+   */
+  private async showNextAttempts(waits: { waitMs: number; deferred?: { message: WebhookMessage } }[]): Promise<void> {
+    for (const { waitMs, deferred } of waits) {
+      if (deferred?.message.logged && deferred.message.status === 'failing') {
+        await this.log.setStatus(deferred.message.id, 'failing', new Date(Date.now() + waitMs));
+      }
+    }
+  }
+
   /** A `webhook.redeliver` job: the logged message again, with its own id and body. */
-  async redeliver(messageId: string, job: Job): Promise<void> {
+  async redeliver(messageId: string, job: Job, token?: string): Promise<void> {
     const message = await this.log.findById(messageId);
     if (!message || message.status === 'delivered' || message.status === 'failed') return;
     const endpoint = await this.endpoints.find(message.pageId);
@@ -266,7 +326,7 @@ export class DeliverWebhookService implements OnModuleInit, BeforeApplicationShu
       getLogger().info({ pageId: message.pageId, reason: stop }, 'webhook not redelivered');
       return;
     }
-    await this.settle([await this.attempt(message, endpoint!, job)], job);
+    await this.settle([await this.attempt(message, endpoint!, job)], job, token);
   }
 
   /** A test event now: one attempt, logged, never retried. */
@@ -290,7 +350,10 @@ export class DeliverWebhookService implements OnModuleInit, BeforeApplicationShu
   /** One attempt of a message, logged, and what follows for it (the endpoint turned off when it must be). */
   private async attempt(message: WebhookMessage, target: AttemptTarget, job: Job): Promise<Outcome> {
     const url = target.url!;
-    const attempt = await this.sending(() => this.sender.send(url, target.secrets, message));
+    const slot = await this.gate.acquire({ pageId: target.pageId, ownerId: target.ownerId, host: URL.canParse(url) ? new URL(url).host : url });
+    if ('deferMs' in slot) return { waitMs: slot.deferMs, deferred: { message, why: slot.why } };
+    const attempt = await this.sender.send(url, target.secrets, message);
+    slot.release({ timedOut: !!attempt.timedOut, answered: attempt.status !== null });
     const verdict = judgeAttempt(attempt);
     const attemptNumber = job.attemptsMade + 1;
     const lastAttempt = attemptNumber >= (job.opts.attempts ?? QUEUE_SETTINGS[QueueName.Webhooks].attempts);

@@ -93,4 +93,29 @@ describe('webhook sender', () => {
       sender.close();
     }
   });
+
+  it('gives up on a connection not made within the connect timeout, sooner than on an answer that does not come', async () => {
+    // A host whose name never resolves stands for one that takes no connection: both count against the connect limit.
+    const silent: Resolver = () => new Promise(() => undefined);
+    const sender = new WebhookSender({ allowPrivate: true, maxSockets: 2, resolver: silent, connectTimeoutMs: 300, responseTimeoutMs: 5_000 });
+    const answering = new WebhookSender({ allowPrivate: true, maxSockets: 2, resolver: inward, connectTimeoutMs: 300, responseTimeoutMs: 800 });
+    try {
+      const unreachable = await sender.send(`http://hooks.example.com:${port}/x`, [SECRET], message);
+      expect(unreachable).toMatchObject({ status: null, error: 'connect timeout after 0.3 s', timedOut: true });
+      expect(unreachable.durationMs).toBeLessThan(1_500);
+
+      // Connected at once, then no answer: the response limit applies, not the connect one.
+      const mute = createServer((req) => req.resume());
+      await new Promise<void>((resolve) => mute.listen(0, '127.0.0.1', resolve));
+      const mutePort = (mute.address() as AddressInfo).port;
+      const slow = await answering.send(`http://hooks.example.com:${mutePort}/slow`, [SECRET], message);
+      mute.closeAllConnections();
+      mute.close();
+      expect(slow).toMatchObject({ status: null, error: 'timeout after 0.8 s', timedOut: true });
+      expect(slow.durationMs).toBeGreaterThanOrEqual(750);
+    } finally {
+      sender.close();
+      answering.close();
+    }
+  });
 });

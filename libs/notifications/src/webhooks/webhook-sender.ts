@@ -4,8 +4,10 @@ import { isIP } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { BlockedAddressError, guardedLookup, hostOf, isBlockedAddress, isWebhookScheme, type Resolver } from '@plink/platform';
 
-/** An attempt gives up after this long (connecting, sending and the answer together). */
+/** An attempt gives up after this long (connecting, sending and the answer together): WEBHOOK_RESPONSE_TIMEOUT_MS's default. */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
+/** An attempt whose connection is not made (DNS and TCP) within this long gives up: WEBHOOK_CONNECT_TIMEOUT_MS's default. */
+export const CONNECT_TIMEOUT_MS = 3_000;
 /** At most this much of an answer's body is read; the rest is dropped. */
 export const MAX_RESPONSE_BYTES = 4_096;
 /** The delivery log keeps this much of the body. */
@@ -28,6 +30,8 @@ export interface AttemptResult {
   response: string | null;
   retryAfter: string | undefined;
   at: Date;
+  /** No answer in time: the connection was not made, or the answer did not come (see `error`). */
+  timedOut?: boolean;
 }
 
 /** The Standard Webhooks headers of one attempt: every current secret signs (space-separated signatures). */
@@ -47,10 +51,15 @@ export interface SenderOptions {
   maxSockets: number;
   /** A stub resolver in tests; the system's otherwise. */
   resolver?: Resolver;
+  /** The whole attempt's limit ({@link ATTEMPT_TIMEOUT_MS} when left out). */
+  responseTimeoutMs?: number;
+  /** The connection's limit, resolving the host included ({@link CONNECT_TIMEOUT_MS} when left out). */
+  connectTimeoutMs?: number;
 }
 
 /**
- * Sends one signed attempt: POST with the JSON body, 10 s in all, redirects not followed (a 3xx is an answer
+ * Sends one signed attempt: POST with the JSON body, 10 s in all (3 s to connect: a receiver that takes no
+ * connections is given up on sooner than one that is slow to answer), redirects not followed (a 3xx is an answer
  * like any other, and a failure), at most 4 KB of the answer read. The connection goes only to an address the
  * outbound rule allows, judged on the address actually connected to (resolved once, see guardedLookup). Never
  * throws: every outcome is an {@link AttemptResult}.
@@ -59,8 +68,12 @@ export class WebhookSender {
   private readonly httpAgent: HttpAgent;
   private readonly httpsAgent: HttpsAgent;
   private readonly lookup: ReturnType<typeof guardedLookup>;
+  private readonly responseTimeoutMs: number;
+  private readonly connectTimeoutMs: number;
 
   constructor(private readonly options: SenderOptions) {
+    this.responseTimeoutMs = options.responseTimeoutMs ?? ATTEMPT_TIMEOUT_MS;
+    this.connectTimeoutMs = Math.min(options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS, this.responseTimeoutMs);
     const agentOptions = { keepAlive: true, maxSockets: options.maxSockets, maxFreeSockets: Math.min(options.maxSockets, 50) };
     this.httpAgent = new HttpAgent(agentOptions);
     this.httpsAgent = new HttpsAgent(agentOptions);
@@ -92,10 +105,12 @@ export class WebhookSender {
     };
     return new Promise<AttemptResult>((resolve) => {
       let settled = false;
+      let connectTimer: NodeJS.Timeout | undefined;
       const finish = (result: AttemptResult) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
+        clearTimeout(connectTimer);
         resolve(result);
       };
       const https = target.protocol === 'https:';
@@ -116,10 +131,16 @@ export class WebhookSender {
           );
         },
       );
-      const timer = setTimeout(() => {
-        finish(done({ error: `timeout after ${ATTEMPT_TIMEOUT_MS / 1000} s` }));
+      const giveUp = (error: string) => {
+        finish(done({ error, timedOut: true }));
         req.destroy();
-      }, ATTEMPT_TIMEOUT_MS);
+      };
+      const timer = setTimeout(() => giveUp(`timeout after ${this.responseTimeoutMs / 1000} s`), this.responseTimeoutMs);
+      req.on('socket', (socket) => {
+        if (!socket.connecting) return; // a kept-alive connection
+        connectTimer = setTimeout(() => giveUp(`connect timeout after ${this.connectTimeoutMs / 1000} s`), this.connectTimeoutMs);
+        socket.once('connect', () => clearTimeout(connectTimer));
+      });
       req.on('error', (err) => finish(done({ error: describeError(err) })));
       req.end(message.body);
     });

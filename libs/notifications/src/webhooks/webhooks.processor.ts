@@ -22,7 +22,7 @@ export class WebhooksProcessor extends ContractWorker<QueueName.Webhooks> implem
   protected readonly handlers: JobHandlers<QueueName.Webhooks> = {
     'webhook.deliver': (payload, job, token) => this.delivery.deliverLeads([{ payload }], job, token),
     'webhook.deliver-many': (payload, job, token) => this.delivery.deliverLeads(payload.jobs, job, token),
-    'webhook.redeliver': (payload, job) => this.delivery.redeliver(payload.messageId, job),
+    'webhook.redeliver': (payload, job, token) => this.delivery.redeliver(payload.messageId, job, token),
     'webhook.endpoint-changed': (payload) => this.endpoints.apply(payload),
     'webhook.clean-log': async () => {
       const removed = await this.log.clean();

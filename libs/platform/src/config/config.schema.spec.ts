@@ -114,6 +114,17 @@ describe('configuration', () => {
     expect(config.s3).toMatchObject({ endPoint: 'minio', port: 9000, useSSL: false, bucket: 'c' });
   });
 
+  it('bounds each webhook endpoint and both webhook timeouts, the connect one within the whole attempt', () => {
+    expect(loadConfig(base)).toMatchObject({ webhookEndpointConcurrency: 4, webhookConnectTimeoutMs: 3_000, webhookResponseTimeoutMs: 10_000 });
+    const set = loadConfig({ ...base, WEBHOOK_ENDPOINT_CONCURRENCY: '2', WEBHOOK_CONNECT_TIMEOUT_MS: '500', WEBHOOK_RESPONSE_TIMEOUT_MS: '5000' });
+    expect(set).toMatchObject({ webhookEndpointConcurrency: 2, webhookConnectTimeoutMs: 500, webhookResponseTimeoutMs: 5_000 });
+    expect(() => loadConfig({ ...base, WEBHOOK_CONNECT_TIMEOUT_MS: '20000' })).toThrow(
+      /WEBHOOK_CONNECT_TIMEOUT_MS must not be longer than WEBHOOK_RESPONSE_TIMEOUT_MS/,
+    );
+    expect(() => loadConfig({ ...base, WEBHOOK_ENDPOINT_CONCURRENCY: '0' })).toThrow(/WEBHOOK_ENDPOINT_CONCURRENCY/);
+    expect(() => loadConfig({ ...base, WEBHOOK_RESPONSE_TIMEOUT_MS: 'soon' })).toThrow(/WEBHOOK_RESPONSE_TIMEOUT_MS/);
+  });
+
   it('takes the upload sweep grace period in whole hours, at least 1', () => {
     expect(loadConfig({ ...base, UPLOAD_ORPHAN_GRACE_HOURS: '72' }).uploadOrphanGraceHours).toBe(72);
     for (const bad of ['0', '-1', '1.5', 'soon']) {

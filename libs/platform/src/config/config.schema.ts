@@ -124,6 +124,10 @@ export const envSchema = z
     // Development and tests only: webhooks may reach loopback and private addresses (a local receiver).
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool.default(false),
     WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(20),
+    // One endpoint's (a page's target host) attempts under way at once, per process; one owner gets at most half of WEBHOOK_CONCURRENCY.
+    WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(4),
+    WEBHOOK_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3_000),
+    WEBHOOK_RESPONSE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(60_000).default(10_000),
     PLINK_WORKERS: z.string().default('none'),
     HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     // Worker apps on a host shared with gateways: their OS scheduling niceness (0 = normal … 19 = lowest).
@@ -155,6 +159,13 @@ export const envSchema = z
       for (const key of ['S3_ACCESS_KEY', 'S3_SECRET_KEY', 'S3_BUCKET'] as const) {
         if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: `${key} is required when S3_ENDPOINT is set` });
       }
+    }
+    if (env.WEBHOOK_CONNECT_TIMEOUT_MS > env.WEBHOOK_RESPONSE_TIMEOUT_MS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['WEBHOOK_CONNECT_TIMEOUT_MS'],
+        message: 'WEBHOOK_CONNECT_TIMEOUT_MS must not be longer than WEBHOOK_RESPONSE_TIMEOUT_MS (the whole attempt)',
+      });
     }
   });
 
@@ -222,6 +233,12 @@ export interface AppConfig {
   webhookAllowPrivateNetworks: boolean;
   /** Webhook deliveries one notifications process sends at once. */
   webhookConcurrency: number;
+  /** Attempts one endpoint (a page's webhook host) has under way at once in a process. */
+  webhookEndpointConcurrency: number;
+  /** An attempt whose connection (DNS and TCP) is not made within this long gives up. */
+  webhookConnectTimeoutMs: number;
+  /** An attempt gives up after this long in all. */
+  webhookResponseTimeoutMs: number;
   workers: string;
   healthPort?: number;
   workerNiceness: number;
@@ -300,6 +317,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     metricsToken: e.METRICS_TOKEN,
     webhookAllowPrivateNetworks: e.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
     webhookConcurrency: e.WEBHOOK_CONCURRENCY,
+    webhookEndpointConcurrency: e.WEBHOOK_ENDPOINT_CONCURRENCY,
+    webhookConnectTimeoutMs: e.WEBHOOK_CONNECT_TIMEOUT_MS,
+    webhookResponseTimeoutMs: e.WEBHOOK_RESPONSE_TIMEOUT_MS,
     workers: e.PLINK_WORKERS,
     healthPort: e.HEALTH_PORT,
     workerNiceness: e.WORKER_NICENESS,
@@ -323,6 +343,8 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     storage: config.s3 ? `s3 ${config.s3.endPoint}/${config.s3.bucket}` : `folder ${config.uploadsDir}`,
     stripe: config.stripe ? (config.stripe.webhookSecret ? 'configured' : 'configured, without STRIPE_WEBHOOK_SECRET (webhooks refused)') : 'not configured',
     webhookConcurrency: config.webhookConcurrency,
+    webhookEndpointConcurrency: config.webhookEndpointConcurrency,
+    webhookTimeouts: `connect ${config.webhookConnectTimeoutMs} ms, response ${config.webhookResponseTimeoutMs} ms`,
     webhookAllowPrivateNetworks: config.webhookAllowPrivateNetworks,
     workers: config.workers,
   };

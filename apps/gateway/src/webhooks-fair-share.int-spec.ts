@@ -1,0 +1,170 @@
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { Writable } from 'node:stream';
+import type { Job } from 'bullmq';
+import { QueueName, type JobEnvelope, type JobPayload, type WebhookDto } from '@plink/contracts';
+import { runPlinkCommand } from '@plink/billing';
+import { JobQueue, initLogger } from '@plink/platform';
+import type { TestBrowser } from './testing/http-client';
+import { identityUsers } from './testing/operator-users';
+import { eventually } from './testing/polling';
+import { startTestGateway, type TestGateway } from './testing/test-gateway';
+import { WebhookReceiver } from './testing/webhook-receiver';
+
+/**
+ * A receiver that takes connections, reads what comes and never answers: the worst a creator's automation
+ * tool (or a creator on purpose) can do to the webhooks of everyone sharing the notifications service.
+ */
+class MuteReceiver {
+  /** Requests it got (each a webhook attempt). */
+  requests = 0;
+  private readonly sockets = new Set<Socket>();
+  private constructor(private readonly server: Server) {}
+
+  static async start(): Promise<MuteReceiver> {
+    const mute: MuteReceiver = new MuteReceiver(
+      createServer((socket) => {
+        mute.sockets.add(socket);
+        socket.on('data', (chunk: Buffer) => (mute.requests += chunk.toString('latin1').split('POST /').length - 1));
+        socket.on('close', () => mute.sockets.delete(socket));
+        socket.on('error', () => undefined);
+      }),
+    );
+    await new Promise<void>((resolve) => mute.server.listen(0, '127.0.0.1', resolve));
+    return mute;
+  }
+
+  get origin(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  async stop(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+}
+
+/**
+ * One creator's receiver hangs while their page gets a flood of leads; another creator's webhooks keep
+ * arriving within a second (the whole gateway with its workers in-process, real PostgreSQL and Redis).
+ */
+describe('webhooks: one receiver that hangs does not hold up the others', () => {
+  let gateway: TestGateway;
+  let mute: MuteReceiver;
+  let receiver: WebhookReceiver;
+  /** The process's log lines (JSON), as an operator reads them. */
+  const logLines: Record<string, unknown>[] = [];
+
+  beforeAll(async () => {
+    const destination = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString().split('\n').filter(Boolean)) logLines.push(JSON.parse(line) as Record<string, unknown>);
+        done();
+      },
+    });
+    initLogger({ level: 'info', pretty: false, destination });
+    mute = await MuteReceiver.start();
+    receiver = await WebhookReceiver.start();
+    gateway = await startTestGateway({
+      PLINK_WORKERS: 'all',
+      AUTH_RATE_LIMIT_PER_MINUTE: '0',
+      LEAD_RATE_LIMIT_PER_MINUTE: '0',
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await gateway?.close();
+    await receiver?.stop();
+    await mute?.stop();
+  });
+
+  /** A verified Pro creator's page with its webhook on `url`, once the delivery service's copy holds it. */
+  async function proPageWithWebhook(name: string, url: string): Promise<{ browser: TestBrowser; id: number; slug: string }> {
+    const tag = `${name}${Date.now().toString(36)}`;
+    const browser = gateway.browser();
+    const who = { username: `fair_${tag}`, email: `fair.${tag}@example.com`, password: 'secret-password' };
+    const registered = await browser.post('/api/register', who);
+    expect(registered.status).toBe(201);
+    await gateway.db.query('update identity.users set is_verified = true where id = $1', [registered.body.id]);
+    const granted = await runPlinkCommand(['grant-pro', who.email], { out: () => undefined, err: () => undefined, env: gateway.env.vars }, identityUsers);
+    expect(granted).toBe(0);
+    await eventually(async () => (await browser.get('/api/user')).body.isPremium === true);
+    const created = await browser.post('/api/pages', { slug: `fair-${tag}`, title: 'Fair', webhookUrl: url });
+    expect(created.status).toBe(201);
+    const id = created.body.id as number;
+    const row = async (sql: string) => (await gateway.db.query(sql, [id])).rows[0];
+    await eventually(async () => (await row('select owner_is_pro from notifications.webhook_endpoints where page_id = $1'))?.owner_is_pro === true);
+    await eventually(async () => (await row('select sends_webhook from leads.page_facts where page_id = $1'))?.sends_webhook === true);
+    return { browser, id, slug: created.body.slug as string };
+  }
+
+  const submit = (slug: string, email: string) => gateway.browser().post(`/api/page/${slug}/submit`, { email, consent: true });
+
+  it("another creator's leads reach their webhook within a second while a hanging receiver is flooded; the flood's leads wait, none lost", async () => {
+    const flooded = await proPageWithWebhook('flood', `${mute.origin}/hooks/never-answers`);
+    const other = await proPageWithWebhook('other', `${receiver.origin}/hooks/other`);
+
+    // 200 leads on the page whose receiver never answers.
+    for (let batch = 0; batch < 4; batch++) {
+      const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => submit(flooded.slug, `flood-${batch * 50 + i}@example.com`)));
+      expect(answers.every((a) => a.status === 200)).toBe(true);
+    }
+
+    // The other page's leads, one every 0.7 s for 14 s: across the flood's first attempts timing out (10 s).
+    const sent = new Map<string, number>();
+    for (let i = 0; i < 20; i++) {
+      const email = `other-${i}@example.com`;
+      sent.set(email, Date.now());
+      expect((await submit(other.slug, email)).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 700));
+    }
+    await eventually(async () => receiver.on('/hooks/other').length >= sent.size, 30_000);
+    const latencies = receiver
+      .on('/hooks/other')
+      .map((hook) => hook.at - sent.get(JSON.parse(hook.body).data.email as string)!)
+      .sort((a, b) => a - b);
+    console.log(`other page, lead accepted → webhook received: p50 ${latencies[9]} ms, max ${latencies.at(-1)} ms; flooded receiver got ${mute.requests} attempts`);
+    expect(latencies.at(-1)).toBeLessThanOrEqual(1_000);
+    // Each of the other page's leads once.
+    expect(new Set(receiver.on('/hooks/other').map((h) => h.headers['webhook-id'])).size).toBe(20);
+    expect(receiver.on('/hooks/other')).toHaveLength(20);
+
+    // The hanging receiver got a few attempts at a time, then was parked: the rest did not go out.
+    expect(mute.requests).toBeGreaterThan(0);
+    expect(mute.requests).toBeLessThanOrEqual(8);
+    // The operator is told which endpoint is parked, and until when.
+    const parked = logLines.filter((line) => String(line.msg).startsWith('webhook endpoint parked'));
+    expect(parked).toEqual([
+      expect.objectContaining({ level: 40, pageId: flooded.id, host: new URL(mute.origin).host, timeouts: 3, until: expect.any(String) }),
+    ]);
+    const parkedFor = Date.parse(parked[0].until as string) - (parked[0].time as number);
+    expect(parkedFor).toBeGreaterThanOrEqual(59_000);
+    expect(parkedFor).toBeLessThanOrEqual(61_000);
+    // Its Deliveries panel shows only the attempts made (timeouts, to be retried), none failed for good.
+    const panel = (await flooded.browser.get(`/api/pages/${flooded.id}/webhook`)).body as WebhookDto;
+    expect(panel.deliveries.length).toBeLessThanOrEqual(mute.requests);
+    for (const delivery of panel.deliveries) {
+      expect(delivery.status).toBe('failing');
+      expect(delivery.attempts.map((a) => a.error)).toEqual(['timeout after 10 s']);
+    }
+    // Their retry comes while the endpoint is parked: it waits again, and the panel shows it no sooner than the park's end.
+    const parkEnd = Date.parse(parked[0].until as string);
+    const moved = await eventually(async () => {
+      const { deliveries } = (await flooded.browser.get(`/api/pages/${flooded.id}/webhook`)).body as WebhookDto;
+      return deliveries.length > 0 && deliveries.every((d) => d.nextAttemptAt && Date.parse(d.nextAttemptAt) >= parkEnd) && deliveries;
+    }, 20_000);
+    expect(moved.map((d) => d.attempts.length)).toEqual(moved.map(() => 1));
+    expect(mute.requests).toBeLessThanOrEqual(8);
+    // Nothing lost: every one of the flood's leads is still in a delivery job, waiting its turn.
+    const queue = gateway.app.get(JobQueue).queue(QueueName.Webhooks);
+    const jobs = (await queue.getJobs(['waiting', 'active', 'delayed', 'prioritized'])) as Job<JobEnvelope>[];
+    const waitingLeads = new Set(
+      jobs.flatMap((job) => {
+        const payload = job.data.payload as JobPayload<'webhook.deliver-many'> | JobPayload<'webhook.deliver'>;
+        const members = 'jobs' in payload ? payload.jobs.map((m) => m.payload) : [payload];
+        return members.filter((m) => m.pageId === flooded.id).map((m) => m.leadId);
+      }),
+    );
+    expect(waitingLeads.size).toBe(200);
+  }, 90_000);
+});
