@@ -154,7 +154,8 @@ export const RAW_OPERATIONS: RawOperation[] = [
     path: '/metrics',
     tag: 'Operations',
     summary: 'Prometheus metrics',
-    description: 'For scrapers inside the network (loopback or private addresses), or with `Authorization: Bearer <METRICS_TOKEN>`; anyone else gets 404.',
+    description:
+      'With `Authorization: Bearer <METRICS_TOKEN>`; outside production also for scrapers inside the network (loopback or private addresses, as TRUST_PROXY tells them); anyone else gets 404.',
     ok: { status: 200, description: 'Metrics in the Prometheus text format', contentType: 'text/plain' },
     errors: { 404: CommonMessages.notFound },
   },
