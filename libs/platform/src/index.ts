@@ -10,6 +10,7 @@ export * from './cache/change-channel';
 export * from './cache/channel-cache';
 export * from './rate-limit/rate-limiter';
 export * from './database/service-schema';
+export * from './database/database-unavailable';
 export * from './database/database.module';
 export * from './database/migrate';
 export * from './queue/outbox.entity';
