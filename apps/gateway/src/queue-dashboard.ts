@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
+import type { ControllerHandlerReturnType } from '@bull-board/api/typings/app';
 import { FastifyAdapter } from '@bull-board/fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
@@ -34,11 +35,12 @@ export async function installQueueDashboard(fastify: FastifyInstance, config: Ap
     serverAdapter: board,
     options: { uiConfig: { boardTitle: 'Plink queues' } },
   });
-  // After createBullBoard, which sets bull-board's own handler.
+  // After createBullBoard, which sets bull-board's own handler. Its type lists fewer statuses than the API
+  // answers (413, 415, 429, 503); the adapter sends whichever it is given.
   board.setErrorHandler((error) => {
     const { status, message } = toApiError(error);
     if (status >= 500) getLogger().error({ err: error }, 'queue dashboard: request failed');
-    return { status, body: { message } };
+    return { status, body: { message } } as ControllerHandlerReturnType;
   });
   const appOrigin = new URL(config.appOrigin).origin;
   const failures = new RateLimiterMemory({ points: FAILURES_PER_ADDRESS, duration: 15 * 60 });
