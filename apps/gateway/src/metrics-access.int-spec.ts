@@ -1,3 +1,6 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { listenMetricsPort } from '@plink/platform';
 import { startTestGateway, type TestGateway } from './testing/test-gateway';
 
 const TOKEN = 'metrics-token-for-tests-0123456789';
@@ -52,5 +55,25 @@ describe('/metrics in production', () => {
   it('is closed without METRICS_TOKEN', async () => {
     expect((await metrics(withoutToken)).status).toBe(404);
     expect((await metrics(withoutToken, { authorization: 'Bearer ' })).status).toBe(404);
+  });
+});
+
+describe("/metrics on the gateway's HEALTH_PORT (production)", () => {
+  let server: Server;
+  let url: string;
+  beforeAll(async () => {
+    server = await listenMetricsPort(0, '127.0.0.1', TOKEN);
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('answers a scraper inside the network without the token, judged on the connection, never on X-Forwarded-For', async () => {
+    const scraped = await fetch(`${url}/metrics`, { headers: { 'x-forwarded-for': '203.0.113.50' } });
+    expect(scraped.status).toBe(200);
+    expect(await scraped.text()).toContain('plink_');
+    expect((await fetch(`${url}/`)).status).toBe(404);
+    expect((await fetch(`${url}/metrics`, { method: 'POST' })).status).toBe(404);
   });
 });

@@ -39,6 +39,7 @@ export * from './http/uploads-route';
 export * from './health/health.service';
 export * from './health/health-indicators';
 export * from './metrics/metrics';
+export * from './metrics/metrics-port';
 export * from './platform.module';
 export * from './bootstrap/node-version';
 export * from './bootstrap/worker-app';

@@ -101,7 +101,7 @@ const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 
 function installMetrics(fastify: FastifyInstance, config: AppConfig): void {
   const internal = config.env === 'production' ? 'token-only' : 'allowed';
   if (config.env === 'production' && !config.metricsToken) {
-    getLogger().warn('/metrics is off on this port: set METRICS_TOKEN and scrape it with Authorization: Bearer <token>');
+    getLogger().warn('/metrics is off on this port: set METRICS_TOKEN (Authorization: Bearer <token>), or scrape HEALTH_PORT');
   }
   fastify.addHook('onResponse', (request, reply, done) => {
     httpRequestSeconds.observe(
