@@ -159,10 +159,18 @@ describe.each(overlays)('%s', (dir) => {
       expect(from(p)).toEqual(['monitoring']);
       expect(p.spec.ingress[0].ports.map((port: { port: number }) => port.port).sort()).toEqual([3000, 3100]);
     }
+    // Prometheus scrapes each pod's health port, declared by its container: there /metrics needs no token, while
+    // a production gateway's public port answers it only with METRICS_TOKEN.
     for (const d of deployments) {
       const annotations = d.spec.template.metadata.annotations;
-      expect({ d: d.metadata.name, port: annotations['prometheus.io/port'] }).toEqual({ d: d.metadata.name, port: String(d.spec.template.spec.containers[0].ports[0].containerPort) });
+      const declared = d.spec.template.spec.containers[0].ports.map((p: { containerPort: number }) => String(p.containerPort));
+      expect({ d: d.metadata.name, port: annotations['prometheus.io/port'], declared: declared.includes(config.data.HEALTH_PORT) }).toEqual({
+        d: d.metadata.name,
+        port: config.data.HEALTH_PORT,
+        declared: true,
+      });
     }
+    expect(config.data.TRUST_PROXY).toMatch(/^\d+$/); // a hop count (or CIDRs): the apps refuse a blanket "true"
     const denyAll = policies.find((p) => p.spec.podSelector.matchLabels['app.kubernetes.io/part-of'] === 'plink');
     expect(denyAll?.spec.ingress).toEqual([]);
     for (const d of deployments) expect(d.spec.template.metadata.labels['app.kubernetes.io/part-of']).toBe('plink');

@@ -37,7 +37,7 @@ describe('login throttling by e-mail and address, and by address', () => {
   let n = 0;
 
   beforeAll(async () => {
-    gateway = await startTestGateway({ TRUST_PROXY: 'true', AUTH_RATE_LIMIT_PER_MINUTE: '1000' });
+    gateway = await startTestGateway({ TRUST_PROXY: '1', AUTH_RATE_LIMIT_PER_MINUTE: '1000' });
   });
 
   afterAll(async () => {
@@ -126,7 +126,7 @@ describe('registrations per address', () => {
   let gateway: TestGateway;
 
   beforeAll(async () => {
-    gateway = await startTestGateway({ TRUST_PROXY: 'true', REGISTRATIONS_PER_ADDRESS_PER_HOUR: '3' });
+    gateway = await startTestGateway({ TRUST_PROXY: '1', REGISTRATIONS_PER_ADDRESS_PER_HOUR: '3' });
   });
 
   afterAll(async () => {

@@ -9,8 +9,8 @@ describe('per-address limit on lead submissions', () => {
   let db: Client;
 
   beforeAll(async () => {
-    // TRUST_PROXY lets the test speak for other addresses through X-Forwarded-For.
-    gateway = await startTestGateway({ TRUST_PROXY: 'true' });
+    // One trusted proxy: the test speaks as that proxy, saying in X-Forwarded-For whose request it relays.
+    gateway = await startTestGateway({ TRUST_PROXY: '1' });
     ({ origin, db } = gateway);
   });
 
@@ -63,5 +63,17 @@ describe('per-address limit on lead submissions', () => {
     const other = await proPage();
     expect((await submit(other.slug, 'elsewhere@example.com')).status).toBe(200);
     expect(await leadCount(page.id)).toBe(21);
+  }, 40_000);
+
+  it("keys the limit on the address the proxy saw, whatever the client writes in its own X-Forwarded-For", async () => {
+    const page = await proPage();
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 45_000) await new Promise((r) => setTimeout(r, 60_000 - intoMinute + 100));
+    // The proxy appends the address it saw (198.51.100.44) to whatever the client sent.
+    const spoofed = (i: number) => submit(page.slug, `spoof${i}@example.com`, `10.0.${i}.1, 198.51.100.44`);
+    const answers = [];
+    for (let i = 0; i < 21; i += 1) answers.push((await spoofed(i)).status);
+    expect(answers).toEqual([...Array(20).fill(200), 429]);
+    expect(await leadCount(page.id)).toBe(20);
   }, 40_000);
 });

@@ -1,4 +1,4 @@
-import { assertNodeVersion, describeConfig, getLogger, initLogger, loadConfig, stopOnSignals } from '@plink/platform';
+import { assertNodeVersion, describeConfig, getLogger, initLogger, listenMetricsPort, loadConfig, stopOnSignals } from '@plink/platform';
 import { createGateway } from './bootstrap';
 
 async function main() {
@@ -10,8 +10,20 @@ async function main() {
   const app = await createGateway(config);
   await app.listen({ port: config.port, host: config.host });
   log.info(`Plink is running at ${config.appOrigin} (listening on ${config.host}:${config.port})`);
+  // HEALTH_PORT: /metrics for scrapers inside the network, apart from the public port (see listenMetricsPort).
+  const metricsPort = config.healthPort === undefined ? undefined : await listenMetricsPort(config.healthPort, config.host, config.metricsToken);
+  if (metricsPort) log.info({ port: config.healthPort }, 'gateway metrics on /metrics of HEALTH_PORT');
   // Within a bounded time even while Redis is unreachable (see stopOnSignals).
-  stopOnSignals(log, 'gateway', () => app.close(), config.shutdownGraceMs);
+  stopOnSignals(
+    log,
+    'gateway',
+    async () => {
+      await app.close();
+      metricsPort?.close();
+      metricsPort?.closeAllConnections();
+    },
+    config.shutdownGraceMs,
+  );
 }
 
 main().catch((err) => {

@@ -84,6 +84,46 @@ describe('queue dashboard (/admin/queues)', () => {
     }
   });
 
+  it('refuses calls from another site with 403, before the password is even used', async () => {
+    const retryAll = `${on.origin}/admin/queues/api/queues/${QueueName.Leads}/retry/failed`;
+    const operator = { authorization: basic('operator', PASSWORD) };
+    const refused = [
+      await fetch(retryAll, { method: 'PUT', headers: { ...operator, 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' } }),
+      await fetch(retryAll, { method: 'PUT', headers: { ...operator, 'sec-fetch-site': 'same-site' } }),
+      await fetch(retryAll, { method: 'PUT', headers: { ...operator, origin: 'https://evil.example' } }),
+      await fetch(`${on.origin}/admin/queues/api/queues`, { headers: { ...operator, origin: 'https://evil.example' } }),
+      await fetch(`${on.origin}/admin/queues/api/queues`, { headers: { ...operator, 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' } }),
+    ];
+    for (const answer of refused) {
+      expect(answer.status).toBe(403);
+      expect(await answer.json()).toEqual({ message: 'This request came from another site and was refused.' });
+    }
+    // A link to the dashboard from elsewhere still opens it (a navigation carries no Origin).
+    expect((await fetch(`${on.origin}/admin/queues`, { headers: { ...operator, 'sec-fetch-site': 'cross-site' } })).status).toBe(200);
+    // The dashboard's own calls pass.
+    const own = await fetch(retryAll, { method: 'PUT', headers: { ...operator, 'sec-fetch-site': 'same-origin', origin: on.config.appOrigin } });
+    expect(own.status).toBe(200);
+  });
+
+  it('answers errors as { message } without stack details, even in development', async () => {
+    const before = process.env.NODE_ENV;
+    // bull-board's own error body adds the stack when NODE_ENV is development.
+    process.env.NODE_ENV = 'development';
+    try {
+      const bad = await fetch(`${on.origin}/admin/queues/api/queues/${QueueName.Leads}/retry/failed`, {
+        method: 'PUT',
+        headers: { authorization: basic('operator', PASSWORD), 'content-type': 'application/json' },
+        body: '{"not json',
+      });
+      expect(bad.status).toBe(400);
+      const text = await bad.text();
+      expect(JSON.parse(text)).toEqual({ message: 'Malformed JSON in request body' });
+      expect(text).not.toMatch(/node_modules|\bat [\w.<>]+ \(/);
+    } finally {
+      process.env.NODE_ENV = before;
+    }
+  });
+
   it('answers 401 to wrong passwords, and stops answering an address after 10 of them', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 11; i++) statuses.push((await get(on, '/admin/queues', basic('operator', `guess-${i}`))).status);

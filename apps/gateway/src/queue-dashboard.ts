@@ -1,21 +1,29 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
+import type { ControllerHandlerReturnType } from '@bull-board/api/typings/app';
 import { FastifyAdapter } from '@bull-board/fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
-import { QueueName } from '@plink/contracts';
-import { JobQueue, getLogger, type AppConfig } from '@plink/platform';
+import { CommonMessages, QueueName } from '@plink/contracts';
+import { JobQueue, getLogger, toApiError, type AppConfig } from '@plink/platform';
 
 export const QUEUE_DASHBOARD_PATH = '/admin/queues';
 
 /** Wrong passwords one address may try in 15 minutes before the dashboard answers it 429. */
 const FAILURES_PER_ADDRESS = 10;
 
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
 /**
  * The operator's queue dashboard (bull-board) at /admin/queues: every queue with its jobs, and retry or remove
  * for failed ones. Off (404, as if it did not exist) unless OPERATOR_PASSWORD is set; then behind HTTP basic
  * auth with that password (any user name), compared in constant time, with wrong passwords limited per address.
+ *
+ * A browser keeps sending basic-auth credentials to the dashboard once the operator has typed them, so a page
+ * of another site could make it retry or remove jobs: calls from another origin get 403 before the password is
+ * even looked at (see {@link crossSite}). Errors answer the API's `{ message }`, never bull-board's own body,
+ * which carries the error's stack in development.
  */
 export async function installQueueDashboard(fastify: FastifyInstance, config: AppConfig, jobs: JobQueue): Promise<void> {
   const password = config.operatorPassword;
@@ -27,9 +35,18 @@ export async function installQueueDashboard(fastify: FastifyInstance, config: Ap
     serverAdapter: board,
     options: { uiConfig: { boardTitle: 'Plink queues' } },
   });
+  // After createBullBoard, which sets bull-board's own handler. Its type lists fewer statuses than the API
+  // answers (413, 415, 429, 503); the adapter sends whichever it is given.
+  board.setErrorHandler((error) => {
+    const { status, message } = toApiError(error);
+    if (status >= 500) getLogger().error({ err: error }, 'queue dashboard: request failed');
+    return { status, body: { message } } as ControllerHandlerReturnType;
+  });
+  const appOrigin = new URL(config.appOrigin).origin;
   const failures = new RateLimiterMemory({ points: FAILURES_PER_ADDRESS, duration: 15 * 60 });
   await fastify.register(async (scope) => {
     scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+      if (crossSite(request, appOrigin)) return reply.code(403).send({ message: CommonMessages.crossSiteRequest });
       const blocked = await failures.get(request.ip);
       if (blocked && blocked.consumedPoints >= FAILURES_PER_ADDRESS) {
         return reply.code(429).header('retry-after', String(Math.ceil(blocked.msBeforeNext / 1000))).send({ message: 'Too many attempts. Please try again later.' });
@@ -44,6 +61,21 @@ export async function installQueueDashboard(fastify: FastifyInstance, config: Ap
     await scope.register(board.registerPlugin(), { prefix: QUEUE_DASHBOARD_PATH });
   });
   getLogger().info({ path: QUEUE_DASHBOARD_PATH }, 'queue dashboard on (OPERATOR_PASSWORD is set)');
+}
+
+/**
+ * A call a page of another origin made. Where the browser says where a request comes from (`Sec-Fetch-Site`,
+ * which pages cannot forge), anything but `same-origin` (or `none`: typed by the operator) is refused when it
+ * changes state or is a script's call (it carries an `Origin`); following a link to the dashboard stays
+ * allowed. Without that header, an `Origin` other than APP_ORIGIN is refused. A request with neither (curl,
+ * a script) is no browser's forgery and goes on to the password check.
+ */
+function crossSite(request: FastifyRequest, appOrigin: string): boolean {
+  const origin = request.headers.origin;
+  const site = request.headers['sec-fetch-site'];
+  if (site === undefined) return origin !== undefined && origin !== appOrigin;
+  if (site === 'same-origin' || site === 'none') return false;
+  return STATE_CHANGING.has(request.method) || origin !== undefined;
 }
 
 /** `Authorization: Basic base64(user:password)` with the operator password (the user name is not checked). */

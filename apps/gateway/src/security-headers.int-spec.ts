@@ -337,10 +337,10 @@ describe('two hosts: PUBLIC_ORIGIN for landing pages, APP_ORIGIN for the app (ht
   });
 });
 
-describe('two hosts behind a trusted proxy (TRUST_PROXY=true)', () => {
+describe('two hosts behind a trusted proxy (TRUST_PROXY=1)', () => {
   let gateway: TestGateway;
   beforeAll(async () => {
-    gateway = await startTestGateway({ APP_ORIGIN: 'https://app.plink.test', PUBLIC_ORIGIN: 'https://pages.plink.test', TRUST_PROXY: 'true' });
+    gateway = await startTestGateway({ APP_ORIGIN: 'https://app.plink.test', PUBLIC_ORIGIN: 'https://pages.plink.test', TRUST_PROXY: '1' });
   });
   afterAll(() => gateway?.close());
 

@@ -154,7 +154,8 @@ export const RAW_OPERATIONS: RawOperation[] = [
     path: '/metrics',
     tag: 'Operations',
     summary: 'Prometheus metrics',
-    description: 'For scrapers inside the network (loopback or private addresses), or with `Authorization: Bearer <METRICS_TOKEN>`; anyone else gets 404.',
+    description:
+      'With `Authorization: Bearer <METRICS_TOKEN>`; outside production also for scrapers inside the network (loopback or private addresses, as TRUST_PROXY tells them); anyone else gets 404.',
     ok: { status: 200, description: 'Metrics in the Prometheus text format', contentType: 'text/plain' },
     errors: { 404: CommonMessages.notFound },
   },
@@ -163,9 +164,10 @@ export const RAW_OPERATIONS: RawOperation[] = [
     path: '/admin/queues',
     tag: 'Operations',
     summary: 'The queue dashboard (jobs waiting, running, failed; retry and remove)',
-    description: 'Only when `OPERATOR_PASSWORD` is set: HTTP Basic authentication with any user name and that password. Otherwise 404.',
+    description:
+      'Only when `OPERATOR_PASSWORD` is set: HTTP Basic authentication with any user name and that password. Otherwise 404. A call from another site (its `Origin`, or `Sec-Fetch-Site` on a change) gets 403.',
     ok: { status: 200, description: 'The dashboard', contentType: html },
-    errors: { 401: 'Operator password required.', 404: CommonMessages.notFound },
+    errors: { 401: 'Operator password required.', 403: CommonMessages.crossSiteRequest, 404: CommonMessages.notFound },
   },
   {
     method: 'get',

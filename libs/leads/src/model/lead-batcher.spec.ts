@@ -110,6 +110,32 @@ describe('LeadBatcher (group commit)', () => {
     await batcher.drained();
   });
 
+  it('writes a batch again when its connection broke after the commit: the stored leads are successes', async () => {
+    // The statement committed, then the connection dropped before its answer came back (a restart).
+    const table = fakeTable();
+    let broken = 1;
+    const write: BatchWrite = async (leads) => {
+      const inserted = await table.write(leads);
+      if (broken-- > 0) throw Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+      return inserted;
+    };
+    const batcher = new LeadBatcher(write);
+    await expect(batcher.store(lead(1, 'lost-answer@example.com'))).resolves.toBeNull();
+    const two = await Promise.allSettled([batcher.store(lead(1, 'x@example.com')), batcher.store(lead(1, 'y@example.com'))]);
+    expect(two.map((a) => a.status)).toEqual(['fulfilled', 'fulfilled']);
+    expect(table.stored.size).toBe(3);
+  });
+
+  it('fails a whole batch at once while the database is unreachable, without trying lead by lead', async () => {
+    const away = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    const table = fakeTable(() => away);
+    const batcher = new LeadBatcher(table.write);
+    const answers = await Promise.allSettled(Array.from({ length: 5 }, (_, i) => batcher.store(lead(1, `away${i}@example.com`))));
+    expect(answers).toEqual(Array(5).fill({ status: 'rejected', reason: away }));
+    // The batch, and the batch once more on a fresh connection: no statement per lead.
+    expect(table.statements.map((s) => s.length)).toEqual([5, 5]);
+  });
+
   it('lets shutdown wait until the submissions it took are written', async () => {
     const table = fakeTable();
     const batcher = new LeadBatcher(table.write);

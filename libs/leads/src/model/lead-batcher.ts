@@ -1,5 +1,5 @@
 import type { BeforeApplicationShutdown } from '@nestjs/common';
-import { getLogger, leadBatchSize } from '@plink/platform';
+import { getLogger, isDatabaseUnavailableError, leadBatchSize } from '@plink/platform';
 import type { BatchLead, InsertedLead } from './leads.repository';
 
 interface Pending {
@@ -44,6 +44,10 @@ const keyOf = (pageId: number, emailLower: string) => `${pageId}\u0000${emailLow
  *   lead is retried alone, so one bad row fails only its own submissions; a lead that fails alone rejects
  *   its submissions (a 5xx for the visitor, never a silent drop). The write is idempotent (ON CONFLICT DO
  *   NOTHING), so retrying a batch whose commit did happen stores nothing twice.
+ * - when the connection breaks under a statement (a database restart), it may have committed before its
+ *   answer was lost: the whole batch is written once more on a fresh connection, and leads it had stored come
+ *   back as already stored, a success. If the database is still away, every submission of the batch fails
+ *   with that error at once (a 503 the visitor may retry), not lead by lead.
  */
 export class LeadBatcher implements BeforeApplicationShutdown {
   private readonly queue: Pending[] = [];
@@ -112,6 +116,12 @@ export class LeadBatcher implements BeforeApplicationShutdown {
     try {
       await this.writeGroups(all);
     } catch (err) {
+      if (isDatabaseUnavailableError(err)) {
+        await this.writeGroups(all).catch((again: unknown) => {
+          for (const item of batch) item.reject(again);
+        });
+        return;
+      }
       if (all.length === 1) {
         for (const item of batch) item.reject(err);
         return;

@@ -13,6 +13,7 @@ import { installBodyParsers } from '../http/body-parsers';
 import { installCsrfDefence } from '../http/csrf';
 import { installHttpEdge } from '../http/http-edge';
 import { installRouteOptions } from '../http/route-options';
+import { getLogger } from '../logging/logger';
 import { PinoNestLogger } from '../logging/nest-logger';
 import { httpRequestSeconds, mayReadMetrics, renderMetrics } from '../metrics/metrics';
 
@@ -43,7 +44,7 @@ export async function createHttpApp(rootModule: Type<unknown> | DynamicModule, c
       return server;
     },
     bodyLimit: JSON_BODY_LIMIT,
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     // A visitor's mistyped link (`/p/user/`, `/p//x`) reaches the page it names, or its "Page Not Found", like
     // any address without the stray slash; an empty path segment would otherwise match no route at all.
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
@@ -79,13 +80,29 @@ export async function createHttpApp(rootModule: Type<unknown> | DynamicModule, c
   return app;
 }
 
+/**
+ * TRUST_PROXY as Fastify takes it. A hop count becomes proxy-addr's own rule (the connection's peer and the
+ * `hops - 1` addresses it names before it are proxies; the client is the address the outermost one saw):
+ * Fastify itself now reads a bare number as "trust nothing", since a client that reaches the port directly
+ * could then pick its address; a count is for ports only the proxies reach, addresses are stricter.
+ */
+function trustProxyOption(trust: AppConfig['trustProxy']): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust !== 'number') return trust;
+  return (_address, hop) => hop < trust;
+}
+
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 /**
  * Request durations by route pattern (never the raw URL: a bounded set of series) and `GET /metrics` for
- * scrapers inside the network or holding METRICS_TOKEN (others get 404, as if it did not exist).
+ * scrapers holding METRICS_TOKEN, and outside production for those inside the network too (others get 404,
+ * as if it did not exist; see mayReadMetrics).
  */
 function installMetrics(fastify: FastifyInstance, config: AppConfig): void {
+  const internal = config.env === 'production' ? 'token-only' : 'allowed';
+  if (config.env === 'production' && !config.metricsToken) {
+    getLogger().warn('/metrics is off on this port: set METRICS_TOKEN (Authorization: Bearer <token>), or scrape HEALTH_PORT');
+  }
   fastify.addHook('onResponse', (request, reply, done) => {
     httpRequestSeconds.observe(
       {
@@ -98,7 +115,7 @@ function installMetrics(fastify: FastifyInstance, config: AppConfig): void {
     done();
   });
   fastify.get('/metrics', async (request, reply) => {
-    if (!mayReadMetrics(request.ip, request.headers.authorization, config.metricsToken)) {
+    if (!mayReadMetrics(request.ip, request.headers.authorization, config.metricsToken, internal)) {
       return reply.code(404).send({ message: 'Not found' });
     }
     const { contentType, body } = await renderMetrics();

@@ -92,6 +92,23 @@ describe('configuration', () => {
     expect(loadConfig(base)).toMatchObject({ smtpUrl: undefined, mailOutboxDir: '.data/mail' });
   });
 
+  it('trusts X-Forwarded-For only for a number of proxies or their addresses, never a blanket true', () => {
+    expect(loadConfig(base).trustProxy).toBe(false);
+    expect(loadConfig({ ...base, TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ ...base, TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ ...base, TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ ...base, TRUST_PROXY: '10.0.0.0/8, 192.168.1.5,fd00::/8' }).trustProxy).toEqual(['10.0.0.0/8', '192.168.1.5', 'fd00::/8']);
+    expect(loadConfig({ ...base, TRUST_PROXY: 'loopback' }).trustProxy).toEqual(['loopback']);
+    for (const blanket of ['true', 'TRUE', 'yes']) {
+      expect(() => loadConfig({ ...base, TRUST_PROXY: blanket })).toThrow(
+        /TRUST_PROXY=\w+ would let any client choose its own address through X-Forwarded-For; set the number of proxies in front of Plink \(e\.g\. TRUST_PROXY=1/,
+      );
+    }
+    for (const wrong of ['10.0.0.0/33', 'proxy.internal', '1.2.3', '256']) {
+      expect(() => loadConfig({ ...base, TRUST_PROXY: wrong })).toThrow(/TRUST_PROXY ".*" is neither a number of proxies nor addresses/);
+    }
+  });
+
   it('does not start with a Stripe key but no price of the Pro plan', () => {
     expect(() => loadConfig({ ...base, STRIPE_SECRET_KEY: 'sk_test_1' })).toThrow(/STRIPE_PRICE_ID \(the price_… of the Pro plan\) is required when STRIPE_SECRET_KEY is set/);
     expect(() => loadConfig({ ...base, STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_PRICE_ID: ' ' })).toThrow(/STRIPE_PRICE_ID/);

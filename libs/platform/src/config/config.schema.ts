@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 const bool = z
@@ -16,6 +17,52 @@ function isOrigin(value: string): boolean {
   const url = new URL(value);
   return (url.protocol === 'https:' || url.protocol === 'http:') && url.pathname === '/' && !url.search && !url.hash && !url.username;
 }
+
+/** proxy-addr's names for ranges (Fastify's trustProxy takes them like addresses). */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+const TRUST_PROXY_HELP =
+  'set the number of proxies in front of Plink (e.g. TRUST_PROXY=1 behind one load balancer) or their addresses (e.g. TRUST_PROXY=10.0.0.0/8,192.168.1.5)';
+
+/** An address, a CIDR range or one of proxy-addr's range names. */
+function isProxyAddress(value: string): boolean {
+  if (PROXY_RANGE_NAMES.has(value)) return true;
+  const [address, prefix, extra] = value.split('/');
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: which X-Forwarded-* hops to believe. `false` (default): none, the client is the connection's
+ * peer. A number: that many proxies in front (the client address is the one the outermost proxy saw). A list
+ * of addresses or CIDR ranges: hops from those. `true` is refused: it would believe the left-most address
+ * of X-Forwarded-For, which the client writes itself, so anyone could pick the address their rate limits
+ * and /metrics access are judged by.
+ */
+const trustProxy = z
+  .string()
+  .default('false')
+  .transform((raw, ctx): false | number | string[] => {
+    const value = raw.trim().toLowerCase();
+    if (value === '' || value === 'false' || value === 'no' || value === '0') return false;
+    if (value === 'true' || value === 'yes') {
+      ctx.addIssue({ code: 'custom', message: `TRUST_PROXY=${raw.trim()} would let any client choose its own address through X-Forwarded-For; ${TRUST_PROXY_HELP}` });
+      return z.NEVER;
+    }
+    if (/^\d+$/.test(value)) {
+      const hops = Number(value);
+      if (hops <= 20) return hops;
+    }
+    const entries = value.split(',').map((v) => v.trim()).filter((v) => v !== '');
+    const wrong = entries.filter((v) => !isProxyAddress(v));
+    if (entries.length === 0 || wrong.length > 0) {
+      ctx.addIssue({ code: 'custom', message: `TRUST_PROXY "${wrong.join(',') || raw.trim()}" is neither a number of proxies nor addresses; ${TRUST_PROXY_HELP}` });
+      return z.NEVER;
+    }
+    return entries;
+  });
 
 const DEV_SESSION_SECRET = 'plink-development-session-secret-do-not-use-in-production';
 
@@ -93,7 +140,7 @@ export const envSchema = z
     // Unset: .data/mail. Set, it is also the opt-in to production without SMTP (see below).
     MAIL_OUTBOX_DIR: optionalString,
     SESSION_SECRET: optionalString,
-    TRUST_PROXY: bool.default(false),
+    TRUST_PROXY: trustProxy,
     UPLOADS_DIR: z.string().default('.data/uploads'),
     S3_ENDPOINT: optionalString,
     S3_PORT: z.coerce.number().int().min(1).max(65535).optional(),
@@ -198,7 +245,11 @@ export interface AppConfig {
   mailFrom: string;
   mailOutboxDir: string;
   sessionSecret: string;
-  trustProxy: boolean;
+  /**
+   * Which X-Forwarded-* hops Fastify believes (its `trustProxy`): false (none), a number of proxies in front,
+   * or the proxies' addresses and CIDR ranges. `request.ip` follows it: rate limits, /metrics and logs use it.
+   */
+  trustProxy: false | number | string[];
   uploadsDir: string;
   s3?: {
     endPoint: string;
@@ -339,6 +390,7 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     database: maskUrl(config.databaseUrl),
     redis: maskUrl(config.redisUrl),
     redisPrefix: config.redisPrefix,
+    trustProxy: config.trustProxy,
     mail: config.smtpUrl ? maskUrl(config.smtpUrl) : `folder ${config.mailOutboxDir}`,
     storage: config.s3 ? `s3 ${config.s3.endPoint}/${config.s3.bucket}` : `folder ${config.uploadsDir}`,
     stripe: config.stripe ? (config.stripe.webhookSecret ? 'configured' : 'configured, without STRIPE_WEBHOOK_SECRET (webhooks refused)') : 'not configured',

@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { CommonMessages } from '@plink/contracts';
+import { isDatabaseUnavailableError } from '../database/database-unavailable';
 import { getLogger } from '../logging/logger';
 import { warnThrottled } from '../logging/throttled-log';
 import { SERVICE_UNAVAILABLE_MESSAGE, isRedisUnavailableError } from '../redis/redis-options';
@@ -26,6 +27,12 @@ export function toApiError(err: unknown): { status: number; message: string; hea
   // A call that needs Redis while it is away: a quick 503 the client may retry (logged at a bounded rate).
   if (isRedisUnavailableError(err)) {
     warnThrottled('http', err, 'request answered 503: Redis unreachable');
+    return { status: HttpStatus.SERVICE_UNAVAILABLE, message: SERVICE_UNAVAILABLE_MESSAGE, headers: { 'retry-after': '5' } };
+  }
+  // PostgreSQL away (a restart, a failover): the same 503. What the request wrote may or may not have been
+  // committed, so it must be safe to send again: the writes a visitor repeats (a lead) are idempotent.
+  if (isDatabaseUnavailableError(err)) {
+    warnThrottled('http', err, 'request answered 503: database unreachable');
     return { status: HttpStatus.SERVICE_UNAVAILABLE, message: SERVICE_UNAVAILABLE_MESSAGE, headers: { 'retry-after': '5' } };
   }
   const fastifyCode = (err as { code?: string } | null)?.code;

@@ -17,6 +17,14 @@ describe('who may read /metrics', () => {
       expect({ address, allowed: mayReadMetrics(address, 'Bearer ', undefined) }).toEqual({ address, allowed: false });
     }
   });
+
+  it('takes only the token where internal addresses are not enough (the gateway in production)', () => {
+    for (const address of ['127.0.0.1', '10.2.3.4', '::1']) {
+      expect(mayReadMetrics(address, undefined, 'tok-123', 'token-only')).toBe(false);
+      expect(mayReadMetrics(address, undefined, undefined, 'token-only')).toBe(false);
+      expect(mayReadMetrics(address, 'Bearer tok-123', 'tok-123', 'token-only')).toBe(true);
+    }
+  });
 });
 
 describe('the Grafana dashboard (deploy/grafana/plink-dashboard.json)', () => {

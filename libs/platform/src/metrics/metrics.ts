@@ -131,13 +131,20 @@ export async function renderMetrics(): Promise<{ contentType: string; body: stri
 }
 
 /**
- * Who may read /metrics: a scraper inside the network (loopback or private address, as the request's client
- * address is seen, through TRUST_PROXY when set) or anyone with `Authorization: Bearer <METRICS_TOKEN>`.
- * A visitor through the public proxy is neither: queue depths and routes are not theirs to see.
+ * Who may read /metrics: anyone with `Authorization: Bearer <METRICS_TOKEN>`, and, where `internal` allows it,
+ * a scraper inside the network (a loopback or private client address). The gateway's public port allows the
+ * latter only outside production: there every visitor comes through a proxy whose own address is private, so
+ * the rule would rest on TRUST_PROXY being exactly right. A worker's health port (never published) keeps it.
+ * A visitor is neither: queue depths and routes are not theirs to see.
  */
-export function mayReadMetrics(clientAddress: string | undefined, authorization: string | undefined, token: string | undefined): boolean {
+export function mayReadMetrics(
+  clientAddress: string | undefined,
+  authorization: string | undefined,
+  token: string | undefined,
+  internal: 'allowed' | 'token-only' = 'allowed',
+): boolean {
   if (token && authorization?.startsWith('Bearer ') && sameSecret(authorization.slice(7), token)) return true;
-  return clientAddress !== undefined && isInternalAddress(clientAddress);
+  return internal === 'allowed' && clientAddress !== undefined && isInternalAddress(clientAddress);
 }
 
 function isInternalAddress(address: string): boolean {

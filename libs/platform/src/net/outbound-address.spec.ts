@@ -23,6 +23,9 @@ describe('outbound address rule', () => {
     '127.0.0.1', '127.255.0.9', '0.0.0.0', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254',
     '100.64.0.1', '224.0.0.1', '239.255.255.250', '255.255.255.255', '198.18.0.1',
     '::', '::1', 'fe80::1', 'fc00::1', 'fd12:3456::1', 'ff02::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '::ffff:8.8.8.8', '::ffff:7f00:1', '64:ff9b::a00:1', '2002:7f00:1::1',
+    // IPv4-mapped and IPv4-translated forms, in every spelling, whatever IPv4 address they carry.
+    '::ffff:0:0', '0:0:0:0:0:ffff:7f00:1', '::ffff:169.254.169.254', '::ffff:0:7f00:1', '::ffff:0:10.0.0.1', '::ffff:0:808:808', '0:0:0:0:ffff:0:a9fe:a9fe',
+    '64:ff9b::7f00:1', '64:ff9b::8.8.8.8', '64:ff9b:1::a00:1',
   ])('refuses %s', (address) => {
     expect(isBlockedAddress(address)).toBe(true);
   });
@@ -44,6 +47,9 @@ describe('outbound address rule', () => {
     'http://2130706433/',
     'http://0177.0.0.1/',
     'http://[::ffff:127.0.0.1]/',
+    'http://[::ffff:0:127.0.0.1]/',
+    'http://[::ffff:0:a9fe:a9fe]/latest/meta-data/',
+    'http://[64:ff9b::a9fe:a9fe]/',
     'https://rebind.example.com/hook',
     'https://mixed.example.com/hook',
     'https://v6-local.example.com/hook',

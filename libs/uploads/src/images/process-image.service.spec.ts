@@ -195,14 +195,34 @@ describe('ProcessImageService', () => {
     const seen: { decoding: number; waiting: number }[] = [];
     const timer = setInterval(() => seen.push(own.load), 1);
     const results = Promise.all(Array.from({ length: 5 }, () => own.execute(file, 'main')));
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(own.load).toEqual({ decoding: 2, waiting: 3 });
+    await waitFor(() => own.load.decoding + own.load.waiting === 5);
+    expect(own.load).toMatchObject({ decoding: 2, waiting: 3 });
     const done = await results;
     clearInterval(timer);
     expect(done.map((d) => d.width)).toEqual([1600, 1600, 1600, 1600, 1600]);
     expect(Math.max(...seen.map((s) => s.decoding))).toBe(2);
-    expect(own.load).toEqual({ decoding: 0, waiting: 0 });
+    expect(own.load).toEqual({ decoding: 0, waiting: 0, pixels: 0 });
   });
+
+  it('decodes large images one at a time (pixels, not file size, decide), queued rather than refused', async () => {
+    const own = new ProcessImageService();
+    // 36 megapixels in a small file: within the upload limit, well over 100 MB to decode.
+    const large = await sharp({ create: { width: 6000, height: 6000, channels: 3, background: '#336699' } }).png().toBuffer();
+    expect(large.length).toBeLessThan(2 * 1024 * 1024);
+    const small = await makeImage(1000, 800, 'png');
+    const seen: { decoding: number; pixels: number }[] = [];
+    const timer = setInterval(() => seen.push(own.load), 1);
+    const results = Promise.all([large, large, small, large].map((file) => own.execute(file, 'main')));
+    await waitFor(() => own.load.decoding + own.load.waiting === 4);
+    // The first large image runs alone; the second waits for it, and the small one waits behind (in order).
+    expect(own.load).toEqual({ decoding: 1, waiting: 3, pixels: 36_000_000 });
+    const done = await results;
+    clearInterval(timer);
+    expect(done.map((d) => d.width)).toEqual([1600, 1600, 1000, 1600]);
+    // Never two large ones together; a small one may run beside a large one.
+    expect(Math.max(...seen.map((s) => s.pixels))).toBeLessThanOrEqual(36_800_000);
+    expect(own.load).toEqual({ decoding: 0, waiting: 0, pixels: 0 });
+  }, 30_000);
 
   it('refuses a decompression bomb: a small file of more than 40 megapixels', async () => {
     const bomb = await sharp({ create: { width: 8000, height: 6000, channels: 3, background: '#ffffff' } })
@@ -212,3 +232,11 @@ describe('ProcessImageService', () => {
     expect(await refusal(images.execute(bomb, 'main'))).toBe(UploadMessages.tooManyPixels);
   });
 });
+
+async function waitFor(check: () => boolean, ms = 5_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 1));
+  }
+}

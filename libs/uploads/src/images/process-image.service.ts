@@ -1,9 +1,9 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
-import pLimit from 'p-limit';
 import sharp from 'sharp';
 import { MAX_IMAGE_PIXELS, UPLOAD_IMAGE_SIZES, UploadMessages, type UploadImageType } from '@plink/contracts';
 import type { UploadExt } from '@plink/platform';
 import { BmpError, decodeBmp, decodeIconBitmap, isBmp, type BmpPixels } from './bmp';
+import { DecodeBudget } from './decode-budget';
 
 export interface ProcessedImage {
   body: Buffer;
@@ -20,8 +20,15 @@ export interface ProcessedImage {
  */
 const DECODED_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'tiff', 'heif']);
 
-/** Images decoded at once by this process: each can take a few hundred MB while it is worked on. */
+/** Images decoded at once by this process, if their pixels fit {@link DECODE_PIXEL_BUDGET} together. */
 const CONCURRENT_IMAGES = 2;
+
+/**
+ * Input pixels decoded at once by this process: one image of the largest size allowed, or several smaller
+ * ones. Two 36-megapixel images decoding side by side took the gateway past a 512 MB container limit; one
+ * at a time stays well inside it (see DecodeBudget).
+ */
+const DECODE_PIXEL_BUDGET = MAX_IMAGE_PIXELS;
 
 /** How every upload is decoded: a pixel limit against decompression bombs, errors not glossed over, upright. */
 const DECODE = { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error', autoOrient: true } as const;
@@ -41,18 +48,38 @@ const PNG = { compressionLevel: 9 } as const;
  */
 @Injectable()
 export class ProcessImageService {
-  /** The images waiting beyond {@link CONCURRENT_IMAGES} run in the order they came. */
-  private readonly decoding = pLimit(CONCURRENT_IMAGES);
+  /** Images waiting for their turn run in the order they came. */
+  private readonly decoding = new DecodeBudget(CONCURRENT_IMAGES, DECODE_PIXEL_BUDGET);
 
   async execute(file: Buffer, type: UploadImageType): Promise<ProcessedImage> {
     const kind = sourceKind(file, type);
     if (!kind) throw notAnImage();
-    return this.decoding(async () => processRaster(await readable(file, kind), type));
+    return this.decoding.run(await pixelsToDecode(file, kind, type), async () => processRaster(await readable(file, kind), type));
   }
 
-  /** Images being decoded now, and waiting for their turn. */
-  get load(): { decoding: number; waiting: number } {
-    return { decoding: this.decoding.activeCount, waiting: this.decoding.pendingCount };
+  /** Images being decoded now, those waiting for their turn, and the input pixels of those decoding. */
+  get load(): { decoding: number; waiting: number; pixels: number } {
+    return this.decoding.load;
+  }
+}
+
+/**
+ * The pixels decoding a file will hold, read from its header alone (nothing is decoded): all frames of an
+ * animation kept animated, else one. A header that cannot be read counts as the whole budget: the image
+ * then decodes alone (and is most likely refused).
+ */
+async function pixelsToDecode(file: Buffer, kind: SourceKind, type: UploadImageType): Promise<number> {
+  if (kind === 'icon') return 256 * 256;
+  if (kind === 'bmp') {
+    // BITMAPINFOHEADER and later: width and height (negative for top-down rows) at bytes 18 and 22.
+    return file.length >= 26 ? Math.abs(file.readInt32LE(18)) * Math.abs(file.readInt32LE(22)) : DECODE_PIXEL_BUDGET;
+  }
+  try {
+    const { width, height, pages } = await sharp(file, { animated: false }).metadata();
+    const frames = (type === 'main' || type === 'background') && (pages ?? 1) > 1 ? pages! : 1;
+    return width && height ? width * height * frames : DECODE_PIXEL_BUDGET;
+  } catch {
+    return DECODE_PIXEL_BUDGET;
   }
 }
 
