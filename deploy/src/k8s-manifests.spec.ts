@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { QUEUE_OWNER, QueueName } from '@plink/contracts';
+import { loadConfig } from '@plink/platform';
 import { parseAllDocuments } from 'yaml';
 
 /**
@@ -147,6 +148,27 @@ describe.each(overlays)('%s', (dir) => {
       }
     }
     expect([...scaled.keys()].sort()).toEqual(Object.values(QueueName).sort());
+  });
+
+  it('gives every app settings it starts with in production (the ConfigMap, its own env, the Secret the README names)', () => {
+    // The values the operator puts in the Secret plink-secrets (deploy/README.md), as example values.
+    const secret = {
+      DATABASE_URL: 'postgres://plink:pw@db:5432/plink',
+      REDIS_URL: 'redis://:pw@redis:6379',
+      SESSION_SECRET: 'k3Zq9vT2mX8pL4wR7yB1nC6dF0gH5jS2aE9uI3oP7lK=',
+      SMTP_URL: 'smtps://mailer:pw@smtp.example.com:465',
+      S3_ENDPOINT: 's3.example.com',
+      S3_ACCESS_KEY: 'access',
+      S3_SECRET_KEY: 'secret-key',
+      S3_BUCKET: 'plink',
+      S3_PUBLIC_URL: 'https://files.example.com',
+    };
+    for (const { name, pod } of podSpecs) {
+      const container = pod.containers[0];
+      const own = Object.fromEntries((container.env ?? []).filter((e: { value?: string }) => e.value !== undefined).map((e: { name: string; value: string }) => [e.name, e.value]));
+      const env = { ...config.data, ...secret, ...own };
+      expect({ name, starts: (() => { try { loadConfig(env); return 'yes'; } catch (err) { return (err as Error).message; } })() }).toEqual({ name, starts: 'yes' });
+    }
   });
 
   it('lets only the gateway take traffic, from the ingress controller, and Prometheus scrape the metrics ports', () => {
