@@ -138,6 +138,8 @@ describe('trials and checkouts on Stripe, end to end', () => {
     expect(stripe.invoice(subscription.latest_invoice as string)).toMatchObject({ status: 'paid', amount_paid: 1000 });
     await eventually(async () => (await account(second))?.status === 'active', 'the plan is the paid one');
     expect(await plan(second)).toMatchObject({ status: 'active', isPremium: true, trialAvailable: false });
+    // Logged by whichever ended the trial: the return page's check, or the billing worker's (then maybe later).
+    await eventually(async () => logged('trial of a person who already had one: ended now', second.id).length > 0, 'the ended trial is logged');
     expect(logged('trial of a person who already had one: ended now', second.id)[0]).toMatchObject({ level: 40, subscriptionId, seenBefore: 'card' });
     // The first account's trial is not touched.
     expect((await plan(first)).status).toBe('trialing');
@@ -159,6 +161,7 @@ describe('trials and checkouts on Stripe, end to end', () => {
     await eventually(async () => stripe.subscription(subscriptionId).status === 'canceled', 'the second trial is ended');
     await eventually(async () => (await account(second))?.status === 'canceled', 'the plan says so');
     expect(await plan(second)).toMatchObject({ isPremium: false, trialAvailable: false });
+    await eventually(async () => logged('trial of a person who already had one: ended now', second.id).length > 0, 'the ended trial is logged');
     expect(logged('trial of a person who already had one: ended now', second.id)[0]).toMatchObject({ level: 40, subscriptionId, seenBefore: 'person' });
     expect(await plan(first)).toMatchObject({ status: 'trialing', isPremium: true });
   });

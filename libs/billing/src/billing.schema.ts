@@ -5,6 +5,7 @@ import { AddDowngradedAt20261124 } from './migrations/20261124-add-downgraded-at
 import { AddLeadRemoval20261124 } from './migrations/20261124-add-lead-removal';
 import { CreateStripeEvents20261125 } from './migrations/20261125-create-stripe-events';
 import { CreateTrialsTaken20261126 } from './migrations/20261126-create-trials-taken';
+import { OrderPlanWritesAndTrials20261127 } from './migrations/20261127-order-plan-writes-and-trials';
 
 /** The billing service's tables (schema "billing") and their migrations. */
 export const BILLING_SCHEMA: ServiceSchema = {
@@ -16,5 +17,6 @@ export const BILLING_SCHEMA: ServiceSchema = {
     { name: '20261124_add_lead_removal', class: AddLeadRemoval20261124 },
     { name: '20261125_create_stripe_events', class: CreateStripeEvents20261125 },
     { name: '20261126_create_trials_taken', class: CreateTrialsTaken20261126 },
+    { name: '20261127_order_plan_writes_and_trials', class: OrderPlanWritesAndTrials20261127 },
   ],
 };

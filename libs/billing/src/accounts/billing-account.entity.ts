@@ -42,6 +42,8 @@ export const BillingAccountSchema = defineEntity({
     checkoutSessionId: p.string().length(255).nullable(),
     checkoutExpiresAt: p.datetime().nullable(),
     checkoutWithTrial: p.boolean().nullable(),
+    /** Counts the stored plan's changes (see ApplyPlanService's `basedOn`). */
+    planVersion: p.integer().default(0),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },
 });

@@ -70,6 +70,8 @@ export class StripePayments extends PaymentsGateway {
 
   async verifyCheckout(payer: Payer, sessionId: string): Promise<CheckoutVerification> {
     if (!SESSION_ID.test(sessionId)) throw new NotFoundException({ message: BillingMessages.sessionNotFound });
+    // Read before the session: the state Stripe answers is newer than this plan (see applySubscription).
+    const account = await this.plans.find(payer.id);
     let session: Stripe.Checkout.Session;
     try {
       session = await this.stripe.api.checkout.sessions.retrieve(sessionId, { expand: ['subscription.default_payment_method'] });
@@ -77,22 +79,24 @@ export class StripePayments extends PaymentsGateway {
       if (isStripeNotFound(err)) throw new NotFoundException({ message: BillingMessages.sessionNotFound });
       throw providerUnavailable(err, 'retrieve a checkout session', { userId: payer.id });
     }
-    const account = await this.plans.find(payer.id);
     const customerId = idOf(session.customer);
     const mine = session.client_reference_id === String(payer.id) || (customerId !== null && account?.stripeCustomerId === customerId);
     // Another user's session is answered like one that does not exist.
     if (!mine) throw new NotFoundException({ message: BillingMessages.sessionNotFound });
     const subscription = typeof session.subscription === 'object' ? session.subscription : null;
-    const running = subscription !== null && (subscription.status === 'active' || subscription.status === 'trialing');
-    if (session.status !== 'complete' || !running || !customerId) {
-      return { success: false, isPremium: account?.isPremium ?? payer.isPremium, hasActiveSubscription: false };
+    if (session.status !== 'complete' || !isPro(subscription) || !customerId) {
+      // The plan as stored now (the billing worker may have stored this checkout's end meanwhile).
+      return { success: false, isPremium: (await this.plans.find(payer.id))?.isPremium ?? payer.isPremium, hasActiveSubscription: false };
     }
     // The webhook may come later, or already came: both store the same state.
     // Checking the trial may call Stripe (a second trial of a person is ended): its failure is a 503 too.
-    const applied = await this.sync.applySubscription(payer.id, customerId, subscription).catch((err: unknown) => {
+    const applied = await this.sync.applySubscription(payer.id, customerId, subscription, { basedOn: account?.planVersion ?? 0 }).catch((err: unknown) => {
       throw providerUnavailable(err, 'apply the checkout subscription', { userId: payer.id });
     });
-    return { success: true, isPremium: applied.isPremium, hasActiveSubscription: applied.isPremium };
+    // A trial this person already had is ended by the check: without a card the subscription ends with it,
+    // and the checkout did not make them Pro (never "success" while the plan says otherwise).
+    const success = isPro(applied.subscription) && applied.isPremium;
+    return { success, isPremium: applied.isPremium, hasActiveSubscription: success };
   }
 
   async syncSubscription(payer: Payer, account: BillingAccount): Promise<SubscriptionStatusResponse> {
@@ -130,7 +134,7 @@ export class StripePayments extends PaymentsGateway {
         }
       }
       const ending = [...after.values()].filter((s) => isRunning(s) && running.some((r) => r.id === s.id));
-      await this.sync.applySubscription(payer.id, customerId, pickCurrentSubscription([...after.values()]));
+      await this.sync.applySubscription(payer.id, customerId, pickCurrentSubscription([...after.values()]), { basedOn: account.planVersion });
       if (ending.length === 0) throw new BadRequestException({ message: BillingMessages.noSubscription });
       getLogger().info({ userId: payer.id, subscriptions: ending.length }, 'subscription cancelled at period end');
       const ends = ending.map((s) => endOfCurrentTerm(s)?.getTime() ?? 0);
@@ -181,7 +185,7 @@ export class StripePayments extends PaymentsGateway {
       }
       throw providerUnavailable(err, 'update the subscription', { userId: payer.id });
     }
-    await this.sync.applySubscription(payer.id, customerId, subscription).catch((err: unknown) => {
+    await this.sync.applySubscription(payer.id, customerId, subscription, { basedOn: account.planVersion }).catch((err: unknown) => {
       throw providerUnavailable(err, 'apply the subscription', { userId: payer.id });
     });
     return subscription;
@@ -263,6 +267,11 @@ export class StripePayments extends PaymentsGateway {
     getLogger().info({ userId: payer.id }, 'stripe customer created');
     return customer.id;
   }
+}
+
+/** A subscription that makes its customer Pro (trialing or active). */
+function isPro(subscription: Stripe.Subscription | null): subscription is Stripe.Subscription {
+  return subscription !== null && (subscription.status === 'active' || subscription.status === 'trialing');
 }
 
 interface CheckoutRow {

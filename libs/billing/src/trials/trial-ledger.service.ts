@@ -38,14 +38,16 @@ export class TrialLedger {
   /**
    * What shows that this person had a trial already: their e-mail, their card or their customer on a trial
    * taken before (before the trial of `before`, when given: the earlier of two trials is never the one
-   * ended); null when nothing does.
+   * ended); null when nothing does. Trials are ordered by their start, then, as Stripe's times are in
+   * seconds, by the order they were recorded in (a trial not recorded yet comes after every other).
    */
   async takenBy(subject: TrialSubject, before: Stripe.Subscription | null = null): Promise<TrialMatch | null> {
     const started = before?.trial_start ? new Date(before.trial_start * 1000) : null;
     const [row] = await this.em.fork().execute<{ person: boolean | null; card: boolean | null }[]>(
       `select person_key = ? as person, card_fingerprint = ? as card from billing.trials_taken
        where (person_key = ? or card_fingerprint = ? or stripe_customer_id = ?)
-         and (?::timestamptz is null or trial_started_at < ? or (trial_started_at = ? and stripe_subscription_id < ?))
+         and (?::timestamptz is null or (trial_started_at, recorded_seq) < (?::timestamptz,
+           coalesce((select recorded_seq from billing.trials_taken where stripe_subscription_id = ?), 9223372036854775807)))
        order by (card_fingerprint = ?) desc nulls last limit 1`,
       [
         subject.personKey,
@@ -53,7 +55,6 @@ export class TrialLedger {
         subject.personKey,
         subject.cardFingerprint,
         subject.customerId,
-        started,
         started,
         started,
         before?.id ?? '',

@@ -31,6 +31,11 @@ export interface PlanChangeOptions {
    * expiry job ends a grant only if the operator did not renew it in the meantime.
    */
   when?: (account: BillingAccount) => boolean;
+  /**
+   * The plan version (`planVersion`) read before the state this change comes from was asked of Stripe: if
+   * another change was stored since, this one may be older than it, and nothing is stored (`conflict`).
+   */
+  basedOn?: number;
 }
 
 export interface AppliedPlan {
@@ -40,6 +45,8 @@ export interface AppliedPlan {
   wasPremium: boolean;
   /** False when the change was stale (an older event) or no longer called for (`when`): nothing was stored. */
   applied: boolean;
+  /** Nothing was stored because another change was stored since `basedOn`: read Stripe again. */
+  conflict: boolean;
   account: BillingAccount;
 }
 
@@ -63,7 +70,10 @@ export class ApplyPlanService {
       const wasPremium = account.isPremium;
       const stale = options.eventAt && account.lastEventAt && options.eventAt.getTime() < account.lastEventAt.getTime();
       if (stale || (options.when && !options.when(account))) {
-        return { userId, isPremium: wasPremium, wasPremium, applied: false, account };
+        return { userId, isPremium: wasPremium, wasPremium, applied: false, conflict: false, account };
+      }
+      if (options.basedOn !== undefined && account.planVersion !== options.basedOn) {
+        return { userId, isPremium: wasPremium, wasPremium, applied: false, conflict: true, account };
       }
       const now = options.now ?? new Date();
       account.status = change.status;
@@ -84,8 +94,9 @@ export class ApplyPlanService {
         account.leadsRemovedAt = null;
       }
       account.updatedAt = now;
+      account.planVersion += 1;
       this.record(tx, account, wasPremium, now);
-      return { userId, isPremium: account.isPremium, wasPremium, applied: true, account };
+      return { userId, isPremium: account.isPremium, wasPremium, applied: true, conflict: false, account };
     });
     if (result.applied) {
       getLogger().info(

@@ -12,6 +12,11 @@ export interface SyncOptions {
   eventAt?: Date;
 }
 
+export interface ApplyOptions extends SyncOptions {
+  /** The stored plan's version (`planVersion`) read before the subscription was asked of Stripe. */
+  basedOn: number;
+}
+
 export interface SyncResult extends AppliedPlan {
   /** The subscription that decided the plan (null: the customer has none). */
   subscription: Stripe.Subscription | null;
@@ -19,16 +24,23 @@ export interface SyncResult extends AppliedPlan {
   changed: boolean;
 }
 
+/** Reads of Stripe after which a sync stores what it read even if another change was stored meanwhile. */
+const SYNC_ATTEMPTS = 5;
+
 /**
  * Brings a user's stored plan in line with their Stripe subscription as Stripe has it now. Webhook events,
- * the end of a checkout, the status check and the reset all come here, so whatever order events arrive in,
- * the plan follows Stripe's current state rather than the event's snapshot. An operator grant that is
- * running is not replaced by a subscription that is not (a grant is given on purpose).
+ * the end of a checkout, the status check, cancel and the reset all come here, so whatever order events
+ * arrive in, the plan follows Stripe's current state rather than the event's snapshot. A state is stored
+ * only if no other change was stored since it was asked of Stripe (else Stripe is read again): the billing
+ * worker's answer that was on its way while the user cancelled cannot put back the plan before the cancel.
+ * An operator grant that is running is not replaced by a subscription that is not (a grant is given on
+ * purpose).
  *
  * Every trial that starts is recorded (one per person), and a trial of a person who already had one (the
- * same normalised e-mail, card or customer) is ended at once: Stripe then charges the card, or ends the
- * subscription when there is none. A customer with more than one running subscription (two checkouts
- * finished at once) is logged as an error: each is still checked, and the plan follows one that renews.
+ * same normalised e-mail, card or customer on a trial recorded earlier) is ended at once: Stripe then
+ * charges the card, or ends the subscription when there is none. A customer with more than one running
+ * subscription (two checkouts finished at once) is logged as an error: each is still checked, and the plan
+ * follows one that renews.
  */
 @Injectable()
 export class StripeSubscriptionSync {
@@ -41,52 +53,69 @@ export class StripeSubscriptionSync {
 
   /** Re-reads the customer's subscriptions (Stripe errors propagate: nothing is changed then). */
   async syncCustomer(userId: number, customerId: string, options: SyncOptions = {}): Promise<SyncResult> {
-    const list = await this.stripe.api.subscriptions.list({ customer: customerId, status: 'all', limit: 20, expand: ['data.default_payment_method'] });
-    const running = list.data.filter(isRunning);
-    if (running.length > 1) {
-      getLogger().error({ userId, customerId, subscriptions: running.map((s) => s.id) }, 'customer has more than one running subscription');
+    for (let attempt = 1; ; attempt += 1) {
+      const before = await this.plans.find(userId);
+      const list = await this.stripe.api.subscriptions.list({ customer: customerId, status: 'all', limit: 20, expand: ['data.default_payment_method'] });
+      const running = list.data.filter(isRunning);
+      if (running.length > 1 && attempt === 1) {
+        getLogger().error({ userId, customerId, subscriptions: running.map((s) => s.id) }, 'customer has more than one running subscription');
+      }
+      const personKey = before?.personKey ?? null;
+      const checked: Stripe.Subscription[] = [];
+      for (const subscription of list.data) checked.push(await this.checkTrial(userId, subscription, personKey));
+      // The last attempt stores what it read: every other one lost to a change stored meanwhile.
+      const basedOn = attempt < SYNC_ATTEMPTS ? (before?.planVersion ?? 0) : undefined;
+      const result = await this.store(userId, customerId, pickCurrentSubscription(checked), { ...options, basedOn });
+      if (!result.conflict) return result;
+      getLogger().info({ userId, attempt }, 'plan changed while Stripe was read: reading again');
     }
-    const personKey = (await this.plans.find(userId))?.personKey ?? null;
-    const checked: Stripe.Subscription[] = [];
-    for (const subscription of list.data) checked.push(await this.checkTrial(userId, subscription, personKey));
-    return this.store(userId, customerId, pickCurrentSubscription(checked), options);
   }
 
-  /** Stores the plan a subscription (already read from Stripe) makes, after the check of its trial. */
-  async applySubscription(userId: number, customerId: string, subscription: Stripe.Subscription | null, options: SyncOptions = {}): Promise<SyncResult> {
+  /**
+   * Stores the plan a subscription (read from Stripe after `basedOn` was read) makes, after the check of its
+   * trial; when another change was stored since, the customer is read again instead.
+   */
+  async applySubscription(userId: number, customerId: string, subscription: Stripe.Subscription | null, options: ApplyOptions): Promise<SyncResult> {
     const checked = subscription ? await this.checkTrial(userId, subscription, (await this.plans.find(userId))?.personKey ?? null) : null;
-    return this.store(userId, customerId, checked, options);
+    const result = await this.store(userId, customerId, checked, options);
+    if (!result.conflict) return result;
+    return this.syncCustomer(userId, customerId, { eventAt: options.eventAt });
   }
 
   /**
    * A running trial of a person who had a trial before is ended now (the subscription as Stripe answers
-   * it then); a subscription that had a trial is recorded as this person's.
+   * it then); a subscription that had a trial is recorded as this person's, before the check, so that of
+   * two trials of one person checked at once, the one recorded second is ended.
    */
   private async checkTrial(userId: number, subscription: Stripe.Subscription, personKey: string | null): Promise<Stripe.Subscription> {
     if (!hadTrial(subscription)) return subscription;
-    let current = subscription;
-    if (subscription.status === 'trialing') {
-      const cardFingerprint = cardFingerprintOf(subscription);
-      const subject = { personKey, cardFingerprint, customerId: idOf(subscription.customer) };
-      const match = await this.trials.takenBy(subject, subscription);
-      if (match) {
-        current = await this.stripe.api.subscriptions.update(
-          subscription.id,
-          { trial_end: 'now', expand: ['default_payment_method'] },
-          { idempotencyKey: `plink-trial-end-${subscription.id}` },
-        );
-        getLogger().warn({ userId, subscriptionId: subscription.id, seenBefore: match, status: current.status }, 'trial of a person who already had one: ended now');
-      }
-    }
+    await this.trials.record(userId, subscription, personKey);
+    if (subscription.status !== 'trialing') return subscription;
+    const cardFingerprint = cardFingerprintOf(subscription);
+    const subject = { personKey, cardFingerprint, customerId: idOf(subscription.customer) };
+    const match = await this.trials.takenBy(subject, subscription);
+    if (!match) return subscription;
+    const current = await this.stripe.api.subscriptions.update(
+      subscription.id,
+      { trial_end: 'now', expand: ['default_payment_method'] },
+      { idempotencyKey: `plink-trial-end-${subscription.id}` },
+    );
+    getLogger().warn({ userId, subscriptionId: subscription.id, seenBefore: match, status: current.status }, 'trial of a person who already had one: ended now');
     await this.trials.record(userId, current, personKey);
     return current;
   }
 
-  private async store(userId: number, customerId: string, subscription: Stripe.Subscription | null, options: SyncOptions): Promise<SyncResult> {
+  private async store(
+    userId: number,
+    customerId: string,
+    subscription: Stripe.Subscription | null,
+    options: SyncOptions & { basedOn?: number },
+  ): Promise<SyncResult> {
     const before = await this.plans.find(userId);
     const change = planChangeOf(subscription, customerId, Boolean(before?.stripeSubscriptionId));
     const applied = await this.applyPlan.applyPlan(userId, change, {
       eventAt: options.eventAt,
+      basedOn: options.basedOn,
       when: (account) => {
         if (account.source === 'operator' && account.isPremium) return change.status === 'active' || change.status === 'trialing' || change.status === 'past_due';
         // Nothing to store: already this state (a replay, or the webhook after verify-checkout).

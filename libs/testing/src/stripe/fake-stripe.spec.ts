@@ -528,6 +528,22 @@ describe('FakeStripe through the stripe SDK', () => {
     const customer = await sdk(fake).customers.create({ email: 'kim@example.com' });
     expect(customer.email).toBe('kim@example.com');
   });
+
+  it('holds back the answer to one call, as it was when the call arrived, until released', async () => {
+    const customer = await stripe.customers.create({ email: 'slow@example.com' });
+    const held = fake.holdNextAnswer('GET', `/v1/customers/${customer.id}`);
+    let answered: Stripe.Customer | null = null;
+    const late = stripe.customers.retrieve(customer.id).then((c) => (answered = c as Stripe.Customer));
+    await held.reached;
+    // Changed after the held call arrived; other calls are answered at once meanwhile.
+    await stripe.customers.update(customer.id, { email: 'changed@example.com' });
+    expect(((await stripe.customers.retrieve(customer.id)) as Stripe.Customer).email).toBe('changed@example.com');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(answered).toBeNull();
+    held.release();
+    await late;
+    expect(answered!.email).toBe('slow@example.com');
+  });
 });
 
 describe('FakeStripe customers and metadata', () => {

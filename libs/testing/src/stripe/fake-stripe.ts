@@ -38,6 +38,9 @@
  *   await stripe.deliver(eventId); await stripe.deliverHeld(); await stripe.redeliver(eventId) (a duplicate);
  *   await stripe.redeliverFailed(); stripe.signedRequest(eventId) (body + headers to post an event yourself)
  *   stripe.failRequests(n, status = 500); await stripe.goDown(); await stripe.comeBack(); await stripe.close()
+ *   const held = stripe.holdNextAnswer('GET', '/v1/subscriptions'); await held.reached; …; held.release()
+ *        (the next such call is answered as the state is then, but the answer reaches the caller on release:
+ *        a reply slowed on the network, for a test of what a late answer does)
  * With `controlApi: true` (the standalone server) most of these are also HTTP calls under `/_control/`
  * (see handleControl), for a test in another process.
  * Simplifications: one hosted page instead of Stripe's payment flow (a card number is all it asks), percent-off
@@ -101,6 +104,14 @@ export interface FakeStripeOptions {
    * browser journey against the standalone server); they need the secret key like the API. Off by default.
    */
   controlApi?: boolean;
+}
+
+/** An answer held back by holdNextAnswer. */
+interface AnswerHold {
+  method: string;
+  path: string;
+  arrived: () => void;
+  released: Promise<void>;
 }
 
 export interface RecordedRequest {
@@ -233,6 +244,7 @@ export class FakeStripe {
   private readonly sockets = new Set<Socket>();
   private server: Server;
   private failures: { count: number; status: number } = { count: 0, status: 500 };
+  private readonly holds: AnswerHold[] = [];
   private down = false;
   private readonly controlApi: boolean;
 
@@ -435,6 +447,19 @@ export class FakeStripe {
     this.failures = { count, status };
   }
 
+  /**
+   * The next API call to `method` `path` is answered as the state is when it arrives, but its answer is sent
+   * only on `release()`; `reached` resolves once that call arrived.
+   */
+  holdNextAnswer(method: string, path: string): { reached: Promise<void>; release: () => void } {
+    let arrived!: () => void;
+    let release!: () => void;
+    const reached = new Promise<void>((resolve) => (arrived = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    this.holds.push({ method: method.toUpperCase(), path, arrived, released });
+    return { reached, release };
+  }
+
   /** Stops listening and cuts every connection: calls fail with "connection refused" until comeBack(). */
   async goDown(): Promise<void> {
     if (this.down) return;
@@ -582,7 +607,12 @@ export class FakeStripe {
     const record = (status: number) => this.requests.push({ method, path: url.pathname, params, idempotencyKey, status });
     const answer = (status: number, body: StripeObject) => {
       record(status);
-      this.sendJson(res, status, body);
+      const hold = this.holds.findIndex((h) => h.method === method && h.path === url.pathname);
+      if (hold < 0) return this.sendJson(res, status, body);
+      const [{ arrived, released }] = this.holds.splice(hold, 1);
+      const then = snapshot(body);
+      arrived();
+      void released.then(() => this.sendJson(res, status, then));
     };
 
     if (this.failures.count > 0) {
