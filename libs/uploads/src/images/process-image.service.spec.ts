@@ -193,7 +193,8 @@ describe('ProcessImageService', () => {
     const own = new ProcessImageService();
     const file = await makeImage(2000, 1500, 'png');
     const seen: { decoding: number; waiting: number }[] = [];
-    const timer = setInterval(() => seen.push(own.load), 1);
+    // unref: a failed assertion before clearInterval must not keep the test process alive.
+    const timer = setInterval(() => seen.push(own.load), 1).unref();
     const results = Promise.all(Array.from({ length: 5 }, () => own.execute(file, 'main')));
     await waitFor(() => own.load.decoding + own.load.waiting === 5);
     expect(own.load).toMatchObject({ decoding: 2, waiting: 3 });
@@ -211,7 +212,8 @@ describe('ProcessImageService', () => {
     expect(large.length).toBeLessThan(2 * 1024 * 1024);
     const small = await makeImage(1000, 800, 'png');
     const seen: { decoding: number; pixels: number }[] = [];
-    const timer = setInterval(() => seen.push(own.load), 1);
+    // unref: a failed assertion before clearInterval must not keep the test process alive.
+    const timer = setInterval(() => seen.push(own.load), 1).unref();
     const results = Promise.all([large, large, small, large].map((file) => own.execute(file, 'main')));
     await waitFor(() => own.load.decoding + own.load.waiting === 4);
     // One large image runs (the small one may run beside it, if its header was read before the other large
