@@ -396,10 +396,14 @@ describe('webhooks, end to end', () => {
   });
 
   it('sends nothing once the owner is no longer Pro, and the calls answer 403', async () => {
-    const owner = await creator();
-    const page = await pageWithWebhook(owner, '/hooks/downgraded');
+    const { owner, page } = await pageKnownEverywhere('/hooks/downgraded');
     expect((await plink(['revoke-pro', owner.email])).code).toBe(0);
     await eventually(async () => (await owner.browser.get('/api/user')).body.isPremium === false);
+    // The leads service decides at capture whether a lead gets a webhook, from its copy of the page's facts,
+    // which follows the plan through the pages service (identity → pages → leads): a lead taken in that moment
+    // is still sent. Once the copy has it, nothing is.
+    const facts = async () => (await gateway.db.query('select sends_webhook from leads.page_facts where page_id = $1', [page.id])).rows[0];
+    await eventually(async () => (await facts())?.sends_webhook === false);
     await submit(page.slug, 'after-downgrade@example.com');
     await new Promise((r) => setTimeout(r, 1_500));
     expect(receiver.on('/hooks/downgraded')).toHaveLength(0);
