@@ -17,7 +17,7 @@ interface Launcher {
 }
 
 /**
- * The operator's plan commands as README tells an operator to run them: `npm run plink -- …` (the built command
+ * The operator's plan commands as docs/billing.md tells an operator to run them: `npm run plink -- …` (the built command
  * line) in a checkout where `npm start` (tools/start.mjs, the gateway with every worker, on a real PostgreSQL and
  * Redis) runs, with no variables of its own, or with the variables a production install has. A command that
  * returns 0 has had its change applied: the running app answers the new plan at once. Nothing applying it within
@@ -117,7 +117,7 @@ describe('npm run plink -- grant-pro / revoke-pro beside npm start', () => {
     expect(revoked).toMatchObject({ code: 0, stdout: `Revoked Pro from ${ann.email} (user ${ann.id}).`, stderr: '' });
     expect(await ann.isPremium()).toBe(false);
 
-    // The recipe README gave before: the embedded database named by hand, nothing else. It is npm start's
+    // The recipe the docs gave before: the embedded database named by hand, nothing else. It is npm start's
     // database, so the command takes npm start's Redis and key prefix with it.
     const byHand = await plink(['grant-pro', ann.email, '--days', '30'], { DATABASE_URL: env.vars.DATABASE_URL });
     expect(byHand.code).toBe(0);

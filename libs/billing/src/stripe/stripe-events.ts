@@ -1,6 +1,6 @@
 /**
  * The Stripe events the billing worker acts on. Configure the webhook endpoint in Stripe with these (the
- * README lists them); any other event is stored as ignored and answered 200.
+ * docs/billing.md lists them); any other event is stored as ignored and answered 200.
  */
 export const HANDLED_STRIPE_EVENTS: ReadonlySet<string> = new Set([
   'checkout.session.completed',

@@ -17,7 +17,7 @@ export const WebhookMessages = {
 export const WEBHOOK_EVENT_TYPES = ['lead.created'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
-/** The JSON body of a `lead.created` webhook (README: "Webhooks"). */
+/** The JSON body of a `lead.created` webhook (docs/webhooks.md). */
 export interface LeadCreatedEvent {
   type: 'lead.created';
   timestamp: string;

@@ -10,7 +10,7 @@ const MAX_WAITING = 5_000;
  * attempt (the job is done once the receiver has the message; its line follows). A page's log keeps its 100
  * newest messages, so of the new messages waiting for one page only the 100 newest are written: under a
  * burst on one page (a creator's launch) the others would be written only to be trimmed. Measured with
- * `npm run bench` (webhook part, one page): see README, Benchmarks.
+ * `npm run bench` (webhook part, one page): see docs/performance.md, Benchmarks.
  *
  * A failure or a retry is logged at once, not here (the failure checks read the log: they call
  * {@link flush} first). A stopping process writes what waits ({@link close}); a crash loses at most the lines

@@ -9,7 +9,7 @@ export const UPLOADS_PER_MINUTE = 60;
 /**
  * Stores a creator's image for one of a page's image fields: re-encoded for its use (see
  * ProcessImageService) under a new unguessable key of that user, answered with the URL the page keeps.
- * Nothing is stored when the file is refused. A file no page ends up using stays stored (see README).
+ * Nothing is stored when the file is refused. A file no page ends up using stays stored (see docs/architecture.md, Uploads).
  */
 @Injectable()
 export class UploadImageService {

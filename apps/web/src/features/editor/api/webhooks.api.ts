@@ -1,7 +1,7 @@
 import type { WebhookDto, WebhookEndpointDto, WebhookTestResult } from '@plink/contracts';
 import { apiClient } from '../../../lib/api-client';
 
-/** The page's webhook calls (README "Webhooks"): Pro owners only. */
+/** The page's webhook calls (docs/webhooks.md): Pro owners only. */
 
 export const fetchWebhook = (pageId: number) => apiClient.get<WebhookDto>(`/api/pages/${pageId}/webhook`);
 
