@@ -19,6 +19,8 @@ export interface CaughtMail {
  */
 export class SmtpCatcher {
   readonly mails: CaughtMail[] = [];
+  /** Connection errors the server saw, e.g. a sender killed in the middle of a message. */
+  readonly connectionErrors: Error[] = [];
   private failures = 0;
   /** Milliseconds each message waits before it is accepted (a slow relay), 0 by default. */
   delayMs = 0;
@@ -68,6 +70,10 @@ export class SmtpCatcher {
         };
       },
     });
+    // A client that dies mid-message (a worker under SIGKILL) resets its connection; smtp-server reports that
+    // as an 'error' event, which without a listener would crash the test process instead of being one lost
+    // message, as it is for a real relay.
+    server.on('error', (err: Error) => catcher.connectionErrors.push(err));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     catcher.server = server;
     catcher.port = (server.server.address() as { port: number }).port;
