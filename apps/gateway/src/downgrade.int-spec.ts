@@ -215,30 +215,25 @@ describe('downgrade: paused pages and the 30-day lead removal', () => {
     // The same job again (a retry, a duplicate): the owner's choice stays.
     const plans = gateway.app.get(OwnerPlanChangedService, { strict: false });
     expect(await plans.execute(c.id)).toEqual({ paused: 0, unpaused: 0 });
-    // A late copy of the change that once made them Pro, through the real queues: identity ignores it as
-    // older than the revoke, and the pages job it would cause judges from the plan now, so nothing is un-paused.
+    // A late copy of the change that once made them Pro (billing's version 1), on identity's and pages' queues
+    // through the real workers: each copy holds a newer version, so neither changes and nothing is un-paused.
     const jobs = gateway.app.get(JobQueue, { strict: false });
     const meta = { correlationId: 'late-plan-change', recordedAt: new Date().toISOString() };
     const late = `late-${c.id}`;
+    const payload = {
+      v: 1 as const,
+      userId: c.id,
+      isPremium: true,
+      planStatus: 'active' as const,
+      periodEnd: null,
+      stripeCustomerId: null,
+      stripeSubscriptionId: null,
+      version: 1,
+      changedAt: new Date(Date.now() - DAY).toISOString(),
+    };
     await jobs.addMany([
-      {
-        name: 'identity.plan-changed',
-        envelope: {
-          payload: {
-            v: 1,
-            userId: c.id,
-            isPremium: true,
-            planStatus: 'active',
-            periodEnd: null,
-            stripeCustomerId: null,
-            stripeSubscriptionId: null,
-            changedAt: new Date(Date.now() - DAY).toISOString(),
-          },
-          meta,
-        },
-        jobId: `${late}-identity`,
-      },
-      { name: 'pages.owner-plan-changed', envelope: { payload: { v: 1, userId: c.id }, meta }, jobId: `${late}-pages` },
+      { name: 'plan.changed', queue: QueueName.Identity, envelope: { payload, meta }, jobId: `${late}-identity` },
+      { name: 'plan.changed', queue: QueueName.Pages, envelope: { payload, meta }, jobId: `${late}-pages` },
     ]);
     await handled(QueueName.Identity, `${late}-identity`);
     await handled(QueueName.Pages, `${late}-pages`);

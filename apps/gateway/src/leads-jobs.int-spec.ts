@@ -88,22 +88,26 @@ describe('leads, end to end: the jobs a lead sends', () => {
     const forPage = (pageId: number) => hookJobs.filter((payload) => payload.pageId === pageId);
     const [lead] = (await db.query('select id, created_at from leads.leads where page_id = $1', [withHook.id])).rows;
     const [facts] = (await db.query('select version from leads.page_facts where page_id = $1', [withHook.id])).rows;
+    const [plan] = (await db.query('select l.plan_version from leads.leads l where l.id = $1', [lead.id])).rows;
+    expect(plan.plan_version).toBeGreaterThan(0);
     expect(forPage(withHook.id)).toEqual([
       {
-        v: 2,
+        v: 1,
         leadId: lead.id,
         pageId: withHook.id,
         email: 'hooked@example.com',
         createdAt: expect.any(String),
         consentAt: expect.any(String),
         page: { slug: withHook.slug, title: expect.any(String), url: expect.stringMatching(new RegExp(`/${withHook.slug}$`)) },
-        // The version of the page's facts the capture used (the delivery waits when its copy is older).
-        factsAt: Number(facts.version),
+        // The version of the page's facts the capture used (the delivery waits when its copy is older), and the
+        // owner's plan version it read (kept on the lead too: the plan in force for it).
+        pageVersion: Number(facts.version),
+        planVersion: plan.plan_version,
       },
     ]);
     // The lead's creation time is the stored one (written by the statement that stored the lead).
     const [delivery] = forPage(withHook.id);
-    expect(delivery.v === 2 && new Date(delivery.createdAt).getTime()).toBe(new Date(lead.created_at).getTime());
+    expect(new Date(delivery.createdAt).getTime()).toBe(new Date(lead.created_at).getTime());
     expect(forPage(withoutHook.id)).toHaveLength(0);
     expect(forPage(freePage.id)).toHaveLength(0);
     // A repeat records nothing more.

@@ -1,5 +1,5 @@
 import type { Client } from 'pg';
-import { LeadMessages, QueueName, type JobPayload } from '@plink/contracts';
+import { LeadMessages, QueueName, type EventPayload } from '@plink/contracts';
 import { JobQueue } from '@plink/platform';
 import { OwnerPlanChangedService } from '@plink/pages';
 import { leadsGateway, okAnswer, type Creator } from './testing/leads-gateway';
@@ -8,7 +8,7 @@ interface FactsRow {
   slug: string;
   paused: boolean;
   file_url: string | null;
-  sends_webhook: boolean;
+  webhook_on: boolean;
   deleted: boolean;
   version: string;
   public: { title: string; showBranding: boolean; thankYouHeadline: string };
@@ -30,13 +30,13 @@ describe('leads, end to end: the read model of pages', () => {
   });
 
   const factsOf = async (pageId: number): Promise<FactsRow | undefined> =>
-    (await db.query('select slug, paused, file_url, sends_webhook, deleted, version, public from leads.page_facts where page_id = $1', [pageId])).rows[0];
+    (await db.query('select slug, paused, file_url, webhook_on, deleted, version, public from leads.page_facts where page_id = $1', [pageId])).rows[0];
 
-  /** A 'leads.page-changed' job through the real leads queue and worker; resolves once it has run. */
-  async function throughQueue(payload: JobPayload<'leads.page-changed'>): Promise<void> {
+  /** A 'page.changed' message through the real leads queue and worker; resolves once it has run. */
+  async function throughQueue(payload: EventPayload<'page.changed'>): Promise<void> {
     const jobs = world.app.get(JobQueue, { strict: false });
     const jobId = `facts-${tag()}`;
-    await jobs.addMany([{ name: 'leads.page-changed', envelope: { payload, meta: { correlationId: jobId, recordedAt: new Date().toISOString() } }, jobId }]);
+    await jobs.addMany([{ name: 'page.changed', queue: QueueName.Leads, envelope: { payload, meta: { correlationId: jobId, recordedAt: new Date().toISOString() } }, jobId }]);
     const state = await eventually(
       async () => (await world.queue(QueueName.Leads).getJob(jobId))?.getState(),
       (s) => s === 'completed' || s === 'failed',
@@ -48,7 +48,7 @@ describe('leads, end to end: the read model of pages', () => {
     const page = await createPage(pro, { fileUrl: 'https://files.example/guide.pdf' });
     // Written with the page, before any visitor came (a row filled by the fallback would have version 0).
     const facts = await factsOf(page.id);
-    expect(facts).toMatchObject({ slug: page.slug, paused: false, file_url: 'https://files.example/guide.pdf', sends_webhook: false, deleted: false });
+    expect(facts).toMatchObject({ slug: page.slug, paused: false, file_url: 'https://files.example/guide.pdf', webhook_on: false, deleted: false });
     expect(Number(facts?.version)).toBeGreaterThan(0);
     expect(await submit(page.slug, { email: 'first@example.com', consent: true })).toMatchObject(okAnswer);
     expect(await leadCount(page.id)).toBe(1);
@@ -73,20 +73,21 @@ describe('leads, end to end: the read model of pages', () => {
     const owner = await creator('pro');
     const first = await createPage(owner, { webhookUrl: 'https://hooks.example/leads' });
     const second = await createPage(owner, { webhookUrl: 'https://hooks.example/leads', showBranding: false });
-    expect(await factsOf(second.id)).toMatchObject({ sends_webhook: true, paused: false, public: { showBranding: false } });
+    expect(await factsOf(second.id)).toMatchObject({ webhook_on: true, paused: false, public: { showBranding: false } });
     expect(await submit(second.slug, { email: 'pro@example.com', consent: true })).toMatchObject(okAnswer); // now cached
 
     const plans = world.app.get(OwnerPlanChangedService, { strict: false });
-    // As identity tells the pages service a plan change ('pages.owner-plan-changed').
-    await plans.execute(owner.id, new Date(), { isPremium: false, changedAt: new Date().toISOString() });
-    expect(await factsOf(first.id)).toMatchObject({ paused: false, sends_webhook: false });
-    expect(await factsOf(second.id)).toMatchObject({ paused: true, sends_webhook: false, public: { showBranding: true } });
+    // As billing's 'plan.changed' reaches the pages service (a version above any the grant made). The page's
+    // webhook stays on: whether its leads are sent is the leads service's call, from the plan it keeps itself.
+    await plans.execute(owner.id, new Date(), { isPremium: false, version: 1_000 });
+    expect(await factsOf(first.id)).toMatchObject({ paused: false, webhook_on: true });
+    expect(await factsOf(second.id)).toMatchObject({ paused: true, webhook_on: true, public: { showBranding: true } });
     const refused = await submit(second.slug, { email: 'free@example.com', consent: true });
     expect({ status: refused.status, message: refused.body.message }).toEqual({ status: 404, message: LeadMessages.pagePaused });
     expect(await leadCount(second.id)).toBe(1);
 
-    await plans.execute(owner.id, new Date(), { isPremium: true, changedAt: new Date(Date.now() + 1).toISOString() });
-    expect(await factsOf(second.id)).toMatchObject({ paused: false, sends_webhook: true });
+    await plans.execute(owner.id, new Date(), { isPremium: true, version: 1_001 });
+    expect(await factsOf(second.id)).toMatchObject({ paused: false, webhook_on: true });
     expect(await submit(second.slug, { email: 'free@example.com', consent: true })).toMatchObject(okAnswer);
     expect(await leadCount(second.id)).toBe(2);
   });
@@ -104,7 +105,7 @@ describe('leads, end to end: the read model of pages', () => {
       pageId: page.id,
       version: Number(before?.version),
       formerSlug: null,
-      page: { slug: page.slug, ownerId: pro.id, ownerUsername: pro.username, paused: false, fileUrl: null, sendsWebhook: false, public: before!.public },
+      page: { slug: page.slug, ownerId: pro.id, ownerUsername: pro.username, paused: false, fileUrl: null, webhookOn: false, public: before!.public },
     });
     expect(await factsOf(page.id)).toMatchObject({ deleted: true });
     expect((await submit(page.slug, { email: 'gone@example.com', consent: true })).status).toBe(404);
@@ -120,7 +121,7 @@ describe('leads, end to end: the read model of pages', () => {
       pageId: page.id,
       version: Number(facts?.version) + 1,
       formerSlug: null,
-      page: { slug: page.slug, ownerId: pro.id, ownerUsername: pro.username, paused: true, fileUrl: null, sendsWebhook: false, public: facts!.public },
+      page: { slug: page.slug, ownerId: pro.id, ownerUsername: pro.username, paused: true, fileUrl: null, webhookOn: false, public: facts!.public },
     });
     const res = await eventually(
       () => submit(page.slug, { email: 'paused@example.com', consent: true }),
@@ -134,7 +135,7 @@ describe('leads, end to end: the read model of pages', () => {
       pageId: page.id,
       version: Number(facts?.version),
       formerSlug: null,
-      page: { slug: page.slug, ownerId: pro.id, ownerUsername: pro.username, paused: false, fileUrl: null, sendsWebhook: false, public: facts!.public },
+      page: { slug: page.slug, ownerId: pro.id, ownerUsername: pro.username, paused: false, fileUrl: null, webhookOn: false, public: facts!.public },
     });
     expect(await factsOf(page.id)).toMatchObject({ paused: true });
   });
@@ -143,7 +144,7 @@ describe('leads, end to end: the read model of pages', () => {
     const page = await createPage(pro);
     // Once the worker has also run the page's event (a row it brought back would hide what this shows).
     const created = await eventually(
-      async () => (await world.jobsOf(QueueName.Leads, 'leads.page-changed')).filter((j) => j.data?.payload?.pageId === page.id && j.finishedOn),
+      async () => (await world.jobsOf(QueueName.Leads, 'page.changed')).filter((j) => j.data?.payload?.pageId === page.id && j.finishedOn),
       (jobs) => jobs.length > 0,
     );
     expect(created).toHaveLength(1);

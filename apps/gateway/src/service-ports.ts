@@ -11,7 +11,7 @@ import { ConversionsReader, PagesDirectory } from '@plink/pages';
  * - OwnedPagesReader (leads' stats and export check the owner, and show the page's title and views) → the
  *   pages service's directory.
  * - PageFactsFallback (a submission for a slug the leads read model does not know yet) → the pages
- *   service's page now, as the facts its 'leads.page-changed' events carry (one rule, pages' factsOf).
+ *   service's page now, as the facts its 'page.changed' events carry (one rule, pages' factsOf).
  * - WebhookEndpointLookup (the owner's webhook calls: the endpoint as it is now, so a URL just saved shows at
  *   once) → the pages service's directory.
  */

@@ -34,7 +34,6 @@ describe("notifications' copy of the webhook endpoints", () => {
     previous_secret: string | null;
     enabled: boolean;
     deleted: boolean;
-    owner_is_pro: boolean;
     changed_at: Date;
   }
 
@@ -61,7 +60,7 @@ describe("notifications' copy of the webhook endpoints", () => {
     const pageId = created.body.id as number;
 
     const first = await eventually(async () => (await copyOf(pageId))?.url === 'https://hooks.example/first' && (await copyOf(pageId)));
-    expect(first).toMatchObject({ owner_id: owner.id, enabled: true, deleted: false, owner_is_pro: true, previous_secret: null });
+    expect(first).toMatchObject({ owner_id: owner.id, enabled: true, deleted: false, previous_secret: null });
     // The secret is copied sealed, as the pages service stores it, and opens to the one the owner is shown.
     const panel = (await owner.browser.get(`/api/pages/${pageId}/webhook`)).body as WebhookDto;
     expect(first.secret).not.toContain('whsec_');
@@ -80,12 +79,6 @@ describe("notifications' copy of the webhook endpoints", () => {
     });
     expect(rotated.secret).not.toBe(first.secret);
 
-    // The owner's plan: Pro ends, then starts again.
-    expect(await plink(['revoke-pro', owner.email])).toBe(0);
-    await eventually(async () => (await copyOf(pageId))?.owner_is_pro === false);
-    expect(await plink(['grant-pro', owner.email])).toBe(0);
-    await eventually(async () => (await copyOf(pageId))?.owner_is_pro === true);
-
     // The page is deleted: its endpoint is gone from the copy, and a change older than the deletion that
     // arrives late (a retried job) does not bring it back.
     const before = (await copyOf(pageId))!;
@@ -101,35 +94,10 @@ describe("notifications' copy of the webhook endpoints", () => {
       ownerId: owner.id,
       at: new Date(before.changed_at).toISOString(),
       endpoint: { url: 'https://hooks.example/second', secret: before.secret, previousSecret: null, previousSecretUntil: null, enabled: true, enabledAt: null },
-      ownerIsPro: true,
     };
     const jobs = gateway.app.get(JobQueue, { strict: false });
-    await jobs.addMany([{ name: 'webhook.endpoint-changed', jobId: `late-${pageId}`, envelope: { payload: late as never, meta: { correlationId: 'late', recordedAt: new Date().toISOString() } } }]);
+    await jobs.addMany([{ name: 'webhook-endpoint.changed', queue: QueueName.Webhooks, jobId: `late-${pageId}`, envelope: { payload: late as never, meta: { correlationId: 'late', recordedAt: new Date().toISOString() } } }]);
     await eventually(async () => (await (await jobs.queue(QueueName.Webhooks).getJob(`late-${pageId}`))?.getState()) === 'completed');
     expect(await copyOf(pageId)).toMatchObject({ deleted: true, url: null });
-  }, 60_000);
-
-  it('is filled the first time by the pages service: its migration asked for every endpoint', async () => {
-    // The migration that created the copy recorded the job: it ran at the gateway's start.
-    const jobs = gateway.app.get(JobQueue, { strict: false });
-    await eventually(async () => (await jobs.queue(QueueName.Pages).getJobs(['completed'])).some((job) => job.name === 'pages.publish-webhook-endpoints'));
-
-    // Endpoints that existed before the copy: as if the copy had never heard of them.
-    const owner = await proCreator();
-    const pageIds: number[] = [];
-    for (const path of ['a', 'b']) {
-      const created = await owner.browser.post('/api/pages', { slug: `before-${path}-${Date.now().toString(36)}`, title: 'Before', webhookUrl: `https://hooks.example/${path}` });
-      pageIds.push(created.body.id as number);
-    }
-    const plain = await owner.browser.post('/api/pages', { slug: `plain-${Date.now().toString(36)}`, title: 'No webhook' });
-    for (const id of pageIds) await eventually(async () => !!(await copyOf(id)));
-    await gateway.db.query('delete from notifications.webhook_endpoints where page_id = any($1)', [pageIds]);
-
-    await jobs.addMany([{ name: 'pages.publish-webhook-endpoints', jobId: `publish-${owner.id}`, envelope: { payload: { v: 1 }, meta: { correlationId: 'publish', recordedAt: new Date().toISOString() } } }]);
-    for (const [i, id] of pageIds.entries()) {
-      const row = await eventually(async () => copyOf(id));
-      expect(row).toMatchObject({ url: `https://hooks.example/${['a', 'b'][i]}`, owner_id: owner.id, owner_is_pro: true, enabled: true, deleted: false });
-    }
-    expect(await copyOf(plain.body.id)).toBeUndefined();
   }, 60_000);
 });

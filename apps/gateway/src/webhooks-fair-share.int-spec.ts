@@ -93,8 +93,9 @@ describe('webhooks: one receiver that hangs does not hold up the others', () => 
     expect(created.status).toBe(201);
     const id = created.body.id as number;
     const row = async (sql: string) => (await gateway.db.query(sql, [id])).rows[0];
-    await eventually(async () => (await row('select owner_is_pro from notifications.webhook_endpoints where page_id = $1'))?.owner_is_pro === true);
-    await eventually(async () => (await row('select sends_webhook from leads.page_facts where page_id = $1'))?.sends_webhook === true);
+    await eventually(async () => (await row('select enabled from notifications.webhook_endpoints where page_id = $1'))?.enabled === true);
+    await eventually(async () => (await row('select webhook_on from leads.page_facts where page_id = $1'))?.webhook_on === true);
+    await eventually(async () => (await gateway.db.query('select is_pro from leads.owner_plans where owner_id = $1', [registered.body.id])).rows[0]?.is_pro === true);
     return { browser, id, slug: created.body.slug as string };
   }
 

@@ -79,15 +79,16 @@ describe('webhooks, end to end', () => {
   const submit = (slug: string, email: string) => gateway.browser().post(`/api/page/${slug}/submit`, { email, consent: true });
 
   /**
-   * A Pro creator's page with a webhook, once the delivery service's copy of its endpoint holds it (with the
-   * owner on Pro) and the leads service's facts say it sends webhooks: the state each race test then changes.
+   * A Pro creator's page with a webhook, once the delivery service's copy of its endpoint holds it and the
+   * leads service has the page's webhook on and its owner on Pro: the state each race test then changes.
    */
   async function pageKnownEverywhere(path: string): Promise<{ owner: Creator; page: { id: number; slug: string } }> {
     const owner = await creator();
     const page = await pageWithWebhook(owner, path);
     const row = async (sql: string) => (await gateway.db.query(sql, [page.id])).rows[0];
-    await eventually(async () => (await row('select owner_is_pro from notifications.webhook_endpoints where page_id = $1'))?.owner_is_pro === true);
-    await eventually(async () => (await row('select sends_webhook from leads.page_facts where page_id = $1'))?.sends_webhook === true);
+    await eventually(async () => (await row('select enabled from notifications.webhook_endpoints where page_id = $1'))?.enabled === true);
+    await eventually(async () => (await row('select webhook_on from leads.page_facts where page_id = $1'))?.webhook_on === true);
+    await eventually(async () => (await gateway.db.query('select is_pro from leads.owner_plans where owner_id = $1', [owner.id])).rows[0]?.is_pro === true);
     return { owner, page };
   }
   const webhookOf = async (owner: Creator, pageId: number) => (await owner.browser.get(`/api/pages/${pageId}/webhook`)).body as WebhookDto;
@@ -176,13 +177,15 @@ describe('webhooks, end to end', () => {
     // A job as the outbox relays the leads of one pass (leads of two pages), each lead with its request's id.
     const member = (page: { id: number; slug: string }, leadId: number, email: string) => ({
       payload: {
-        v: 2 as const,
+        v: 1 as const,
         leadId,
         pageId: page.id,
         email,
         createdAt: new Date().toISOString(),
         consentAt: null,
         page: { slug: page.slug, title: 'Together', url: `https://plink.test/${page.slug}` },
+        pageVersion: 0,
+        planVersion: 1,
       },
       correlationId: `together-${leadId}`,
     });
@@ -356,32 +359,29 @@ describe('webhooks, end to end', () => {
     expect(receiver.on('/hooks/early')).toHaveLength(0);
   });
 
-  it("a lead captured just after its owner is back on Pro, before the delivery service has heard, waits for it, then is delivered", async () => {
-    const { owner, page } = await pageKnownEverywhere('/hooks/back-on-pro');
-    // The leads service has heard the owner is on Pro (its facts are newer); the delivery service's copy still
-    // holds the owner's earlier plan, off Pro, as when the two events of a re-upgrade arrive in this order.
-    await gateway.db.query(
-      "update notifications.webhook_endpoints set owner_is_pro = false, plan_at = now() - interval '1 minute', changed_at = now() - interval '1 minute' where page_id = $1",
-      [page.id],
-    );
-    expect((await submit(page.slug, 'back-on-pro@example.com')).status).toBe(200);
+  it('a lead captured just after its webhook was turned on, before the delivery service has heard, waits for it, then is delivered', async () => {
+    const { owner, page } = await pageKnownEverywhere('/hooks/turned-on');
+    // The leads service has the page's newer facts (webhook on); the delivery service's copy still holds the
+    // endpoint as it was before that change (off), as when the page's two messages arrive in this order.
+    await gateway.db.query("update notifications.webhook_endpoints set enabled = false, changed_at = now() - interval '1 minute' where page_id = $1", [page.id]);
+    expect((await submit(page.slug, 'turned-on@example.com')).status).toBe(200);
     await new Promise((r) => setTimeout(r, 1_500));
-    expect(receiver.on('/hooks/back-on-pro')).toHaveLength(0);
+    expect(receiver.on('/hooks/turned-on')).toHaveLength(0);
     expect((await webhookOf(owner, page.id)).deliveries).toEqual([]);
 
-    // The plan change reaches the copy: the waiting lead is delivered, once.
-    await gateway.db.query('update notifications.webhook_endpoints set owner_is_pro = true, plan_at = now() where page_id = $1', [page.id]);
-    const [hook] = await eventually(async () => receiver.on('/hooks/back-on-pro').length === 1 && receiver.on('/hooks/back-on-pro'));
-    expect(JSON.parse(hook.body).data.email).toBe('back-on-pro@example.com');
+    // The change reaches the copy: the waiting lead is delivered, once.
+    await gateway.db.query('update notifications.webhook_endpoints set enabled = true, changed_at = now() where page_id = $1', [page.id]);
+    const [hook] = await eventually(async () => receiver.on('/hooks/turned-on').length === 1 && receiver.on('/hooks/turned-on'));
+    expect(JSON.parse(hook.body).data.email).toBe('turned-on@example.com');
     await new Promise((r) => setTimeout(r, 700));
-    expect(receiver.on('/hooks/back-on-pro')).toHaveLength(1);
+    expect(receiver.on('/hooks/turned-on')).toHaveLength(1);
   });
 
-  it('drops a lead whose delivery service has heard of a later downgrade', async () => {
-    const { owner, page } = await pageKnownEverywhere('/hooks/later-downgrade');
-    // The copy already knows of a plan change newer than the facts the capture will use (a downgrade).
-    await gateway.db.query("update notifications.webhook_endpoints set owner_is_pro = false, plan_at = now() + interval '1 minute' where page_id = $1", [page.id]);
-    expect((await submit(page.slug, 'later-downgrade@example.com')).status).toBe(200);
+  it('drops a lead whose endpoint was turned off after its capture', async () => {
+    const { owner, page } = await pageKnownEverywhere('/hooks/later-off');
+    // The copy already knows of an endpoint change newer than the facts the capture will use (turned off).
+    await gateway.db.query("update notifications.webhook_endpoints set enabled = false, changed_at = now() + interval '1 minute' where page_id = $1", [page.id]);
+    expect((await submit(page.slug, 'later-off@example.com')).status).toBe(200);
     // Not waiting: the lead's job ends at once (completed, none of this page's left to run), and nothing is sent.
     const webhooksQueue = gateway.app.get(JobQueue).queue(QueueName.Webhooks);
     const ofThisPage = (jobs: Job<JobEnvelope>[]) =>
@@ -391,7 +391,7 @@ describe('webhooks, end to end', () => {
     await eventually(async () => ofThisPage(await webhooksQueue.getCompleted()).length === 1);
     expect(ofThisPage(await webhooksQueue.getJobs(['waiting', 'active', 'delayed', 'prioritized']))).toEqual([]);
     await new Promise((r) => setTimeout(r, 700));
-    expect(receiver.on('/hooks/later-downgrade')).toHaveLength(0);
+    expect(receiver.on('/hooks/later-off')).toHaveLength(0);
     expect((await webhookOf(owner, page.id)).deliveries).toEqual([]);
   });
 
@@ -399,11 +399,10 @@ describe('webhooks, end to end', () => {
     const { owner, page } = await pageKnownEverywhere('/hooks/downgraded');
     expect((await plink(['revoke-pro', owner.email])).code).toBe(0);
     await eventually(async () => (await owner.browser.get('/api/user')).body.isPremium === false);
-    // The leads service decides at capture whether a lead gets a webhook, from its copy of the page's facts,
-    // which follows the plan through the pages service (identity → pages → leads): a lead taken in that moment
-    // is still sent. Once the copy has it, nothing is.
-    const facts = async () => (await gateway.db.query('select sends_webhook from leads.page_facts where page_id = $1', [page.id])).rows[0];
-    await eventually(async () => (await facts())?.sends_webhook === false);
+    // The leads service decides at capture whether a lead gets a webhook, from the owner's plan it keeps from
+    // billing's 'plan.changed' (one hop): once its copy has the downgrade, no lead is sent.
+    const plan = async () => (await gateway.db.query('select is_pro from leads.owner_plans where owner_id = $1', [owner.id])).rows[0];
+    await eventually(async () => (await plan())?.is_pro === false);
     await submit(page.slug, 'after-downgrade@example.com');
     await new Promise((r) => setTimeout(r, 1_500));
     expect(receiver.on('/hooks/downgraded')).toHaveLength(0);

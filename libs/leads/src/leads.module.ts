@@ -5,9 +5,9 @@ import { LeadsController } from './http/leads.controller';
 import { LeadSubmitController } from './http/lead-submit.controller';
 import { LeadBatcher } from './model/lead-batcher';
 import { LeadsRepository } from './model/leads.repository';
-import { ApplyPageChangeService, ApplyPageChangesHere } from './page-facts/apply-page-change';
+import { ApplyOwnerPlanService, ApplyPageChangeService, ApplyPageChangesHere } from './page-facts/apply-page-change';
 import { PageFactsChanges } from './page-facts/page-facts-changes';
-import { PageFactsRepository } from './page-facts/page-facts.repository';
+import { OwnerPlansRepository, PageFactsRepository } from './page-facts/page-facts.repository';
 import { SubmissionPages } from './page-facts/submission-pages';
 import { LeadsProcessor } from './processors/leads.processor';
 import { CaptureLeadService } from './use-cases/capture-lead.service';
@@ -22,8 +22,8 @@ import { PageStatsService } from './use-cases/page-stats.service';
  * invalidation, shared by the service's own modules (never exported from the lib).
  */
 @Module({
-  providers: [LeadsRepository, PageFactsRepository, PageFactsChanges],
-  exports: [LeadsRepository, PageFactsRepository, PageFactsChanges],
+  providers: [LeadsRepository, PageFactsRepository, OwnerPlansRepository, PageFactsChanges],
+  exports: [LeadsRepository, PageFactsRepository, OwnerPlansRepository, PageFactsChanges],
 })
 class LeadsDataModule {}
 
@@ -70,6 +70,6 @@ export class LeadsHttpModule {}
  */
 @Module({
   imports: [LeadsDataModule],
-  providers: [DeletePageLeadsService, DeletePageContactsService, ApplyPageChangeService, LeadsProcessor],
+  providers: [DeletePageLeadsService, DeletePageContactsService, ApplyPageChangeService, ApplyOwnerPlanService, LeadsProcessor],
 })
 export class LeadsWorkerModule {}

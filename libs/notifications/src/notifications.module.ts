@@ -11,7 +11,7 @@ import { WebhooksProcessor } from './webhooks/webhooks.processor';
 /**
  * The notifications service's workers: the e-mail queue and the webhooks queue (with its daily log clean-up).
  * They read only the notifications schema: what they send comes in the jobs, and the webhook endpoints from
- * the service's own copy, which the pages service keeps up to date ('webhook.endpoint-changed').
+ * the service's own copy, which the pages service keeps up to date ('webhook-endpoint.changed').
  */
 @Module({
   providers: [

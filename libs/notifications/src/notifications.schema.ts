@@ -2,6 +2,7 @@ import type { ServiceSchema } from '@plink/platform';
 import { CreateWebhookLog20261124 } from './migrations/20261124-create-webhook-log';
 import { CreateWebhookEndpoints20261125 } from './migrations/20261125-create-webhook-endpoints';
 import { LighterWebhookLog20261126 } from './migrations/20261126-lighter-webhook-log';
+import { EndpointsWithoutPlan20261128 } from './migrations/20261128-endpoints-without-plan';
 
 /** The notifications service's tables (schema "notifications"): the webhook delivery log and its copy of the endpoints. */
 export const NOTIFICATIONS_SCHEMA: ServiceSchema = {
@@ -11,5 +12,6 @@ export const NOTIFICATIONS_SCHEMA: ServiceSchema = {
     { name: '20261124_create_webhook_log', class: CreateWebhookLog20261124 },
     { name: '20261125_create_webhook_endpoints', class: CreateWebhookEndpoints20261125 },
     { name: '20261126_lighter_webhook_log', class: LighterWebhookLog20261126 },
+    { name: '20261128_endpoints_without_plan', class: EndpointsWithoutPlan20261128 },
   ],
 };

@@ -6,7 +6,7 @@ export type PlanSource = (typeof PLAN_SOURCES)[number];
 
 /**
  * A user's plan as billing knows it (one row per user who ever had a plan change). Billing owns the plan;
- * identity keeps a copy on the user (isPremium and the plan fields), applied from 'identity.plan-changed'.
+ * identity keeps a copy on the user (isPremium and the plan fields), applied from billing's 'plan.changed'.
  */
 export const BillingAccountSchema = defineEntity({
   name: 'BillingAccount',

@@ -46,20 +46,21 @@ describe('applyPlan', () => {
       await new Promise((r) => setTimeout(r, 50));
     }
   }
-  /** The plan changes published for identity. */
-  const planChanges = (userId: number, count: number) => queued(QueueName.Identity, 'identity.plan-changed', userId, count);
+  /** The plan changes published, as identity's queue has them (pages and leads get the same, each on its own). */
+  const planChanges = (userId: number, count: number) => queued(QueueName.Identity, 'plan.changed', userId, count);
   /** The account e-mails recorded (with identity, which addresses them), as [e-mail, content]. */
   const accountEmails = async (userId: number, count: number) =>
     (await queued(QueueName.Identity, 'identity.account-email', userId, count)).map((j) => [j.email, j.content]);
 
-  it('publishes the plan for identity and the welcome e-mail when Pro starts, and only the plan when nothing flips', async () => {
+  it('publishes the plan to identity, pages and leads at once, and the welcome e-mail when Pro starts; only the plan when nothing flips', async () => {
     const periodEnd = new Date('2031-01-01T00:00:00Z');
     const result = await plans.applyPlan(101, { status: 'trialing', source: 'stripe', trialEnd: periodEnd, stripeCustomerId: 'cus_101', trialUsed: true });
     expect(result).toEqual(expect.objectContaining({ isPremium: true, wasPremium: false, applied: true }));
     const identity = await planChanges(101, 1);
     expect(identity).toEqual([
       expect.objectContaining({
-        job: 'identity.plan-changed',
+        job: 'plan.changed',
+        version: 1,
         isPremium: true,
         planStatus: 'trialing',
         periodEnd: periodEnd.toISOString(),
@@ -67,10 +68,16 @@ describe('applyPlan', () => {
         stripeSubscriptionId: null,
       }),
     ]);
+    // One hop to every copy: the same message on the pages and leads queues, in the same transaction.
+    expect(await queued(QueueName.Pages, 'plan.changed', 101, 1)).toEqual(identity);
+    expect(await queued(QueueName.Leads, 'plan.changed', 101, 1)).toEqual(identity);
     expect(await accountEmails(101, 1)).toEqual([['email.pro-started', { until: periodEnd.toISOString(), trial: true }]]);
 
     await plans.applyPlan(101, { status: 'active', source: 'stripe', currentPeriodEnd: periodEnd });
-    expect((await planChanges(101, 2)).map((j) => j.planStatus)).toEqual(['trialing', 'active']);
+    expect((await planChanges(101, 2)).map((j) => [j.planStatus, j.version])).toEqual([
+      ['trialing', 1],
+      ['active', 2],
+    ]);
     expect(await accountEmails(101, 2)).toHaveLength(1);
   });
 

@@ -52,10 +52,10 @@ export interface AppliedPlan {
 
 /**
  * The one way a user's plan changes (Stripe and the operator alike): stores billing's state, decides
- * isPremium ({@link decidePremium}) and, in the same transaction, records through the outbox the
- * 'identity.plan-changed' job that copies the plan onto the user (identity then has the user's pages
- * dropped from the visitor caches), and the e-mail when Pro starts or ends. A Redis outage delays those
- * jobs and loses none. Changes of one user are serialised by a row lock.
+ * isPremium ({@link decidePremium}) and, in the same transaction, publishes 'plan.changed' with the account's
+ * plan version (identity, pages and leads each keep their copy from it, one hop away), and records the e-mail
+ * when Pro starts or ends. A Redis outage delays those messages and loses none. Changes of one user are
+ * serialised by a row lock, so their versions follow the order they were made in.
  */
 @Injectable()
 export class ApplyPlanService {
@@ -115,7 +115,7 @@ export class ApplyPlanService {
 
   private record(tx: EntityManager, account: BillingAccount, wasPremium: boolean, now: Date): void {
     const periodEnd = periodEndOf(account);
-    this.outbox.record(tx, 'identity.plan-changed', {
+    this.outbox.publish(tx, 'plan.changed', {
       v: 1,
       userId: account.userId,
       isPremium: account.isPremium,
@@ -123,6 +123,7 @@ export class ApplyPlanService {
       periodEnd: periodEnd ? periodEnd.toISOString() : null,
       stripeCustomerId: account.stripeCustomerId ?? null,
       stripeSubscriptionId: account.stripeSubscriptionId ?? null,
+      version: account.planVersion,
       changedAt: now.toISOString(),
     });
     if (!wasPremium && account.isPremium) {

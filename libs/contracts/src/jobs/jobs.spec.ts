@@ -1,4 +1,4 @@
-import { JOBS, QUEUE_OWNER, QUEUE_SETTINGS, QueueName, jobsOfQueue, isJobName } from '../index';
+import { JOBS, QUEUE_OWNER, QUEUE_SETTINGS, QueueName, jobsOfQueue, isJobName, isMessageOf } from '../index';
 
 describe('job contracts', () => {
   it('binds every job to a queue that has settings', () => {
@@ -22,8 +22,8 @@ describe('job contracts', () => {
     ]);
   });
 
-  it('puts every webhook job on the webhooks queue, served by the notifications service', () => {
-    expect(jobsOfQueue(QueueName.Webhooks).sort()).toEqual(['webhook.clean-log', 'webhook.deliver', 'webhook.deliver-many', 'webhook.endpoint-changed', 'webhook.redeliver']);
+  it('puts every webhook job on the webhooks queue, served by the notifications service, with the endpoint copy', () => {
+    expect(jobsOfQueue(QueueName.Webhooks).sort()).toEqual(['webhook-endpoint.changed', 'webhook.clean-log', 'webhook.deliver', 'webhook.deliver-many', 'webhook.redeliver']);
     expect(QUEUE_OWNER[QueueName.Webhooks]).toBe('notifications');
     expect(QUEUE_SETTINGS[QueueName.Webhooks].backoffType).toBe('webhook-schedule');
     const redeliver = JOBS['webhook.redeliver'].schema;
@@ -34,75 +34,55 @@ describe('job contracts', () => {
     expect(disable.safeParse({ v: 1, pageId: 3, url: 'https://hooks.example.com/x', reason: 'bored' }).success).toBe(false);
   });
 
-  it('sends plan changes to identity, then to pages, and the grant expiry to billing', () => {
-    expect(jobsOfQueue(QueueName.Identity).sort()).toEqual(['identity.account-email', 'identity.plan-changed']);
-    expect(JOBS['pages.owner-plan-changed'].queue).toBe(QueueName.Pages);
+  it("hands each service the plan change on its own queue, and billing's own work to billing", () => {
+    expect(jobsOfQueue(QueueName.Identity).sort()).toEqual(['identity.account-email', 'plan.changed']);
+    expect(jobsOfQueue(QueueName.Pages)).toContain('plan.changed');
+    expect(jobsOfQueue(QueueName.Leads)).toEqual(expect.arrayContaining(['plan.changed', 'page.changed']));
     expect(jobsOfQueue(QueueName.Billing)).toEqual(['billing.expire-grants', 'billing.lead-removal', 'billing.stripe-event']);
     expect(JOBS['billing.stripe-event'].schema.safeParse({ v: 1, eventId: 'evt_1' }).success).toBe(true);
     expect(JOBS['billing.stripe-event'].schema.safeParse({ v: 1, eventId: '' }).success).toBe(false);
-    const schema = JOBS['identity.plan-changed'].schema;
-    const change = {
-      v: 1,
-      userId: 4,
-      isPremium: true,
-      planStatus: 'active',
-      periodEnd: '2026-12-01T00:00:00.000Z',
-      stripeCustomerId: null,
-      stripeSubscriptionId: null,
-      changedAt: '2026-11-23T10:00:00.000Z',
-    };
-    expect(schema.safeParse(change).success).toBe(true);
-    expect(schema.safeParse({ ...change, planStatus: 'gold' }).success).toBe(false);
-    expect(schema.safeParse({ ...change, periodEnd: 'next week' }).success).toBe(false);
-    expect(schema.safeParse({ ...change, changedAt: undefined }).success).toBe(false);
+    expect(isMessageOf(QueueName.Leads, 'plan.changed')).toBe(true);
+    expect(isMessageOf(QueueName.Email, 'plan.changed')).toBe(false);
+    expect(isMessageOf(QueueName.Leads, 'webhook.deliver')).toBe(false);
   });
 
   it('routes the 30-day lead removal: billing decides, pages knows the paused pages, leads removes the contacts', () => {
     expect(JOBS['pages.remove-paused-leads'].queue).toBe(QueueName.Pages);
     expect(JOBS['leads.delete-contacts-for-page'].queue).toBe(QueueName.Leads);
     const warning = JOBS['email.lead-removal-warning'].schema;
-    expect(warning.safeParse({ v: 1, userId: 4, removalAt: '2026-12-24T10:00:00.000Z' }).success).toBe(true);
-    expect(warning.safeParse({ v: 1, userId: 4, removalAt: 'in a week' }).success).toBe(false);
-    expect(warning.safeParse({ v: 1, userId: 4 }).success).toBe(false);
-    // The plan-change job keeps its first shape: jobs queued before this release are still handled.
-    expect(JOBS['pages.owner-plan-changed'].schema.safeParse({ v: 1, userId: 4 }).success).toBe(true);
+    const to = { userId: 4, email: 'ada@example.com', username: 'ada' };
+    expect(warning.safeParse({ v: 1, to, removalAt: '2026-12-24T10:00:00.000Z' }).success).toBe(true);
+    expect(warning.safeParse({ v: 1, to, removalAt: 'in a week' }).success).toBe(false);
+    expect(warning.safeParse({ v: 1, to }).success).toBe(false);
   });
 
-  it('carries in a webhook delivery what the event says, and still accepts the former shape (ids only)', () => {
+  it('carries in a webhook delivery what the event says, and the plan and page versions the capture read', () => {
     const deliver = JOBS['webhook.deliver'].schema;
     const lead = {
-      v: 2,
+      v: 1,
       leadId: 7,
       pageId: 3,
       email: 'ada@example.com',
       createdAt: '2026-11-24T10:00:00.123456+00:00',
       consentAt: null,
       page: { slug: 'guide', title: 'The guide', url: 'https://plink.example/guide' },
+      pageVersion: 1764000000000,
+      planVersion: 3,
     };
     expect(deliver.safeParse(lead).success).toBe(true);
-    expect(deliver.safeParse({ v: 1, leadId: 7, pageId: 3 }).success).toBe(true);
     expect(deliver.safeParse({ ...lead, page: undefined }).success).toBe(false);
-    expect(deliver.safeParse({ v: 2, leadId: 7, pageId: 3 }).success).toBe(false);
+    expect(deliver.safeParse({ ...lead, planVersion: undefined }).success).toBe(false);
+    expect(deliver.safeParse({ v: 1, leadId: 7, pageId: 3 }).success).toBe(false);
   });
 
-  it('addresses account e-mails in their second version, and has identity address the first (user id only)', () => {
+  it('addresses account e-mails; identity, which has the addresses, records them', () => {
     const proEnded = JOBS['email.pro-ended'].schema;
-    expect(proEnded.safeParse({ v: 1, userId: 4 }).success).toBe(true);
-    expect(proEnded.safeParse({ v: 2, to: { userId: 4, email: 'ada@example.com', username: 'ada' } }).success).toBe(true);
-    expect(proEnded.safeParse({ v: 2, userId: 4 }).success).toBe(false);
+    expect(proEnded.safeParse({ v: 1, to: { userId: 4, email: 'ada@example.com', username: 'ada' } }).success).toBe(true);
+    expect(proEnded.safeParse({ v: 1, userId: 4 }).success).toBe(false);
     const account = JOBS['identity.account-email'];
     expect(account.queue).toBe(QueueName.Identity);
     expect(account.schema.safeParse({ v: 1, userId: 4, email: 'email.pro-ended', content: {} }).success).toBe(true);
     expect(account.schema.safeParse({ v: 1, userId: 4, email: 'email.file-delivery', content: {} }).success).toBe(false);
-  });
-
-  it('tells the notifications service every change of a webhook endpoint, a deleted page as no endpoint', () => {
-    const changed = JOBS['webhook.endpoint-changed'];
-    expect(changed.queue).toBe(QueueName.Webhooks);
-    const endpoint = { url: 'https://hooks.example/x', secret: 's', previousSecret: null, previousSecretUntil: null, enabled: true, enabledAt: '2026-11-24T10:00:00.000Z' };
-    expect(changed.schema.safeParse({ v: 1, pageId: 3, ownerId: 4, at: '2026-11-24T10:00:00.000Z', endpoint, ownerIsPro: true }).success).toBe(true);
-    expect(changed.schema.safeParse({ v: 1, pageId: 3, ownerId: 4, at: '2026-11-24T10:00:00.000Z', endpoint: null }).success).toBe(true);
-    expect(changed.schema.safeParse({ v: 1, pageId: 3, ownerId: 4, at: 'now', endpoint: null }).success).toBe(false);
   });
 
   it('puts the upload sweep on the uploads queue, with only a version as payload', () => {
@@ -115,9 +95,10 @@ describe('job contracts', () => {
 
   it('rejects a payload of the wrong shape', () => {
     const schema = JOBS['email.verification'].schema;
-    expect(schema.safeParse({ v: 1, userId: 3, sealedToken: 'x' }).success).toBe(true);
-    expect(schema.safeParse({ v: 2, userId: 3, sealedToken: 'x' }).success).toBe(false);
-    expect(schema.safeParse({ v: 1, userId: '3', sealedToken: 'x' }).success).toBe(false);
+    const to = { userId: 3, email: 'ada@example.com', username: 'ada' };
+    expect(schema.safeParse({ v: 1, to, sealedToken: 'x' }).success).toBe(true);
+    expect(schema.safeParse({ v: 2, to, sealedToken: 'x' }).success).toBe(false);
+    expect(schema.safeParse({ v: 1, to: { ...to, userId: '3' }, sealedToken: 'x' }).success).toBe(false);
     expect(isJobName('email.verification')).toBe(true);
     expect(isJobName('constructor')).toBe(false);
   });

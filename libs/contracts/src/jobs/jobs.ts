@@ -1,12 +1,6 @@
 import { z } from 'zod';
+import { EVENTS, isEventName, eventsOfQueue, queuesOfEvent, type EventName, type EventsOfQueue } from './events';
 import { QueueName } from './queues';
-
-/**
- * A subscription's state, as Stripe names it (plus 'none': never subscribed). An operator grant is
- * stored as 'active' with source 'operator'.
- */
-export const PLAN_STATUSES = ['none', 'trialing', 'active', 'past_due', 'canceled', 'paused'] as const;
-export type PlanStatus = (typeof PLAN_STATUSES)[number];
 
 const isoDate = z.iso.datetime({ offset: true });
 
@@ -23,26 +17,24 @@ const sealedToken = z.string().min(1).max(1000);
 const pageTitle = z.string().max(10_000);
 const absoluteOrOwnUrl = z.string().min(1).max(4096);
 
-/** A `webhook.deliver` job: v2 carries the lead and the page it tells about; v1 (earlier releases) only their ids. */
-const leadDeliverySchema = z.discriminatedUnion('v', [
-  z.object({ v: z.literal(1), leadId: id, pageId: id }),
-  z.object({
-    v: z.literal(2),
-    leadId: id,
-    pageId: id,
-    email: z.string().min(3).max(320),
-    createdAt: isoDate,
-    consentAt: isoDate.nullable(),
-    page: z.object({ slug: z.string().min(1).max(200), title: pageTitle, url: z.string().min(1).max(4096) }),
-    /**
-     * The version (ms since the epoch) of the page's facts the capture saw saying "sends webhooks": a
-     * delivery whose copy of the endpoint is older than that and says otherwise waits for the copy to
-     * catch up instead of dropping the lead. Absent when not known (a page taken from the pages service
-     * directly, a job of an earlier release).
-     */
-    factsAt: z.number().int().positive().optional(),
-  }),
-]);
+/** A `webhook.deliver` job: the lead and the page it tells about (the notifications service reads neither). */
+const leadDeliverySchema = z.object({
+  v: z.literal(1),
+  leadId: id,
+  pageId: id,
+  email: z.string().min(3).max(320),
+  createdAt: isoDate,
+  consentAt: isoDate.nullable(),
+  page: z.object({ slug: z.string().min(1).max(200), title: pageTitle, url: z.string().min(1).max(4096) }),
+  /**
+   * The version of the page's facts the capture read (see `page.changed`): the page's endpoint changes in the
+   * same transactions, so a copy of the endpoint older than this has not heard of the URL the capture saw,
+   * and the delivery waits for it (one hop) instead of dropping the lead. 0: not known.
+   */
+  pageVersion: z.number().int().nonnegative(),
+  /** The owner's plan version the capture read (see `plan.changed`): the plan in force for this lead. */
+  planVersion: z.number().int().nonnegative(),
+});
 
 /** The most lead deliveries one `webhook.deliver-many` job carries. */
 export const WEBHOOK_DELIVERIES_PER_JOB = 50;
@@ -73,9 +65,7 @@ const recipientSchema = z.object({ userId: id, email: z.string().min(3).max(320)
 
 /**
  * The e-mails sent to an account. Producers that do not know addresses (billing) record them with the identity
- * service ('identity.account-email'), which records version 2, carrying the address and name. Version 1 names
- * the user by id only: earlier releases recorded it, and a version-1 job still queued is handed to identity by
- * the notifications worker.
+ * service ('identity.account-email'), which records the e-mail with the address and name.
  */
 export const ACCOUNT_EMAILS = [
   'email.verification',
@@ -89,84 +79,43 @@ export const ACCOUNT_EMAILS = [
 ] as const;
 export type AccountEmail = (typeof ACCOUNT_EMAILS)[number];
 
-/** A page's webhook endpoint as the pages service has it (signing secrets sealed, as stored). */
-const webhookEndpointStateSchema = z.object({
-  url: z.string().min(1).max(2048).nullable(),
-  /** The current signing secret, sealed (null before the page ever had a URL). */
-  secret: z.string().min(1).max(1000).nullable(),
-  /** The secret before the last rotation, sealed, and until when it still signs. */
-  previousSecret: z.string().min(1).max(1000).nullable(),
-  previousSecretUntil: isoDate.nullable(),
-  /** False once Plink turned the webhook off (410 Gone, or it kept failing), until the owner turns it back on. */
-  enabled: z.boolean(),
-  /** When the current URL started receiving: failures before it do not count. */
-  enabledAt: isoDate.nullable(),
-});
-export type WebhookEndpointState = z.infer<typeof webhookEndpointStateSchema>;
-
-/**
- * What the leads service needs to know of a page to take a submission on it (see 'leads.page-changed').
- * `public` is the page as a visitor sees it, built by the pages service with its owner's plan applied;
- * it is kept as given (the thank-you answer and the form shown again after a refused submission).
- */
-export const pageFactsSchema = z.object({
-  slug: z.string().min(1).max(200),
-  ownerId: z.number().int().positive(),
-  ownerUsername: z.string().min(1).max(100),
-  /** Paused after the owner's downgrade: submissions are refused ('This page is paused'). */
-  paused: z.boolean(),
-  /** The file e-mailed to each new lead (null: none); the file e-mail job carries it. */
-  fileUrl: z.string().max(2048).nullable(),
-  /** A Pro owner's page with its webhook on: each new lead is sent to it. */
-  sendsWebhook: z.boolean(),
-  public: z.record(z.string(), z.unknown()),
-});
-export type PageFacts = z.infer<typeof pageFactsSchema>;
-
 /**
  * Job contracts: the payload schema is bound to the job's name, so a producer cannot pick
  * another payload shape, and a consumer parses what Redis gives it (Redis JSON is untrusted).
- * Payloads carry a version, and ids of what the worker's own service owns; what belongs to another
- * service travels in the payload (a worker reads only its own service's tables). A new payload
- * version is added beside the old one, so jobs queued before a release are still accepted.
+ * These are work ("send this e-mail", "deliver this webhook"), each done by the one service whose queue
+ * it is on; facts that several services keep are events (see events.ts). Payloads carry a version
+ * (starting at 1), and ids of what the worker's own service owns; what belongs to another service travels
+ * in the payload (a worker reads only its own service's tables). A new payload version is added beside
+ * the old one, so jobs queued before a release are still accepted.
  */
 export const JOBS = {
   /**
    * Send the e-mail-verification link to a freshly registered (or re-requesting) user. The token is sealed
-   * with the platform secret (only its hash is stored). v2: recorded by identity with the address.
+   * with the platform secret (only its hash is stored). Recorded by identity, with the address.
    */
   'email.verification': {
     queue: QueueName.Email,
-    schema: z.discriminatedUnion('v', [
-      z.object({ v: z.literal(1), userId: id, sealedToken }),
-      z.object({ v: z.literal(2), to: recipientSchema, sealedToken }),
-    ]),
+    schema: z.object({ v: z.literal(1), to: recipientSchema, sealedToken }),
   },
   /** Send the password-reset link. */
   'email.password-reset': {
     queue: QueueName.Email,
-    schema: z.discriminatedUnion('v', [
-      z.object({ v: z.literal(1), userId: id, sealedToken }),
-      z.object({ v: z.literal(2), to: recipientSchema, sealedToken }),
-    ]),
+    schema: z.object({ v: z.literal(1), to: recipientSchema, sealedToken }),
   },
   /**
-   * E-mail a visitor the file link of the page they signed up on. v2 (recorded by the leads service with the
-   * lead) carries what the e-mail shows: the visitor's address, the page's title and file link, and the
-   * page owner's name. v1 (the lead's id only) came from releases whose e-mail worker read the lead.
+   * E-mail a visitor the file link of the page they signed up on. Recorded by the leads service with the
+   * lead, it carries what the e-mail shows: the visitor's address, the page's title and file link, and the
+   * page owner's name.
    */
   'email.file-delivery': {
     queue: QueueName.Email,
-    schema: z.discriminatedUnion('v', [
-      z.object({ v: z.literal(1), leadId: id }),
-      z.object({
-        v: z.literal(2),
-        leadId: id,
-        to: z.string().min(3).max(320),
-        page: z.object({ id, title: pageTitle, fileUrl: absoluteOrOwnUrl }),
-        senderName: z.string().max(100),
-      }),
-    ]),
+    schema: z.object({
+      v: z.literal(1),
+      leadId: id,
+      to: z.string().min(3).max(320),
+      page: z.object({ id, title: pageTitle, fileUrl: absoluteOrOwnUrl }),
+      senderName: z.string().max(100),
+    }),
   },
   /**
    * Tell a user their Pro plan started (an operator grant or a Stripe subscription): until when, if it ends.
@@ -174,10 +123,7 @@ export const JOBS = {
    */
   'email.pro-started': {
     queue: QueueName.Email,
-    schema: z.discriminatedUnion('v', [
-      z.object({ v: z.literal(1), userId: id, until: isoDate.nullable(), trial: z.boolean().optional() }),
-      z.object({ v: z.literal(2), to: recipientSchema, until: isoDate.nullable(), trial: z.boolean().optional() }),
-    ]),
+    schema: z.object({ v: z.literal(1), to: recipientSchema, until: isoDate.nullable(), trial: z.boolean().optional() }),
   },
   /**
    * Stripe's reminder that a trial ends in 3 days: the end date, and whether a card is on file (without one,
@@ -185,36 +131,30 @@ export const JOBS = {
    */
   'email.trial-ending': {
     queue: QueueName.Email,
-    schema: z.discriminatedUnion('v', [
-      z.object({ v: z.literal(1), userId: id, trialEnd: isoDate, cardOnFile: z.boolean() }),
-      z.object({ v: z.literal(2), to: recipientSchema, trialEnd: isoDate, cardOnFile: z.boolean() }),
-    ]),
+    schema: z.object({ v: z.literal(1), to: recipientSchema, trialEnd: isoDate, cardOnFile: z.boolean() }),
   },
   /** A subscription payment failed (Stripe retries the card): the e-mail links to Settings → Subscription, whose 'Manage billing' opens the Billing Portal. */
   'email.payment-failed': {
     queue: QueueName.Email,
-    schema: z.discriminatedUnion('v', [z.object({ v: z.literal(1), userId: id }), z.object({ v: z.literal(2), to: recipientSchema })]),
+    schema: z.object({ v: z.literal(1), to: recipientSchema }),
   },
   /**
-   * Tell a page's owner that Plink turned the page's webhook off (410 Gone, or it kept failing). v2 carries the
+   * Tell a page's owner that Plink turned the page's webhook off (410 Gone, or it kept failing). It carries the
    * page as the pages service had it when it turned the webhook off (title, webhook URL) and the owner's address.
    */
   'email.webhook-disabled': {
     queue: QueueName.Email,
-    schema: z.discriminatedUnion('v', [
-      z.object({ v: z.literal(1), pageId: id, reason: z.enum(WEBHOOK_DISABLE_REASONS) }),
-      z.object({
-        v: z.literal(2),
-        to: recipientSchema,
-        page: z.object({ id, title: pageTitle, webhookUrl: z.string().min(1).max(2048).nullable() }),
-        reason: z.enum(WEBHOOK_DISABLE_REASONS),
-      }),
-    ]),
+    schema: z.object({
+      v: z.literal(1),
+      to: recipientSchema,
+      page: z.object({ id, title: pageTitle, webhookUrl: z.string().min(1).max(2048).nullable() }),
+      reason: z.enum(WEBHOOK_DISABLE_REASONS),
+    }),
   },
   /** Tell a user their Pro plan ended (revoked, expired, or the subscription ended). */
   'email.pro-ended': {
     queue: QueueName.Email,
-    schema: z.discriminatedUnion('v', [z.object({ v: z.literal(1), userId: id }), z.object({ v: z.literal(2), to: recipientSchema })]),
+    schema: z.object({ v: z.literal(1), to: recipientSchema }),
   },
   /**
    * Warn a downgraded user, once, that the leads of their paused pages will be removed on `removalAt`
@@ -222,29 +162,17 @@ export const JOBS = {
    */
   'email.lead-removal-warning': {
     queue: QueueName.Email,
-    schema: z.discriminatedUnion('v', [
-      z.object({ v: z.literal(1), userId: id, removalAt: isoDate }),
-      z.object({ v: z.literal(2), to: recipientSchema, removalAt: isoDate }),
-    ]),
+    schema: z.object({ v: z.literal(1), to: recipientSchema, removalAt: isoDate }),
   },
   /**
    * Address an account e-mail (the identity service owns the accounts): identity checks it is still wanted
    * (the account exists; a verification link is still needed and current, a reset link current; no
-   * lead-removal warning to a user who is Pro again) and records `email` in version 2, with `content` (the
-   * version-2 payload without `v` and `to`) and the account's address and name.
+   * lead-removal warning to a user who is Pro again) and records `email` with `content` (its payload
+   * without `v` and `to`) and the account's address and name.
    */
   'identity.account-email': {
     queue: QueueName.Identity,
     schema: z.object({ v: z.literal(1), userId: id, email: z.enum(ACCOUNT_EMAILS), content: z.record(z.string(), z.unknown()) }),
-  },
-  /**
-   * Tell the notifications service every page's webhook endpoint and its owner's plan (one
-   * 'webhook.endpoint-changed' per page that has or had a webhook URL): how its copy of the endpoints is
-   * filled the first time (its migration records this job). Safe to repeat.
-   */
-  'pages.publish-webhook-endpoints': {
-    queue: QueueName.Pages,
-    schema: z.object({ v: z.literal(1) }),
   },
   /**
    * The lead-removal warning of a downgraded user (billing decided it is due): the pages service, which knows
@@ -253,44 +181,6 @@ export const JOBS = {
   'pages.lead-removal-warning': {
     queue: QueueName.Pages,
     schema: z.object({ v: z.literal(1), userId: id, removalAt: isoDate }),
-  },
-  /**
-   * A user's plan changed (decided by billing, which owns the plan): identity stores it on the user.
-   * `changedAt` orders the changes of one user: identity ignores a change older than the one it applied last.
-   */
-  'identity.plan-changed': {
-    queue: QueueName.Identity,
-    schema: z.object({
-      v: z.literal(1),
-      userId: z.number().int().positive(),
-      isPremium: z.boolean(),
-      planStatus: z.enum(PLAN_STATUSES),
-      /** When the current period (or trial, or operator grant) ends; null when it does not end by itself. */
-      periodEnd: isoDate.nullable(),
-      stripeCustomerId: z.string().min(1).max(100).nullable(),
-      stripeSubscriptionId: z.string().min(1).max(100).nullable(),
-      changedAt: isoDate,
-    }),
-  },
-  /**
-   * A page owner's plan changed (identity has stored it), or identity tells the pages service an owner as it
-   * has them: the pages service keeps the owner's username and plan in its own table (`changedAt` orders the
-   * changes: an older one than the one kept is ignored), pauses every page but one of a Free owner
-   * (un-pauses all of a Pro owner) judged from the plan it keeps, never from the job alone (so duplicates
-   * and late jobs cannot undo a newer change), and drops the owner's pages from every visitor cache. The
-   * owner's fields are optional: a job recorded before they existed carries the id only, and then the plan
-   * kept is judged as it is.
-   */
-  'pages.owner-plan-changed': {
-    queue: QueueName.Pages,
-    schema: z.object({
-      v: z.literal(1),
-      userId: z.number().int().positive(),
-      username: z.string().min(1).max(30).optional(),
-      isPremium: z.boolean().optional(),
-      /** When identity's copy of the plan last changed; null when it never did (the plan is the first one). */
-      changedAt: isoDate.nullable().optional(),
-    }),
   },
   /**
    * The lead-removal date of a downgraded user has come (recorded once by billing): the pages service has
@@ -364,23 +254,6 @@ export const JOBS = {
     queue: QueueName.Uploads,
     schema: z.object({ v: z.literal(1) }),
   },
-  /**
-   * A page changed in the pages service (created, edited, paused or live again, its webhook turned off or on,
-   * its owner's plan changed) or was deleted (`page: null`): the leads service keeps the facts a submission
-   * needs in its own read model. Recorded with the change (same transaction); `version` (when the change was
-   * recorded, ms since the epoch) lets the read model keep the newest state whatever order the jobs run in.
-   */
-  'leads.page-changed': {
-    queue: QueueName.Leads,
-    schema: z.object({
-      v: z.literal(1),
-      pageId: z.number().int().positive(),
-      version: z.number().int().nonnegative(),
-      /** The slug the page had before this change, when it changed (caches of the old slug are dropped too). */
-      formerSlug: z.string().min(1).max(200).nullable(),
-      page: pageFactsSchema.nullable(),
-    }),
-  },
   /** Remove every lead (and counter) of a deleted page. */
   'leads.delete-for-page': {
     queue: QueueName.Leads,
@@ -395,10 +268,10 @@ export const JOBS = {
     schema: z.object({ v: z.literal(1), pageId: z.number().int().positive() }),
   },
   /**
-   * Tell a Pro user's automation tool about a new lead (Standard Webhooks signature). v2 (recorded by the leads
-   * service with the lead) carries what the `lead.created` event says: the lead (`createdAt` is the lead's own,
-   * written in the same statement) and the page as the visitor saw it. v1 (ids only) came from releases whose
-   * webhook worker read the lead: it is still delivered when its message is already logged (a retry).
+   * Tell a Pro user's automation tool about a new lead (Standard Webhooks signature). Recorded by the leads
+   * service with the lead, when the owner's plan in force at the capture was Pro: it carries what the
+   * `lead.created` event says, the lead (`createdAt` is the lead's own, written in the same statement) and
+   * the page as the visitor saw it.
    */
   'webhook.deliver': {
     queue: QueueName.Webhooks,
@@ -413,24 +286,6 @@ export const JOBS = {
   'webhook.deliver-many': {
     queue: QueueName.Webhooks,
     schema: relayedGroupOf(leadDeliverySchema, WEBHOOK_DELIVERIES_PER_JOB),
-  },
-  /**
-   * A page's webhook endpoint changed (its URL saved, its secret rotated, the webhook turned on or off, the
-   * page deleted: `endpoint` null, or the owner's plan changed): recorded by the pages service, which owns the
-   * endpoint, for the notifications service's own copy, which deliveries read. `at` orders the changes of a
-   * page (an older one arriving late changes nothing). `ownerIsPro` is left out when the change does not know
-   * it (the copy keeps the one it has).
-   */
-  'webhook.endpoint-changed': {
-    queue: QueueName.Webhooks,
-    schema: z.object({
-      v: z.literal(1),
-      pageId: id,
-      ownerId: id,
-      at: isoDate,
-      endpoint: webhookEndpointStateSchema.nullable(),
-      ownerIsPro: z.boolean().optional(),
-    }),
   },
   /** Send a logged webhook message again, with its own `webhook-id` (the owner's Redeliver button). */
   'webhook.redeliver': {
@@ -456,23 +311,44 @@ export type JobName = keyof typeof JOBS;
 export const RELAYED_TOGETHER: Partial<Record<JobName, { as: JobName; max: number }>> = {
   'webhook.deliver': { as: 'webhook.deliver-many', max: WEBHOOK_DELIVERIES_PER_JOB },
 };
-export type JobPayload<N extends JobName> = z.infer<(typeof JOBS)[N]['schema']>;
-export type JobsOfQueue<Q extends QueueName> = {
+type WorkPayload<N extends JobName> = z.infer<(typeof JOBS)[N]['schema']>;
+type WorkJobsOfQueue<Q extends QueueName> = {
   [N in JobName]: (typeof JOBS)[N]['queue'] extends Q ? N : never;
 }[JobName];
 
+/** What a queue carries: jobs (work for the queue's service) and events (a copy of another service's fact). */
+export type MessageName = JobName | EventName;
+export type JobPayload<N extends MessageName> = N extends JobName
+  ? WorkPayload<N>
+  : N extends EventName
+    ? z.infer<(typeof EVENTS)[N]['schema']>
+    : never;
+export type JobsOfQueue<Q extends QueueName> = WorkJobsOfQueue<Q> | EventsOfQueue<Q>;
+
 export const JOB_NAMES = Object.keys(JOBS) as JobName[];
 
-export function jobsOfQueue(queue: QueueName): JobName[] {
-  return JOB_NAMES.filter((name) => JOBS[name].queue === queue);
+/** The jobs and events a queue's worker handles. */
+export function jobsOfQueue(queue: QueueName): MessageName[] {
+  return [...JOB_NAMES.filter((name) => JOBS[name].queue === queue), ...eventsOfQueue(queue)];
 }
 
 export function isJobName(name: string): name is JobName {
   return Object.prototype.hasOwnProperty.call(JOBS, name);
 }
 
+/** Whether a message of this name belongs on this queue (a job of it, or an event it subscribes to). */
+export function isMessageOf(queue: QueueName, name: string): name is MessageName {
+  if (isJobName(name)) return JOBS[name].queue === queue;
+  return isEventName(name) && queuesOfEvent(name).includes(queue);
+}
+
+/** The payload schema of a job or an event. */
+export function schemaOf(name: MessageName): z.ZodType {
+  return isJobName(name) ? JOBS[name].schema : EVENTS[name].schema;
+}
+
 /** What travels in Redis: the payload plus tracing metadata. */
-export interface JobEnvelope<N extends JobName = JobName> {
+export interface JobEnvelope<N extends MessageName = MessageName> {
   payload: JobPayload<N>;
   meta: { correlationId: string; recordedAt: string };
 }

@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-/** The user's copy of the plan billing decides (applied from 'identity.plan-changed'). */
+/** The user's copy of the plan billing decides (applied from billing's 'plan.changed'). */
 export class AddUserPlan20261123 extends Migration {
   override async up() {
     this.addSql(`alter table identity.users

@@ -4,12 +4,12 @@ import { ContractWorker, type JobHandlers } from '@plink/platform';
 import { AccountEmailService } from '../use-cases/account-email.service';
 import { ApplyPlanChangeService } from './apply-plan-change.service';
 
-/** The identity queue: plan changes published by billing; account e-mails to address (see AccountEmailService). */
+/** The identity queue: billing's plan changes, into the user's copy; account e-mails to address (see AccountEmailService). */
 @Processor(QueueName.Identity, { concurrency: QUEUE_SETTINGS[QueueName.Identity].concurrency })
 export class IdentityProcessor extends ContractWorker<QueueName.Identity> {
   protected readonly queueName = QueueName.Identity;
   protected readonly handlers: JobHandlers<QueueName.Identity> = {
-    'identity.plan-changed': (payload) => this.applyPlanChange.execute(payload),
+    'plan.changed': (payload) => this.applyPlanChange.execute(payload),
     'identity.account-email': (payload) => this.accountEmail.execute(payload),
   };
 

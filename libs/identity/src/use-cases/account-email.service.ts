@@ -24,7 +24,7 @@ function isCurrentToken(user: User, kind: 'verification' | 'reset', sealedToken:
  * e-mail job queued before the address travelled in it) comes here first. The checks that need the account
  * are made here, on the account as it is now: no e-mail to an account that is gone; no verification link to
  * a verified user, nor a link a newer one replaced; no reset link that is no longer current; no lead-removal
- * warning to a user who is Pro again. Then the e-mail is recorded in its version 2, with the address and name.
+ * warning to a user who is Pro again. Then the e-mail is recorded with the address and name.
  */
 @Injectable()
 export class AccountEmailService {
@@ -45,7 +45,7 @@ export class AccountEmailService {
     const em = this.em.fork();
     const to = { userId: user!.id, email: user!.email, username: user!.username };
     // The content is checked against the e-mail's contract here, when recorded (a wrong shape fails this job).
-    this.outbox.record(em, job.email, { ...job.content, v: 2, to } as never);
+    this.outbox.record(em, job.email, { ...job.content, v: 1, to } as never);
     await em.flush();
   }
 

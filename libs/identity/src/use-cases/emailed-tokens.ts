@@ -25,12 +25,12 @@ export class EmailedTokens {
       const t = issueToken(VERIFICATION_TOKEN_TTL_MS);
       user.verificationToken = t.hash;
       user.verificationTokenExpiry = t.expiresAt;
-      this.outbox.record(tx, 'email.verification', { v: 2, to, sealedToken: sealedToken(t.token) });
+      this.outbox.record(tx, 'email.verification', { v: 1, to, sealedToken: sealedToken(t.token) });
     } else {
       const t = issueToken(RESET_TOKEN_TTL_MS);
       user.resetPasswordToken = t.hash;
       user.resetPasswordTokenExpiry = t.expiresAt;
-      this.outbox.record(tx, 'email.password-reset', { v: 2, to, sealedToken: sealedToken(t.token) });
+      this.outbox.record(tx, 'email.password-reset', { v: 1, to, sealedToken: sealedToken(t.token) });
     }
   }
 }

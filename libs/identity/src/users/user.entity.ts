@@ -21,12 +21,14 @@ export const UserSchema = defineEntity({
     stripeCustomerId: p.string().length(100).nullable(),
     stripeSubscriptionId: p.string().length(100).nullable(),
     isPremium: p.boolean().default(false),
-    /** The plan as billing last published it ('identity.plan-changed'); billing owns it, this is a copy. */
+    /** The plan as billing last published it ('plan.changed'); billing owns it, this is a copy. */
     planStatus: p.enum(PLAN_STATUSES).default('none'),
     /** When the plan ends by itself (trial, period or operator grant end); null when it does not. */
     planPeriodEnd: p.datetime().nullable(),
-    /** Time of the plan change applied last: an older change arriving later is ignored. */
+    /** When the plan change applied last was made. */
     planChangedAt: p.datetime().nullable().hidden(),
+    /** Billing's version of the plan applied last (0: none yet): an older change arriving later is ignored. */
+    planVersion: p.integer().default(0).hidden(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 });

@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * The leads service's own copy of the page facts a submission needs (see PageFactsRepository), kept by the
- * pages service's 'leads.page-changed' events. A deleted page stays as a row marked `deleted` (its last
+ * pages service's 'page.changed' events. A deleted page stays as a row marked `deleted` (its last
  * slug kept), so that a late event about it cannot bring it back.
  *
  * Pages that exist before this table are not copied here: the public page a submission answers with is

@@ -1,7 +1,7 @@
 import { LeadBatcher, type BatchWrite } from './lead-batcher';
 import type { BatchLead, InsertedLead } from './leads.repository';
 
-const lead = (pageId: number, email: string): BatchLead => ({ pageId, email, emailLower: email.toLowerCase(), consentAt: null, jobs: null });
+const lead = (pageId: number, email: string): BatchLead => ({ pageId, email, emailLower: email.toLowerCase(), consentAt: null, jobs: null, planVersion: 0 });
 
 /** A fake table: a unique set of page + lower-cased address, and every statement it was sent. */
 function fakeTable(fail?: (leads: BatchLead[]) => Error | undefined) {

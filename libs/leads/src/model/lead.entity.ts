@@ -14,6 +14,8 @@ export const LeadSchema = defineEntity({
     email: p.string().length(254),
     emailLower: p.string().length(254),
     consentAt: p.datetime().nullable(),
+    /** The owner's plan version the capture read (billing's, from 'plan.changed'); null for leads taken before it was kept. */
+    planVersion: p.integer().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 });

@@ -34,17 +34,24 @@ describe('LeadsRepository', () => {
     pageId,
     email,
     emailLower: email.toLowerCase(),
+    planVersion: 0,
     consentAt: new Date(),
     jobs,
   });
   /** One submission, through the batcher as lead capture does it (concurrent calls share statements). */
   const insert = (pageId: number, email: string) => batcher.store(lead(pageId, email));
   const sql = async <T>(text: string, params: unknown[] = []): Promise<T[]> => inContext(() => orm.em.execute(text, params));
-  const fileJob = () => outbox.jobsForNewRow([{ name: 'email.file-delivery', payload: { v: 1 }, idField: 'leadId' }]);
+  const FILE_EMAIL = { v: 1, to: 'visitor@example.com', page: { id: 30, title: 'Guide', fileUrl: 'https://files.example/guide.pdf' }, senderName: 'ada' };
+  const fileJob = () => outbox.jobsForNewRow([{ name: 'email.file-delivery', payload: FILE_EMAIL, idField: 'leadId' }]);
   const bothJobs = (pageId: number) =>
     outbox.jobsForNewRow([
-      { name: 'email.file-delivery', payload: { v: 1 }, idField: 'leadId' },
-      { name: 'webhook.deliver', payload: { v: 1, pageId }, idField: 'leadId' },
+      { name: 'email.file-delivery', payload: FILE_EMAIL, idField: 'leadId' },
+      {
+        name: 'webhook.deliver',
+        payload: { v: 1, pageId, email: 'visitor@example.com', consentAt: null, page: { slug: 'guide', title: 'Guide', url: 'https://plink.example/guide' }, pageVersion: 1, planVersion: 1 },
+        idField: 'leadId',
+        timeField: 'createdAt',
+      },
     ]);
 
   it('stores one lead and one conversion per page and lower-cased address, even when racing', async () => {
@@ -91,10 +98,10 @@ describe('LeadsRepository', () => {
       'select job_name, payload, correlation_id from platform.outbox order by job_name, (payload->>\'leadId\')::int',
     );
     const idOf = (pageId: number, email: string) => inserted.find((r) => r.pageId === pageId && r.emailLower === email)!.id;
-    expect(jobs.map((j) => [j.job_name, j.payload])).toEqual([
-      ['email.file-delivery', { v: 1, leadId: idOf(30, 'new.one@example.com') }],
-      ['email.file-delivery', { v: 1, leadId: idOf(31, 'new.one@example.com') }],
-      ['webhook.deliver', { v: 1, leadId: idOf(31, 'new.one@example.com'), pageId: 31 }],
+    expect(jobs.map((j) => [j.job_name, { leadId: j.payload.leadId, pageId: j.payload.pageId }])).toEqual([
+      ['email.file-delivery', { leadId: idOf(30, 'new.one@example.com'), pageId: undefined }],
+      ['email.file-delivery', { leadId: idOf(31, 'new.one@example.com'), pageId: undefined }],
+      ['webhook.deliver', { leadId: idOf(31, 'new.one@example.com'), pageId: 31 }],
     ]);
     expect(jobs.every((j) => j.correlation_id.length > 0)).toBe(true);
     const stored = await sql<{ email: string; consent_at: Date | null }>('select email, consent_at from leads.leads where page_id = 31');

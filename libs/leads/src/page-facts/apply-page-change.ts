@@ -1,11 +1,11 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
-import type { JobPayload } from '@plink/contracts';
+import type { EventPayload } from '@plink/contracts';
 import { Outbox } from '@plink/platform';
 import { PageFactsChanges } from './page-facts-changes';
-import { PageFactsRepository } from './page-facts.repository';
+import { OwnerPlansRepository, PageFactsRepository } from './page-facts.repository';
 
-/** The leads queue's 'leads.page-changed': the read model follows the page, and every replica drops it from its cache. */
+/** The leads queue's 'page.changed': the read model follows the page, and every replica drops it from its cache. */
 @Injectable()
 export class ApplyPageChangeService {
   constructor(
@@ -14,7 +14,7 @@ export class ApplyPageChangeService {
     private readonly changes: PageFactsChanges,
   ) {}
 
-  async execute(payload: JobPayload<'leads.page-changed'>): Promise<void> {
+  async execute(payload: EventPayload<'page.changed'>): Promise<void> {
     const slugs = await this.facts.apply(this.em, payload);
     if (slugs.length > 0) await this.changes.publish(slugs);
   }
@@ -36,9 +36,26 @@ export class ApplyPageChangesHere implements OnModuleInit {
   ) {}
 
   onModuleInit() {
-    this.outbox.applyHere('leads.page-changed', async (em, payload) => {
+    this.outbox.applyHere('page.changed', async (em, payload) => {
       const slugs = await this.facts.apply(em, payload);
       return slugs.length > 0 ? () => this.changes.publish(slugs) : undefined;
     });
+  }
+}
+
+/**
+ * The leads queue's 'plan.changed' (published by billing): the owner's plan is kept beside the page facts, and
+ * the owner's pages are dropped from every replica's cache, so the next capture reads the plan now in force.
+ */
+@Injectable()
+export class ApplyOwnerPlanService {
+  constructor(
+    private readonly plans: OwnerPlansRepository,
+    private readonly changes: PageFactsChanges,
+  ) {}
+
+  async execute(payload: EventPayload<'plan.changed'>): Promise<void> {
+    const slugs = await this.plans.apply(payload);
+    if (slugs.length > 0) await this.changes.publish(slugs);
   }
 }

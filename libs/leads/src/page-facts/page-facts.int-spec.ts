@@ -1,9 +1,9 @@
 import { MikroORM } from '@mikro-orm/postgresql';
-import type { JobPayload, PageFacts } from '@plink/contracts';
+import type { EventPayload, PageFacts } from '@plink/contracts';
 import { Outbox, loadConfig, openOrm, withOrmContext, type JobQueue } from '@plink/platform';
 import { createTestEnvironment, type TestEnvironment } from '@plink/testing';
 import { LEADS_SCHEMA } from '../leads.schema';
-import { PageFactsRepository } from './page-facts.repository';
+import { OwnerPlansRepository, PageFactsRepository, sendsWebhook } from './page-facts.repository';
 
 /** The read model of pages on a real PostgreSQL: newest state wins, deletes stick, and in-transaction application. */
 describe('PageFactsRepository', () => {
@@ -31,18 +31,18 @@ describe('PageFactsRepository', () => {
     ownerUsername: 'ada',
     paused: false,
     fileUrl: null,
-    sendsWebhook: false,
+    webhookOn: false,
     public: { slug, thankYouHeadline: 'Thanks' },
     ...more,
   });
-  const event = (pageId: number, version: number, page: PageFacts | null, formerSlug: string | null = null): JobPayload<'leads.page-changed'> => ({
+  const event = (pageId: number, version: number, page: PageFacts | null, formerSlug: string | null = null): EventPayload<'page.changed'> => ({
     v: 1,
     pageId,
     version,
     formerSlug,
     page,
   });
-  const apply = (e: JobPayload<'leads.page-changed'>) => withOrmContext(orm, () => repo.apply(orm.em, e));
+  const apply = (e: EventPayload<'page.changed'>) => withOrmContext(orm, () => repo.apply(orm.em, e));
 
   it('keeps the newest state of a page whatever order its events come in, and answers the slugs to drop', async () => {
     expect(await apply(event(1, 100, facts('first')))).toEqual(['first']);
@@ -63,8 +63,37 @@ describe('PageFactsRepository', () => {
     await apply(event(2, 150, facts('shared'))); // late
     expect(await repo.findBySlug('shared')).toBeNull();
     // Another page takes the slug; a stale row of a page that moved away would not win over it.
-    await apply(event(3, 400, facts('shared', { sendsWebhook: true })));
-    expect(await repo.findBySlug('shared')).toMatchObject({ id: 3, sendsWebhook: true, fileUrl: null });
+    await apply(event(3, 400, facts('shared', { webhookOn: true })));
+    expect(await repo.findBySlug('shared')).toMatchObject({ id: 3, webhookOn: true, fileUrl: null });
+  });
+
+  it("reads the owner's plan beside the page: the newest version billing published, whatever order it came in", async () => {
+    const plans = new OwnerPlansRepository(orm.em);
+    const plan = (userId: number, version: number, isPremium: boolean): EventPayload<'plan.changed'> => ({
+      v: 1,
+      userId,
+      isPremium,
+      planStatus: isPremium ? 'active' : 'canceled',
+      periodEnd: null,
+      stripeCustomerId: null,
+      stripeSubscriptionId: null,
+      version,
+      changedAt: '2026-11-28T10:00:00.000Z',
+    });
+    await apply(event(6, 100, facts('hooked', { ownerId: 9, webhookOn: true })));
+    // No plan heard of yet: Free, version 0, and no webhook.
+    expect(await repo.findBySlug('hooked')).toMatchObject({ ownerIsPro: false, planVersion: 0 });
+    expect(sendsWebhook((await repo.findBySlug('hooked'))!)).toBe(false);
+    // The owner's pages' slugs come back, to be dropped from every cache.
+    expect(await withOrmContext(orm, () => plans.apply(plan(9, 2, true)))).toEqual(['hooked']);
+    expect(await repo.findBySlug('hooked')).toMatchObject({ ownerIsPro: true, planVersion: 2 });
+    expect(sendsWebhook((await repo.findBySlug('hooked'))!)).toBe(true);
+    // Older, or the same again: nothing changes, nothing to drop.
+    expect(await withOrmContext(orm, () => plans.apply(plan(9, 1, false)))).toEqual([]);
+    expect(await withOrmContext(orm, () => plans.apply(plan(9, 2, false)))).toEqual([]);
+    expect(await repo.findBySlug('hooked')).toMatchObject({ ownerIsPro: true, planVersion: 2 });
+    await withOrmContext(orm, () => plans.apply(plan(9, 3, false)));
+    expect(sendsWebhook((await repo.findBySlug('hooked'))!)).toBe(false);
   });
 
   it('lets an event win over what the fallback kept, before or after it', async () => {
@@ -78,7 +107,7 @@ describe('PageFactsRepository', () => {
 
   it('is applied in the transaction that records the event (Outbox.applyHere): gone with a rollback; after-commit work only after a commit', async () => {
     const committed: string[][] = [];
-    outbox.applyHere('leads.page-changed', async (em, payload) => {
+    outbox.applyHere('page.changed', async (em, payload) => {
       const slugs = await repo.apply(em, payload);
       return () => {
         committed.push(slugs);
@@ -87,7 +116,7 @@ describe('PageFactsRepository', () => {
 
     await expect(
       orm.em.fork().transactional(async (tx) => {
-        outbox.record(tx, 'leads.page-changed', event(5, 100, facts('rolled-back')));
+        outbox.publish(tx, 'page.changed', event(5, 100, facts('rolled-back')));
         await tx.flush();
         // Inside the transaction the row is there already…
         const rows: unknown[] = await tx.execute('select 1 from leads.page_facts where page_id = 5');
@@ -100,13 +129,13 @@ describe('PageFactsRepository', () => {
     expect(committed).toEqual([]);
 
     await orm.em.fork().transactional(async (tx) => {
-      outbox.record(tx, 'leads.page-changed', event(5, 200, facts('committed')));
+      outbox.publish(tx, 'page.changed', event(5, 200, facts('committed')));
       await tx.flush();
       expect(committed).toEqual([]);
     });
     expect(committed).toEqual([['committed']]);
     expect(await repo.findBySlug('committed')).toMatchObject({ id: 5 });
-    const jobs: { n: string }[] = await orm.em.fork().execute("select count(*) as n from platform.outbox where job_name = 'leads.page-changed'");
+    const jobs: { n: string }[] = await orm.em.fork().execute("select count(*) as n from platform.outbox where job_name = 'page.changed'");
     expect(Number(jobs[0].n)).toBe(1); // the relayed job still follows, for the other processes
   });
 });

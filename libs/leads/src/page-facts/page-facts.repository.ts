@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
-import type { JobPayload, PageFacts, PublicPageDto } from '@plink/contracts';
+import type { EventPayload, PageFacts, PublicPageDto } from '@plink/contracts';
 
 /** A page as a submission needs it, from the leads service's own read model. */
 export interface SubmissionPage {
@@ -16,10 +16,19 @@ export interface SubmissionPage {
   public: PublicPageDto;
   /** The file e-mailed to each new lead (null: none). */
   fileUrl: string | null;
-  /** Each new lead is sent to the page's webhook (a Pro owner's page with its webhook on). */
-  sendsWebhook: boolean;
-  /** The version of these facts (the time the pages service recorded the change); 0 when not known. */
+  /** The page's webhook URL is set and on (the page's own fact). */
+  webhookOn: boolean;
+  /** The owner's plan as this service has it from billing's 'plan.changed' (no change heard of: Free). */
+  ownerIsPro: boolean;
+  /** The version of that plan (0: none heard of). */
+  planVersion: number;
+  /** The version of the page's facts (the time the pages service recorded the change); 0 when not known. */
   version: number;
+}
+
+/** A new lead of this page goes to its webhook: a page with its webhook on, of an owner on Pro. */
+export function sendsWebhook(page: SubmissionPage): boolean {
+  return page.webhookOn && page.ownerIsPro;
 }
 
 interface FactsRow {
@@ -28,7 +37,9 @@ interface FactsRow {
   owner_username: string;
   paused: boolean;
   file_url: string | null;
-  sends_webhook: boolean;
+  webhook_on: boolean;
+  owner_is_pro?: boolean;
+  plan_version?: number;
   public: PublicPageDto;
   /** bigint (a string from the driver); absent for an answer of the pages service. */
   version?: string | number;
@@ -36,7 +47,7 @@ interface FactsRow {
 
 /**
  * The leads service's read model of pages (`leads.page_facts`): what a submission needs of a page, kept
- * from the pages service's 'leads.page-changed' events. Each event carries the page's whole state and a
+ * from the pages service's 'page.changed' events. Each event carries the page's whole state and a
  * version; a row only ever moves to a newer version, so duplicates and jobs run out of order change
  * nothing, and a deleted page stays deleted.
  */
@@ -48,17 +59,17 @@ export class PageFactsRepository {
    * Applies one event with `em` (in its transaction, if any). Answers the slugs whose cached pages must
    * go (the page's slug before and after the change), or none when the event was older than the row.
    */
-  async apply(em: EntityManager, event: JobPayload<'leads.page-changed'>): Promise<string[]> {
+  async apply(em: EntityManager, event: EventPayload<'page.changed'>): Promise<string[]> {
     const facts = event.page;
     const rows: { old_slug: string | null; applied: boolean }[] = await em.execute(
       `with old as (select slug from leads.page_facts where page_id = ?),
        up as (
-         insert into leads.page_facts as f (page_id, slug, owner_id, owner_username, paused, file_url, sends_webhook, public, deleted, version)
+         insert into leads.page_facts as f (page_id, slug, owner_id, owner_username, paused, file_url, webhook_on, public, deleted, version)
          values (?, ?, ?, ?, ?, ?, ?, cast(? as jsonb), ?, ?)
          on conflict (page_id) do update set
            slug = coalesce(excluded.slug, f.slug), owner_id = coalesce(excluded.owner_id, f.owner_id),
            owner_username = coalesce(excluded.owner_username, f.owner_username), paused = excluded.paused,
-           file_url = excluded.file_url, sends_webhook = excluded.sends_webhook, public = excluded.public,
+           file_url = excluded.file_url, webhook_on = excluded.webhook_on, public = excluded.public,
            deleted = excluded.deleted, version = excluded.version
          where f.version <= excluded.version
          returning f.page_id
@@ -72,7 +83,7 @@ export class PageFactsRepository {
         facts?.ownerUsername ?? null,
         facts?.paused ?? false,
         facts?.fileUrl ?? null,
-        facts?.sendsWebhook ?? false,
+        facts?.webhookOn ?? false,
         facts ? JSON.stringify(facts.public) : null,
         facts === null,
         event.version,
@@ -89,22 +100,51 @@ export class PageFactsRepository {
    */
   async remember(pageId: number, facts: PageFacts): Promise<void> {
     await this.em.fork().execute(
-      `insert into leads.page_facts (page_id, slug, owner_id, owner_username, paused, file_url, sends_webhook, public, deleted, version)
+      `insert into leads.page_facts (page_id, slug, owner_id, owner_username, paused, file_url, webhook_on, public, deleted, version)
        values (?, ?, ?, ?, ?, ?, ?, cast(? as jsonb), false, 0)
        on conflict (page_id) do nothing`,
-      [pageId, facts.slug, facts.ownerId, facts.ownerUsername, facts.paused, facts.fileUrl, facts.sendsWebhook, JSON.stringify(facts.public)],
+      [pageId, facts.slug, facts.ownerId, facts.ownerUsername, facts.paused, facts.fileUrl, facts.webhookOn, JSON.stringify(facts.public)],
     );
   }
 
   /** The live page of a slug (any case), or null. After a slug moved between pages, the newest fact wins. */
   async findBySlug(slug: string): Promise<SubmissionPage | null> {
     const rows: FactsRow[] = await this.em.fork().execute(
-      `select page_id, slug, owner_username, paused, file_url, sends_webhook, public, version from leads.page_facts
-        where lower(slug) = lower(?) and not deleted order by version desc limit 1`,
+      `select f.page_id, f.slug, f.owner_username, f.paused, f.file_url, f.webhook_on, f.public, f.version,
+              coalesce(o.is_pro, false) as owner_is_pro, coalesce(o.version, 0) as plan_version
+         from leads.page_facts f left join leads.owner_plans o on o.owner_id = f.owner_id
+        where lower(f.slug) = lower(?) and not f.deleted order by f.version desc limit 1`,
       [slug],
     );
     const row = rows[0];
     return row ? toSubmissionPage(row.page_id, row) : null;
+  }
+}
+
+/**
+ * The owners' plans as billing publishes them ('plan.changed'), in `leads.owner_plans`: a capture reads its
+ * page's owner's plan with the page (one statement), and decides from it whether the lead goes to the webhook.
+ */
+@Injectable()
+export class OwnerPlansRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  /**
+   * Keeps the change when its version is newer than the one kept (late or repeated messages change nothing).
+   * Answers the slugs of the owner's pages whose cached facts must go, or none when nothing changed.
+   */
+  async apply(change: EventPayload<'plan.changed'>): Promise<string[]> {
+    const rows: { slug: string | null }[] = await this.em.execute(
+      `with up as (
+         insert into leads.owner_plans as o (owner_id, is_pro, version) values (?, ?, ?)
+         on conflict (owner_id) do update set is_pro = excluded.is_pro, version = excluded.version
+           where o.version < excluded.version
+         returning o.owner_id
+       )
+       select f.slug from up join leads.page_facts f on f.owner_id = up.owner_id and not f.deleted`,
+      [change.userId, change.isPremium, change.version],
+    );
+    return rows.map((r) => r.slug).filter((slug): slug is string => !!slug);
   }
 }
 
@@ -117,7 +157,9 @@ export function toSubmissionPage(pageId: number, facts: Omit<FactsRow, 'page_id'
     paused: facts.paused,
     public: facts.public,
     fileUrl: facts.file_url,
-    sendsWebhook: facts.sends_webhook,
+    webhookOn: facts.webhook_on,
+    ownerIsPro: facts.owner_is_pro ?? false,
+    planVersion: Number(facts.plan_version ?? 0),
     version: Number(facts.version ?? 0),
   };
 }

@@ -47,12 +47,15 @@ export class SubmissionPages {
     await this.facts.remember(pageId, facts).catch((err: unknown) => {
       getLogger().warn({ err: { message: (err as Error).message }, pageId }, 'leads: could not keep a page fact');
     });
+    // Read back with the owner's plan beside it (kept from billing's 'plan.changed').
+    const kept = await this.facts.findBySlug(slug);
+    if (kept) return kept;
     return toSubmissionPage(pageId, {
       slug: facts.slug,
       owner_username: facts.ownerUsername,
       paused: facts.paused,
       file_url: facts.fileUrl,
-      sends_webhook: facts.sendsWebhook,
+      webhook_on: facts.webhookOn,
       public: facts.public as unknown as SubmissionPage['public'],
     });
   }

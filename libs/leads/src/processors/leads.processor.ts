@@ -1,13 +1,13 @@
 import { Processor } from '@nestjs/bullmq';
 import { QUEUE_SETTINGS, QueueName } from '@plink/contracts';
 import { ContractWorker, type JobHandlers } from '@plink/platform';
-import { ApplyPageChangeService } from '../page-facts/apply-page-change';
+import { ApplyOwnerPlanService, ApplyPageChangeService } from '../page-facts/apply-page-change';
 import { DeletePageContactsService } from '../use-cases/delete-page-contacts.service';
 import { DeletePageLeadsService } from '../use-cases/delete-page-leads.service';
 
 /**
  * The leads service's own queue: removing the leads of deleted pages, and the contacts of paused pages 30 days
- * after a downgrade; the pages service's page changes, into the read model of pages.
+ * after a downgrade; the pages service's page changes and billing's plan changes, into the read model of pages.
  */
 @Processor(QueueName.Leads, { concurrency: QUEUE_SETTINGS[QueueName.Leads].concurrency })
 export class LeadsProcessor extends ContractWorker<QueueName.Leads> {
@@ -17,13 +17,15 @@ export class LeadsProcessor extends ContractWorker<QueueName.Leads> {
     'leads.delete-contacts-for-page': async (payload) => {
       await this.deleteContacts.execute(payload.pageId);
     },
-    'leads.page-changed': (payload) => this.applyPageChange.execute(payload),
+    'page.changed': (payload) => this.applyPageChange.execute(payload),
+    'plan.changed': (payload) => this.applyOwnerPlan.execute(payload),
   };
 
   constructor(
     private readonly deleteForPage: DeletePageLeadsService,
     private readonly deleteContacts: DeletePageContactsService,
     private readonly applyPageChange: ApplyPageChangeService,
+    private readonly applyOwnerPlan: ApplyOwnerPlanService,
   ) {
     super();
   }

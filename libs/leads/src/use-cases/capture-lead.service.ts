@@ -3,7 +3,7 @@ import { LeadMessages, mayBePageSlug, submitLeadSchema, type PublicPageDto, type
 import { thankYouButton } from '@plink/page-render';
 import { APP_CONFIG, Outbox, RateLimiter, ZodPipe, tooManyRequests, type AppConfig, type DeferredJob } from '@plink/platform';
 import { LeadBatcher } from '../model/lead-batcher';
-import type { SubmissionPage } from '../page-facts/page-facts.repository';
+import { sendsWebhook, type SubmissionPage } from '../page-facts/page-facts.repository';
 import { SubmissionPages } from '../page-facts/submission-pages';
 
 const validate = new ZodPipe(submitLeadSchema);
@@ -84,32 +84,41 @@ export class CaptureLeadService {
    * arrive meanwhile (LeadBatcher); it resolves once committed. The jobs carry what they send (the
    * notifications service reads neither leads nor pages): the address, the page as the visitor saw it, and
    * for the webhook the lead's creation time (written by the statement, the one stored). Whether they are
-   * due is decided here: the lead is new and the page has a file, or a webhook of a Pro owner.
+   * due is decided here: the lead is new and the page has a file, or its webhook on and its owner on Pro in
+   * the plan version this capture read (kept on the lead: the plan in force for it).
    */
   private async store(page: SubmissionPage, email: string, consentAt: Date | null): Promise<void> {
     const jobs: DeferredJob[] = [];
     if (page.fileUrl) {
       jobs.push({
         name: 'email.file-delivery',
-        payload: { v: 2, to: email, page: { id: page.id, title: page.public.title, fileUrl: page.fileUrl }, senderName: page.ownerUsername },
+        payload: { v: 1, to: email, page: { id: page.id, title: page.public.title, fileUrl: page.fileUrl }, senderName: page.ownerUsername },
         idField: 'leadId',
       });
     }
-    if (page.sendsWebhook) {
+    if (sendsWebhook(page)) {
       jobs.push({
         name: 'webhook.deliver',
         payload: {
-          v: 2,
+          v: 1,
           pageId: page.id,
           email,
           consentAt: consentAt ? consentAt.toISOString() : null,
           page: { slug: page.slug, title: page.public.title, url: `${this.config.publicOrigin}/${page.slug}` },
-          ...(page.version > 0 ? { factsAt: page.version } : {}),
+          pageVersion: page.version,
+          planVersion: page.planVersion,
         },
         idField: 'leadId',
         timeField: 'createdAt',
       });
     }
-    await this.leads.store({ pageId: page.id, email, emailLower: email.toLowerCase(), consentAt, jobs: this.outbox.jobsForNewRow(jobs) });
+    await this.leads.store({
+      pageId: page.id,
+      email,
+      emailLower: email.toLowerCase(),
+      consentAt,
+      planVersion: page.planVersion,
+      jobs: this.outbox.jobsForNewRow(jobs),
+    });
   }
 }

@@ -4,9 +4,9 @@ import { Migration } from '@mikro-orm/migrations';
  * The notifications service's own copy of each page's webhook endpoint, which deliveries read (the pages
  * service owns the endpoint and tells every change: 'webhook.endpoint-changed'). Signing secrets stay sealed,
  * as the pages service stores them. A deleted page's row stays a while, marked deleted, so a change that
- * arrives late cannot bring it back. `changed_at` and `plan_at` order the changes of the endpoint and of
- * its owner's plan. The copy is filled the first time by the pages service, asked by a job recorded here
- * ('pages.publish-webhook-endpoints', through the platform's outbox, committed with the table).
+ * arrives late cannot bring it back. `changed_at` orders the changes of the endpoint. (This migration once
+ * also wrote a queue message by name into the outbox, to fill the copy from endpoints that existed before it;
+ * on a new database there are none, and no migration writes queue messages any more.)
  */
 export class CreateWebhookEndpoints20261125 extends Migration {
   override async up() {
@@ -24,7 +24,5 @@ export class CreateWebhookEndpoints20261125 extends Migration {
       owner_is_pro boolean not null default false,
       plan_at timestamptz null
     )`);
-    this.addSql(`insert into platform.outbox (id, queue, job_name, payload, correlation_id)
-      values (gen_random_uuid(), 'pages', 'pages.publish-webhook-endpoints', '{"v": 1}', 'notifications-endpoint-copy')`);
   }
 }

@@ -28,8 +28,8 @@ const MAX_BATCH = 200;
 /**
  * A lead's delivery can start before the service's copy has heard of the page's endpoint at all, or of its
  * latest change: the page's 'webhook.endpoint-changed' and the lead's delivery run side by side on the queue
- * when a visitor submits right after the URL is saved or the owner is back on Pro (or that change's job is
- * being retried). The delivery then waits, back in the delayed set without using an attempt, and looks again:
+ * when a visitor submits right after the URL is saved or turned on (or that change's message is being
+ * retried): the page's facts and its endpoint reach their two copies by separate messages, each one hop. The delivery then waits, back in the delayed set without using an attempt, and looks again:
  * after a quarter of its age, at least 0.5 s and at most a minute (about 80 looks in the hour it waits at
  * most from when the lead was recorded).
  */
@@ -65,7 +65,7 @@ export const ENDPOINT_TIMEOUTS_BEFORE_PARK = 3;
 /** Why a delivery stops when the endpoint's secret cannot be used (sealed under another SESSION_SECRET). */
 const NO_SIGNING_SECRET = 'the page has no signing secret';
 
-/** A `webhook.deliver` job: v2 carries the lead and the page it tells about; v1 only their ids. */
+/** A `webhook.deliver` job: the lead and the page it tells about. */
 type LeadDelivery = JobPayload<'webhook.deliver'>;
 
 /** One lead's delivery in a delivery job, with the correlation id of the request that captured the lead (when known). */
@@ -208,10 +208,10 @@ export class DeliverWebhookService implements OnModuleInit, BeforeApplicationShu
 
   /** One lead's message: checked, then one attempt, or why not. */
   private async deliverLead(delivery: LeadDelivery, job: Job, firstRun: boolean, canWait: boolean): Promise<Outcome> {
-    const prepared = await this.preparing.load({ delivery, firstRun: firstRun && delivery.v === 2 });
+    const prepared = await this.preparing.load({ delivery, firstRun });
     if ('wait' in prepared) {
       // Counted from when the lead was captured (its job may have been put back to wait before).
-      const age = Date.now() - (delivery.v === 2 ? Date.parse(delivery.createdAt) : job.timestamp);
+      const age = Date.now() - Date.parse(delivery.createdAt);
       if (canWait && age < ENDPOINT_WAIT_MAX_MS) return { waitMs: endpointWaitMs(age) };
       getLogger().warn({ pageId: delivery.pageId, leadId: delivery.leadId }, "webhook not sent: this service's copy of the page's endpoint never caught up");
       return { ended: 'skipped' };
@@ -258,7 +258,8 @@ export class DeliverWebhookService implements OnModuleInit, BeforeApplicationShu
 
   /**
    * The send-time checks of lead deliveries, read together: their messages (one statement) and the pages'
-   * endpoints now (one statement: owner still Pro, URL still set and on). A new message's body is made from
+   * endpoints now (one statement: URL still set and on). Whether the owner's plan allows the lead its webhook
+   * was decided at the capture, by the plan in force then: it is not judged again here. A new message's body is made from
    * the job, and its row written with its first attempt. A message that already ended is not sent again; one
    * whose endpoint stopped is marked failed.
    */
@@ -292,12 +293,9 @@ export class DeliverWebhookService implements OnModuleInit, BeforeApplicationShu
         results.set(id, { skip: stop });
       } else if (message) {
         results.set(id, { message, target: endpoint! });
-      } else if (key.v === 2) {
+      } else {
         // Logged with the outcome of this first attempt.
         results.set(id, { message: this.log.newLeadMessage(key, bodyOf(key), new Date(key.createdAt)), target: endpoint! });
-      } else {
-        // Recorded by a release whose worker read the lead, and not sent yet: this worker does not read leads.
-        results.set(id, { skip: 'a job of the former shape (lead id only) whose message was never created' });
       }
     }
     return keys.map((key) => results.get(leadKey(key))!);
@@ -340,7 +338,6 @@ export class DeliverWebhookService implements OnModuleInit, BeforeApplicationShu
 
   private whyNotSend(target: WebhookEndpoint | null): string | null {
     if (!target) return 'the page is gone';
-    if (!target.ownerIsPro) return 'the owner is not on Pro';
     if (!target.url) return 'the page has no webhook URL';
     if (!target.enabled) return 'the webhook is turned off';
     if (target.secrets.length === 0) return NO_SIGNING_SECRET;
@@ -398,17 +395,17 @@ export class DeliverWebhookService implements OnModuleInit, BeforeApplicationShu
 }
 
 /**
- * The copy of the endpoint is older than the page's facts the capture saw saying "sends webhooks": the change
- * behind them (an owner back on Pro, a URL saved or turned on) has not reached this service yet, so what
- * stops the delivery is stale, and the lead waits for the copy instead of being dropped. A copy as new as
- * the facts or newer (a downgrade after the capture) is believed.
+ * The copy of the endpoint is older than the page's facts the capture read (the pages service publishes both
+ * with one version per change): the change the capture saw (a URL saved, the webhook turned on) has not
+ * reached this service yet, so what stops the delivery is stale, and the lead waits for the copy instead of
+ * being dropped. A copy as new as the facts or newer (the URL cleared after the capture) is believed.
  */
 function copyIsBehind(endpoint: WebhookEndpoint | null, delivery: LeadDelivery): boolean {
-  return !!endpoint && delivery.v === 2 && !!delivery.factsAt && endpoint.seenAt.getTime() < delivery.factsAt;
+  return !!endpoint && delivery.pageVersion > 0 && endpoint.seenAt.getTime() < delivery.pageVersion;
 }
 
 /** The `lead.created` body of a lead delivery, from what the job carries (the lead and the page the visitor saw). */
-function bodyOf(delivery: Extract<LeadDelivery, { v: 2 }>): string {
+function bodyOf(delivery: LeadDelivery): string {
   return leadCreatedBody(
     { id: delivery.leadId, email: delivery.email, createdAt: new Date(delivery.createdAt), consentAt: delivery.consentAt ? new Date(delivery.consentAt) : null },
     { pageId: delivery.pageId, slug: delivery.page.slug, title: delivery.page.title, pageUrl: delivery.page.url },

@@ -1,20 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
-import type { JobPayload } from '@plink/contracts';
+import type { EventPayload } from '@plink/contracts';
 import { WebhookSecretBox, nativePoolOf } from '@plink/platform';
 
 /** A page's webhook endpoint as deliveries see it: the notifications service's own copy (see the migration). */
 export interface WebhookEndpoint {
   pageId: number;
   ownerId: number;
-  ownerIsPro: boolean;
   url: string | null;
   /** The secrets that sign now, opened (the new one first; two during 24 h after a rotation). */
   secrets: string[];
   enabled: boolean;
   /** When the current URL started receiving: failures before it do not count. */
   enabledAt: Date | null;
-  /** The time of the newest change this copy has applied (of the endpoint or of its owner's plan). */
+  /** The version of the newest change this copy has applied (the pages service's version of that change). */
   seenAt: Date;
 }
 
@@ -27,7 +26,6 @@ interface EndpointRow {
   previous_secret_until: Date | null;
   enabled: boolean;
   enabled_at: Date | null;
-  owner_is_pro: boolean;
   seen_at: Date;
 }
 
@@ -37,7 +35,7 @@ const TOMBSTONE_DAYS = 30;
 /** The endpoint columns a change replaces when it is newer than the one the copy has. */
 const ENDPOINT_COLUMNS = ['owner_id', 'url', 'secret', 'previous_secret', 'previous_secret_until', 'enabled', 'enabled_at', 'deleted', 'changed_at'];
 
-/** The notifications service's copy of the pages' webhook endpoints, fed by 'webhook.endpoint-changed'. */
+/** The notifications service's copy of the pages' webhook endpoints, fed by 'webhook-endpoint.changed'. */
 @Injectable()
 export class WebhookEndpointsRepository {
   /** The ORM's own `pg` pool: every delivery's lookup is a prepared statement (see WebhookLogRepository). */
@@ -50,21 +48,17 @@ export class WebhookEndpointsRepository {
 
   /**
    * Applies a change, in one statement. Changes may arrive out of order (retries, concurrent jobs): the
-   * endpoint's fields are taken only from a change at least as new as the one applied last (`changed_at`),
-   * the owner's plan only from one that carries it and is at least as new as the last plan (`plan_at`).
+   * endpoint's fields are taken only from a change at least as new as the one applied last (`changed_at`).
    */
-  async apply(change: JobPayload<'webhook.endpoint-changed'>): Promise<void> {
+  async apply(change: EventPayload<'webhook-endpoint.changed'>): Promise<void> {
     const endpoint = change.endpoint;
-    const newer = 'excluded.changed_at >= e.changed_at';
-    const planNewer = 'excluded.plan_at is not null and (e.plan_at is null or excluded.plan_at >= e.plan_at)';
     await this.em.execute(
       `insert into notifications.webhook_endpoints as e
-         (page_id, owner_id, url, secret, previous_secret, previous_secret_until, enabled, enabled_at, deleted, changed_at, owner_is_pro, plan_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         (page_id, owner_id, url, secret, previous_secret, previous_secret_until, enabled, enabled_at, deleted, changed_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        on conflict (page_id) do update set
-         ${ENDPOINT_COLUMNS.map((c) => `${c} = case when ${newer} then excluded.${c} else e.${c} end`).join(',\n         ')},
-         owner_is_pro = case when ${planNewer} then excluded.owner_is_pro else e.owner_is_pro end,
-         plan_at = case when ${planNewer} then excluded.plan_at else e.plan_at end`,
+         ${ENDPOINT_COLUMNS.map((c) => `${c} = excluded.${c}`).join(', ')}
+         where excluded.changed_at >= e.changed_at`,
       [
         change.pageId,
         change.ownerId,
@@ -76,8 +70,6 @@ export class WebhookEndpointsRepository {
         endpoint?.enabledAt ?? null,
         endpoint === null,
         change.at,
-        change.ownerIsPro ?? false,
-        change.ownerIsPro === undefined ? null : change.at,
       ],
     );
   }
@@ -85,7 +77,7 @@ export class WebhookEndpointsRepository {
   /**
    * The endpoints of these pages (one statement; a page without one now, or deleted, is missing from the map),
    * and which of them the copy has never heard of: a page whose
-   * first 'webhook.endpoint-changed' has not been applied yet (its job runs alongside the lead's delivery), as
+   * first 'webhook-endpoint.changed' has not been applied yet (its job runs alongside the lead's delivery), as
    * opposed to a page without an endpoint now (URL cleared, page deleted: the copy keeps a row for those).
    */
   async lookup(pageIds: number[], now = new Date()): Promise<{ endpoints: Map<number, WebhookEndpoint>; unknown: Set<number> }> {
@@ -95,8 +87,8 @@ export class WebhookEndpointsRepository {
     if (ids.length === 0) return { endpoints, unknown };
     const { rows } = await (await this.pool()).query<EndpointRow & { deleted: boolean }>({
       name: 'webhook_endpoints_of_pages',
-      text: `select page_id, owner_id, url, secret, previous_secret, previous_secret_until, enabled, enabled_at, owner_is_pro, deleted,
-              greatest(changed_at, plan_at) as seen_at
+      text: `select page_id, owner_id, url, secret, previous_secret, previous_secret_until, enabled, enabled_at, deleted,
+              changed_at as seen_at
          from notifications.webhook_endpoints where page_id = any($1::int[])`,
       values: [ids],
     });
@@ -128,7 +120,6 @@ export class WebhookEndpointsRepository {
     return {
       pageId: Number(row.page_id),
       ownerId: Number(row.owner_id),
-      ownerIsPro: row.owner_is_pro,
       url: row.url,
       secrets: [current, previous].filter((secret): secret is string => secret !== null),
       enabled: row.enabled,

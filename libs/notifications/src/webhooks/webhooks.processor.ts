@@ -8,9 +8,8 @@ import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { WebhookLogRepository } from './webhook-log.repository';
 
 /**
- * The webhooks queue: lead deliveries (several leads a job, as the outbox relays them; one a job from earlier
- * releases), redeliveries, the copy of the pages' endpoints (changes told by the pages service) and the log
- * clean-up. Retries follow the webhook schedule (the `webhook-schedule` backoff registered here).
+ * The webhooks queue: lead deliveries (several leads a job, as the outbox relays them), redeliveries, the
+ * copy of the pages' endpoints (the pages service's 'webhook-endpoint.changed') and the log clean-up. Retries follow the webhook schedule (the `webhook-schedule` backoff registered here).
  * Concurrency: WEBHOOK_CONCURRENCY, applied at start.
  */
 @Processor(QueueName.Webhooks, {
@@ -23,7 +22,7 @@ export class WebhooksProcessor extends ContractWorker<QueueName.Webhooks> implem
     'webhook.deliver': (payload, job, token) => this.delivery.deliverLeads([{ payload }], job, token),
     'webhook.deliver-many': (payload, job, token) => this.delivery.deliverLeads(payload.jobs, job, token),
     'webhook.redeliver': (payload, job, token) => this.delivery.redeliver(payload.messageId, job, token),
-    'webhook.endpoint-changed': (payload) => this.endpoints.apply(payload),
+    'webhook-endpoint.changed': (payload) => this.endpoints.apply(payload),
     'webhook.clean-log': async () => {
       const removed = await this.log.clean();
       const endpoints = await this.endpoints.clean();

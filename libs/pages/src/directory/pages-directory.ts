@@ -105,7 +105,7 @@ export class PagesDirectory {
   }
 
   /**
-   * The facts of a slug's page as its 'leads.page-changed' events carry them (the same rule, {@link factsOf}),
+   * The facts of a slug's page as its 'page.changed' events carry them (the same rule, {@link factsOf}),
    * read now and not cached: for the leads service's fallback when its read model has not heard of a page yet.
    */
   async findPageFacts(slug: string): Promise<{ pageId: number; facts: PageFacts } | null> {

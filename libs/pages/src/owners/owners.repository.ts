@@ -8,25 +8,25 @@ export interface Owner {
   isPremium: boolean;
 }
 
-/** An owner as identity tells them ('pages.owner-plan-changed'). */
+/** An owner's plan as billing publishes it ('plan.changed'). */
 export interface OwnerChange {
   userId: number;
-  username?: string;
   isPremium?: boolean;
-  /** When identity's copy of the plan last changed (null: never); orders the changes of one owner. */
-  changedAt?: string | null;
+  /** Billing's plan version (1 for the first change); orders the changes of one owner. */
+  version?: number;
 }
 
 interface OwnerRow {
+  /** Null while only the plan is known (see {@link OwnersRepository.apply}). */
   user_id: number;
   username: string;
   is_premium: boolean;
 }
 
 /**
- * The pages service's copy of what it needs of its owners: their username and plan. Identity owns the users;
- * this copy follows identity's jobs ({@link apply}), and a creator's own save fills in an owner it has not
- * heard of yet ({@link remember}). It is never read from identity.
+ * The pages service's copy of what it needs of its owners: their username and plan. The plan follows
+ * billing's 'plan.changed' ({@link apply}), the username the creator's own saves ({@link remember}); neither
+ * is ever read from another service.
  */
 @Injectable()
 export class OwnersRepository {
@@ -34,49 +34,40 @@ export class OwnersRepository {
 
   /** The owner, or null when the pages service has not heard of them. */
   async find(userId: number, em: EntityManager = this.em): Promise<Owner | null> {
-    const [row] = await em.execute<OwnerRow[]>('select user_id, username, is_premium from pages.owners where user_id = ?', [userId]);
+    // A row without a username is a plan heard of before the owner's first save: not an owner yet.
+    const [row] = await em.execute<OwnerRow[]>('select user_id, username, is_premium from pages.owners where user_id = ? and username is not null', [userId]);
     return row ? { id: row.user_id, username: row.username, isPremium: row.is_premium } : null;
   }
 
   /**
-   * Stores an owner as identity tells them. A change older than the one kept is ignored (jobs may come
-   * late or twice), so the copy ends as identity's newest. Without a username (a job from before the
-   * copy existed) only an owner already kept is changed. Answers whether the copy changed.
+   * Stores an owner's plan as billing publishes it. A version not newer than the one kept changes nothing
+   * (messages may come late or twice), so the copy ends as billing's newest. The plan of a user who has not
+   * saved a page yet is kept too (without a username, which their first save brings): that save then finds
+   * the plan billing decided, whatever identity's copy said in its request. Answers whether the copy changed.
    */
   async apply(em: EntityManager, change: OwnerChange): Promise<boolean> {
-    if (change.isPremium === undefined) return false;
-    const changedAt = change.changedAt ? new Date(change.changedAt) : null;
-    const newer = 'pages.owners.plan_changed_at is null or (excluded.plan_changed_at is not null and excluded.plan_changed_at >= pages.owners.plan_changed_at)';
-    if (change.username === undefined) {
-      const rows = await em.execute<{ user_id: number }[]>(
-        `update pages.owners set is_premium = ?, plan_changed_at = coalesce(?, plan_changed_at), updated_at = now()
-          where user_id = ? and (plan_changed_at is null or (cast(? as timestamptz) is not null and cast(? as timestamptz) >= plan_changed_at)) returning user_id`,
-        [change.isPremium, changedAt, change.userId, changedAt, changedAt],
-      );
-      return rows.length > 0;
-    }
+    if (change.isPremium === undefined || change.version === undefined) return false;
     const rows = await em.execute<{ user_id: number }[]>(
-      `insert into pages.owners (user_id, username, is_premium, plan_changed_at) values (?, ?, ?, ?)
-       on conflict (user_id) do update set username = excluded.username, is_premium = excluded.is_premium,
-         plan_changed_at = coalesce(excluded.plan_changed_at, pages.owners.plan_changed_at), updated_at = now()
-         where ${newer}
+      `insert into pages.owners as o (user_id, username, is_premium, plan_version) values (?, null, ?, ?)
+       on conflict (user_id) do update set is_premium = excluded.is_premium, plan_version = excluded.plan_version, updated_at = now()
+         where o.plan_version < excluded.plan_version
        returning user_id`,
-      [change.userId, change.username, change.isPremium, changedAt],
+      [change.userId, change.isPremium, change.version],
     );
     return rows.length > 0;
   }
 
   /**
    * The signed-in creator as their request carries them (identity's copy, read for the request): kept when
-   * the pages service has not heard of them yet. Their plan is taken only while no job of identity's has
-   * told it (then the request knows best); after that the jobs alone change it.
+   * the pages service has not heard of them yet. Their plan is taken only while no 'plan.changed' has
+   * reached this copy (then the request knows best); after that those alone change it.
    */
   async remember(em: EntityManager, user: Owner): Promise<void> {
     await em.execute(
-      `insert into pages.owners (user_id, username, is_premium) values (?, ?, ?)
-       on conflict (user_id) do update set username = excluded.username, is_premium = excluded.is_premium, updated_at = now()
-         where pages.owners.plan_changed_at is null
-           and (pages.owners.username <> excluded.username or pages.owners.is_premium <> excluded.is_premium)`,
+      `insert into pages.owners as o (user_id, username, is_premium) values (?, ?, ?)
+       on conflict (user_id) do update set username = excluded.username,
+         is_premium = case when o.plan_version = 0 then excluded.is_premium else o.is_premium end, updated_at = now()
+         where o.username is distinct from excluded.username or (o.plan_version = 0 and o.is_premium <> excluded.is_premium)`,
       [user.id, user.username, user.isPremium],
     );
   }

@@ -7,10 +7,10 @@ import { RemovePausedLeadsService } from '../use-cases/remove-paused-leads.servi
 import { WebhookEndpointService } from '../webhooks/webhook-endpoint.service';
 
 /**
- * The pages queue: moving buffered views into the database; when a page owner's plan changes, pausing or
- * un-pausing their pages and dropping them from the caches; removing the leads of paused pages when their
- * date comes (and the warning a week before); turning off a webhook the notifications service gave up on,
- * and telling it every endpoint (to fill its copy).
+ * The pages queue: moving buffered views into the database; when a page owner's plan changes (billing's
+ * 'plan.changed'), pausing or un-pausing their pages and dropping them from the caches; removing the leads of
+ * paused pages when their date comes (and the warning a week before); turning off a webhook the
+ * notifications service gave up on.
  */
 @Processor(QueueName.Pages, { concurrency: QUEUE_SETTINGS[QueueName.Pages].concurrency })
 export class PagesProcessor extends ContractWorker<QueueName.Pages> {
@@ -19,21 +19,14 @@ export class PagesProcessor extends ContractWorker<QueueName.Pages> {
     'pages.flush-views': async () => {
       await this.flushViews.execute();
     },
-    'pages.owner-plan-changed': async (payload) => {
-      await this.ownerPlanChanged.execute(payload.userId, new Date(), {
-        username: payload.username,
-        isPremium: payload.isPremium,
-        changedAt: payload.changedAt,
-      });
+    'plan.changed': async (payload) => {
+      await this.ownerPlanChanged.execute(payload.userId, new Date(), { isPremium: payload.isPremium, version: payload.version });
     },
     'pages.remove-paused-leads': async (payload) => {
       await this.removePausedLeads.execute(payload.userId);
     },
     'pages.lead-removal-warning': (payload) => this.removePausedLeads.warn(payload.userId, payload.removalAt),
     'pages.disable-webhook': (payload) => this.webhookEndpoint.disable(payload),
-    'pages.publish-webhook-endpoints': async () => {
-      await this.webhookEndpoint.publishAll();
-    },
   };
 
   constructor(

@@ -43,6 +43,8 @@ export class PagesTestApp {
   signIns!: TestSignIns;
   readonly conversions = new FakeConversions();
   private readonly replicas = new Set<NestFastifyApplication>();
+  /** The plan versions this test published per user (billing counts them; see setPremium). */
+  private readonly planVersions = new Map<number, number>();
 
   static async start(overrides: Record<string, string> = {}): Promise<PagesTestApp> {
     const t = new PagesTestApp();
@@ -91,17 +93,14 @@ export class PagesTestApp {
   }
 
   /**
-   * The creator's plan changes as identity makes it known: their next request carries it, and the pages
-   * service hears of it as from identity's 'pages.owner-plan-changed' job (pausing, caches).
+   * The creator's plan changes as billing publishes it: their next request carries it (identity's copy), and
+   * the pages service hears of it as from billing's 'plan.changed' (pausing, caches), with the next version.
    */
   async setPremium(userId: number, premium: boolean): Promise<void> {
     await this.signIns.setPremium(userId, premium);
-    const { rows } = await this.db.query('select username from test_identity.users where id = $1', [userId]);
-    await this.app.get(OwnerPlanChangedService).execute(userId, new Date(), {
-      username: rows[0].username as string,
-      isPremium: premium,
-      changedAt: new Date().toISOString(),
-    });
+    const version = (this.planVersions.get(userId) ?? 0) + 1;
+    this.planVersions.set(userId, version);
+    await this.app.get(OwnerPlanChangedService).execute(userId, new Date(), { isPremium: premium, version });
   }
 
   async close(): Promise<void> {

@@ -50,7 +50,7 @@ export class CreatePageService {
         const created = tx.create(Page, { ...withoutUndefined(fields), slug: fields.slug, userId: user.id });
         await tx.flush();
         this.events.changed(tx, created, user);
-        if (hasWebhookEndpoint(created)) recordWebhookEndpoint(this.outbox, tx, created, user.isPremium);
+        if (hasWebhookEndpoint(created)) recordWebhookEndpoint(this.outbox, tx, created);
         return created;
       });
     } catch (err) {

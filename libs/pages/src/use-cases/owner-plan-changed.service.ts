@@ -1,16 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { Outbox, getLogger } from '@plink/platform';
+import { getLogger } from '@plink/platform';
 import { PageChanges } from '../cache/page-changes';
 import { OwnersRepository, type OwnerChange } from '../owners/owners.repository';
 import { decidePausing } from '../model/pause-rules';
 import { PagesRepository } from '../model/pages.repository';
 import { PageEvents } from '../model/page-events';
-import { hasWebhookEndpoint, recordWebhookEndpoint } from '../webhooks/webhook-endpoint-events';
 
 /**
- * A page owner's plan changed (identity has stored it and says so, 'pages.owner-plan-changed'). The pages
- * service's copy of the owner takes the change unless it already holds a newer one; then their pages follow
+ * A page owner's plan changed (billing's 'plan.changed'). The pages service's copy of the owner takes the
+ * change unless it already holds a newer version; then their pages follow
  * the plan as that copy has it NOW (not what the job says, so a duplicate or late job cannot undo a newer
  * change): when Pro ended, the oldest page (or the one the owner chose to keep live) stays live and the
  * others are paused; when Pro started, every page is live again ({@link decidePausing}). Under the owner's
@@ -27,10 +26,9 @@ export class OwnerPlanChangedService {
     private readonly owners: OwnersRepository,
     private readonly changes: PageChanges,
     private readonly events: PageEvents,
-    private readonly outbox: Outbox,
   ) {}
 
-  /** `now` is when pages are paused (a test passes its own clock); `change` is the owner as identity told it. */
+  /** `now` is when pages are paused (a test passes its own clock); `change` is the plan as billing published it. */
   async execute(userId: number, now = new Date(), change: Omit<OwnerChange, 'userId'> = {}): Promise<{ paused: number; unpaused: number }> {
     const { slugs, paused, unpaused } = await this.em.fork().transactional(async (tx) => {
       await this.pages.lockOwner(tx, userId);
@@ -42,14 +40,12 @@ export class OwnerPlanChangedService {
       const decision = decidePausing(pages, owner.isPremium);
       await this.pages.setPaused(tx, userId, decision.pause, now);
       await this.pages.setPaused(tx, userId, decision.unpause, null);
-      // Every page of the owner: the plan decides what each shows and whether it sends webhooks.
+      // Every page of the owner: the plan decides what each shows (branding, custom code, tracking).
       const pausing = new Set(decision.pause);
       const unpausing = new Set(decision.unpause);
       for (const page of pages) {
         this.events.changed(tx, page, owner, { paused: pausing.has(page.id) || (!unpausing.has(page.id) && !!page.pausedAt) });
       }
-      // Webhooks are a Pro feature: the notifications service's copy of each endpoint learns the owner's plan.
-      for (const page of pages) if (hasWebhookEndpoint(page)) recordWebhookEndpoint(this.outbox, tx, page, owner.isPremium);
       return { slugs: pages.map((p) => p.slug), paused: decision.pause.length, unpaused: decision.unpause.length };
     });
     if (slugs.length > 0) await this.changes.publish(slugs);

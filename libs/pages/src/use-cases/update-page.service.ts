@@ -56,7 +56,7 @@ export class UpdatePageService {
         if (dropped.length > 0) this.outbox.record(em, 'pages.delete-uploads', { v: 1, keys: dropped });
         this.events.changed(em, page, user, { formerSlug: oldSlug });
         // The notifications service's copy of the endpoint follows a URL saved, changed or cleared.
-        if ((page.webhookUrl ?? null) !== webhookUrlBefore) recordWebhookEndpoint(this.outbox, em, page, user.isPremium);
+        if ((page.webhookUrl ?? null) !== webhookUrlBefore) recordWebhookEndpoint(this.outbox, em, page);
       });
     } catch (err) {
       if (PagesRepository.isSlugConflict(err)) throw slugTaken();

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { WebhookEndpointState } from '@plink/contracts';
 import type { Outbox } from '@plink/platform';
+import { changeVersion } from '../model/change-version';
 import type { Page } from '../model/page.entity';
 
 const iso = (date: Date | null | undefined): string | null => (date ? new Date(date).toISOString() : null);
@@ -24,22 +25,21 @@ export function hasWebhookEndpoint(page: Pick<Page, 'webhookUrl' | 'webhookSecre
 
 /**
  * The notifications service delivers webhooks from its own copy of each endpoint (it reads no page): every
- * change of the endpoint (URL saved or cleared, secret rotated, turned on or off), and of its owner's plan, is
- * told to it by a 'webhook.endpoint-changed' job recorded in the unit of work that makes the change, so the
- * copy follows once it commits. `ownerIsPro`: the owner's plan as the change knows it (left out when it does not).
+ * change of the endpoint (URL saved or cleared, secret rotated, turned on or off) is published as
+ * 'webhook-endpoint.changed' in the unit of work that makes the change, so the copy follows once it commits.
+ * Its `at` is the change's version, the one the page's `page.changed` of the same change carries.
  */
-export function recordWebhookEndpoint(outbox: Outbox, em: EntityManager, page: Page, ownerIsPro?: boolean): void {
-  outbox.record(em, 'webhook.endpoint-changed', {
+export function recordWebhookEndpoint(outbox: Outbox, em: EntityManager, page: Page): void {
+  outbox.publish(em, 'webhook-endpoint.changed', {
     v: 1,
     pageId: page.id,
     ownerId: page.userId,
-    at: new Date().toISOString(),
+    at: new Date(changeVersion(em)).toISOString(),
     endpoint: endpointStateOf(page),
-    ...(ownerIsPro === undefined ? {} : { ownerIsPro }),
   });
 }
 
-/** The page is deleted: its endpoint is gone (recorded with the delete). */
+/** The page is deleted: its endpoint is gone (published with the delete). */
 export function recordWebhookEndpointRemoved(outbox: Outbox, em: EntityManager, page: Page): void {
-  outbox.record(em, 'webhook.endpoint-changed', { v: 1, pageId: page.id, ownerId: page.userId, at: new Date().toISOString(), endpoint: null });
+  outbox.publish(em, 'webhook-endpoint.changed', { v: 1, pageId: page.id, ownerId: page.userId, at: new Date(changeVersion(em)).toISOString(), endpoint: null });
 }

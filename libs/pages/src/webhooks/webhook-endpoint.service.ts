@@ -46,7 +46,7 @@ export class WebhookEndpointService {
       webhookSecret: this.secrets.seal(newWebhookSecret()),
       updatedAt: new Date(now),
     });
-    recordWebhookEndpoint(this.outbox, this.em, page, user.isPremium);
+    recordWebhookEndpoint(this.outbox, this.em, page);
     await this.em.flush();
     return page;
   }
@@ -56,7 +56,7 @@ export class WebhookEndpointService {
     const page = await this.ownedEndpoint(user, pageId);
     this.em.assign(page, { webhookDisabledAt: null, webhookDisabledReason: null, webhookEnabledAt: new Date() });
     this.events.changed(this.em, page, user);
-    recordWebhookEndpoint(this.outbox, this.em, page, user.isPremium);
+    recordWebhookEndpoint(this.outbox, this.em, page);
     await this.em.flush();
     await this.changes.publish([page.slug]);
     return page;
@@ -87,35 +87,5 @@ export class WebhookEndpointService {
     await this.em.flush();
     await this.changes.publish([page.slug]);
     getLogger().info({ pageId: page.id, reason: payload.reason }, 'webhook disabled');
-  }
-
-  /**
-   * Tells the notifications service every page's endpoint with its owner's plan ('pages.publish-webhook-endpoints':
-   * how its copy is filled the first time), 500 pages per transaction. A page changed meanwhile is told again
-   * by its change, which is newer.
-   */
-  async publishAll(): Promise<number> {
-    let after = 0;
-    let published = 0;
-    const owners = new Map<number, boolean | null>();
-    for (;;) {
-      const em = this.em.fork();
-      const pages = await em.find(
-        Page,
-        { id: { $gt: after }, $or: [{ webhookUrl: { $ne: null } }, { webhookSecret: { $ne: null } }] },
-        { orderBy: { id: 'asc' }, limit: 500 },
-      );
-      if (pages.length === 0) break;
-      for (const page of pages) {
-        if (!owners.has(page.userId)) owners.set(page.userId, (await this.owners.find(page.userId, em))?.isPremium ?? null);
-        const ownerIsPro = owners.get(page.userId);
-        if (hasWebhookEndpoint(page) && ownerIsPro !== null) recordWebhookEndpoint(this.outbox, em, page, ownerIsPro);
-      }
-      await em.flush();
-      published += pages.length;
-      after = pages[pages.length - 1].id;
-    }
-    getLogger().info({ pages: published }, 'webhook endpoints told to the notifications service');
-    return published;
   }
 }

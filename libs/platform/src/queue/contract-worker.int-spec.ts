@@ -16,7 +16,7 @@ class RecordingEmailWorker extends ContractWorker<QueueName.Email> {
   protected readonly handlers: JobHandlers<QueueName.Email> = {
     'email.verification': async (payload: JobPayload<'email.verification'>, job: Job) => {
       seen.push({ name: job.name, payload, attempt: job.attemptsMade + 1 });
-      if (payload.v === 1 && payload.userId === 13 && job.attemptsMade < 1) throw new Error('flaky once');
+      if (payload.to.userId === 13 && job.attemptsMade < 1) throw new Error('flaky once');
     },
     'email.password-reset': async (payload, job) => {
       seen.push({ name: job.name, payload, attempt: job.attemptsMade + 1 });
@@ -75,17 +75,17 @@ describe('contract workers', () => {
     const queue = new Queue(QueueName.Email, { connection: { url: config.redisUrl }, prefix: `${config.redisPrefix}bull` });
     try {
       const meta = { correlationId: 'test-correlation', recordedAt: new Date().toISOString() };
-      await queue.add('email.verification', { payload: { v: 1, userId: 1, sealedToken: 's' }, meta });
-      const bad = await queue.add('email.verification', { payload: { v: 1, userId: 'one' }, meta });
+      await queue.add('email.verification', { payload: { v: 1, to: recipient(1), sealedToken: 's' }, meta });
+      const bad = await queue.add('email.verification', { payload: { v: 1, to: { userId: 'one' } }, meta });
       const unknown = await queue.add('email.unknown', { payload: {}, meta });
-      await queue.add('email.verification', { payload: { v: 1, userId: 13, sealedToken: 's' }, meta }, { attempts: 3, backoff: { type: 'fixed', delay: 50 } });
+      await queue.add('email.verification', { payload: { v: 1, to: recipient(13), sealedToken: 's' }, meta }, { attempts: 3, backoff: { type: 'fixed', delay: 50 } });
       const deadline = Date.now() + 15_000;
-      while (seen.filter((s) => (s.payload as { userId: number }).userId === 13).length < 2 && Date.now() < deadline) {
+      while (seen.filter((s) => (s.payload as { to: { userId: number } }).to.userId === 13).length < 2 && Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, 50));
       }
-      expect(seen.find((s) => (s.payload as { userId: number }).userId === 1)).toMatchObject({ name: 'email.verification' });
-      expect(seen.filter((s) => (s.payload as { userId: number }).userId === 13).map((s) => s.attempt)).toEqual([1, 2]);
-      expect(seen.some((s) => (s.payload as { userId: unknown }).userId === 'one')).toBe(false);
+      expect(seen.find((s) => (s.payload as { to: { userId: number } }).to.userId === 1)).toMatchObject({ name: 'email.verification' });
+      expect(seen.filter((s) => (s.payload as { to: { userId: number } }).to.userId === 13).map((s) => s.attempt)).toEqual([1, 2]);
+      expect(seen.some((s) => (s.payload as { to?: { userId: unknown } }).to?.userId === 'one')).toBe(false);
       expect(await (await queue.getJob(bad.id!))!.getState()).toBe('failed');
       expect((await queue.getJob(bad.id!))!.attemptsMade).toBe(1); // not retried: it can never succeed
       expect(await (await queue.getJob(unknown.id!))!.getState()).toBe('failed');
@@ -95,3 +95,8 @@ describe('contract workers', () => {
     }
   });
 });
+
+/** An account e-mail's recipient, as identity records it. */
+function recipient(userId: number) {
+  return { userId, email: `user${Math.abs(userId)}@example.com`, username: `user${Math.abs(userId)}` };
+}

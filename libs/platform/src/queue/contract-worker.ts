@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap, 
 import { OnWorkerEvent, WorkerHost } from '@nestjs/bullmq';
 import { MikroORM, RequestContext } from '@mikro-orm/postgresql';
 import { DelayedError, UnrecoverableError, type Job, type Worker } from 'bullmq';
-import { JOBS, isJobName, jobsOfQueue, type JobName, type JobPayload, type JobsOfQueue, QueueName } from '@plink/contracts';
+import { isMessageOf, jobsOfQueue, schemaOf, type JobPayload, type JobsOfQueue, type MessageName, QueueName } from '@plink/contracts';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import { getLogger, runWithCorrelation } from '../logging/logger';
@@ -27,15 +27,15 @@ export type JobHandlers<Q extends QueueName> = {
  */
 @Injectable()
 export class JobHandlerRegistry implements OnApplicationBootstrap {
-  private readonly handled = new Map<JobName, string[]>();
+  private readonly handled = new Map<MessageName, string[]>();
   private readonly served = new Set<QueueName>();
   private readonly running: { queue: QueueName; worker: () => Worker }[] = [];
 
   register(queue: QueueName, owner: string, jobs: string[]): void {
     this.served.add(queue);
     for (const job of jobs) {
-      if (!isJobName(job) || JOBS[job].queue !== queue) {
-        throw new Error(`${owner} handles "${job}", which is not a job of queue "${queue}"`);
+      if (!isMessageOf(queue, job)) {
+        throw new Error(`${owner} handles "${job}", which is neither a job of queue "${queue}" nor an event it subscribes to`);
       }
       this.handled.set(job, [...(this.handled.get(job) ?? []), owner]);
     }
@@ -133,10 +133,10 @@ export abstract class ContractWorker<Q extends QueueName> extends WorkerHost imp
       meta?.correlationId,
       async () => {
         const log = getLogger();
-        if (!isJobName(name) || JOBS[name].queue !== this.queueName) {
+        if (!isMessageOf(this.queueName, name)) {
           throw new UnrecoverableError(`Unknown job "${name}" on queue "${this.queueName}"`);
         }
-        const parsed = JOBS[name].schema.safeParse((job.data as { payload?: unknown } | undefined)?.payload);
+        const parsed = schemaOf(name).safeParse((job.data as { payload?: unknown } | undefined)?.payload);
         if (!parsed.success) {
           log.error({ job: name, jobId: job.id, issues: parsed.error.issues.map((i) => i.path.join('.')) }, 'job payload rejected');
           throw new UnrecoverableError(`Invalid payload for job "${name}"`);

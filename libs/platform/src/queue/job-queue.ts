@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { JOBS, QUEUE_SETTINGS, type JobEnvelope, type JobName, type JobPayload, QueueName } from '@plink/contracts';
+import { JOBS, QUEUE_SETTINGS, isJobName, type JobEnvelope, type JobPayload, type MessageName, QueueName } from '@plink/contracts';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import { warnThrottled } from '../logging/throttled-log';
@@ -49,18 +49,22 @@ export class JobQueue implements OnApplicationShutdown {
     this.client.on('ready', listener);
   }
 
-  /** Adds jobs with one round trip per queue; a `jobId` makes its add idempotent (an existing id is not added twice). */
-  async addMany(jobs: { name: JobName; envelope: JobEnvelope; jobId?: string }[]): Promise<void> {
+  /**
+   * Adds jobs with one round trip per queue; a `jobId` makes its add idempotent (an existing id is not added
+   * twice). A job goes to its contract's queue; an event's message names its subscriber's `queue`.
+   */
+  async addMany(jobs: { name: MessageName; envelope: JobEnvelope; jobId?: string; queue?: QueueName }[]): Promise<void> {
     const byQueue = new Map<QueueName, typeof jobs>();
     for (const job of jobs) {
-      const queue = JOBS[job.name].queue;
+      const queue = job.queue ?? (isJobName(job.name) ? JOBS[job.name].queue : undefined);
+      if (!queue) throw new Error(`"${job.name}" is an event: say which subscriber's queue it goes to`);
       const list = byQueue.get(queue);
       if (list) list.push(job);
       else byQueue.set(queue, [job]);
     }
     await Promise.all(
       [...byQueue].map(([queue, list]) =>
-        this.queue(queue).addBulk(list.map((j) => ({ name: j.name, data: j.envelope, opts: jobOptions(j.name, j.jobId) }))),
+        this.queue(queue).addBulk(list.map((j) => ({ name: j.name, data: j.envelope, opts: jobOptions(queue, j.jobId) }))),
       ),
     );
   }
@@ -72,8 +76,8 @@ export class JobQueue implements OnApplicationShutdown {
   }
 }
 
-function jobOptions(name: JobName, jobId?: string) {
-  const settings = QUEUE_SETTINGS[JOBS[name].queue];
+function jobOptions(queue: QueueName, jobId?: string) {
+  const settings = QUEUE_SETTINGS[queue];
   return {
     jobId,
     attempts: settings.attempts,

@@ -48,7 +48,7 @@ describe('outbox relay across a Redis outage', () => {
 
     await redis.stop();
     await em.transactional(async (tx) => {
-      outbox.record(tx, 'email.verification', { v: 1, userId: 42, sealedToken: 'sealed' });
+      outbox.record(tx, 'email.verification', { v: 1, to: recipient(42), sealedToken: 'sealed' });
     });
     await expect(outbox.relayOnce()).resolves.toBe(0);
     expect(await outboxRows()).toBe(1);
@@ -61,7 +61,7 @@ describe('outbox relay across a Redis outage', () => {
     const jobs = await queue.getJobs(['waiting', 'active', 'completed', 'delayed']);
     expect(jobs).toHaveLength(1);
     expect(jobs[0].name).toBe('email.verification');
-    expect(jobs[0].data.payload).toEqual({ v: 1, userId: 42, sealedToken: 'sealed' });
+    expect(jobs[0].data.payload).toEqual({ v: 1, to: recipient(42), sealedToken: 'sealed' });
     expect(jobs[0].data.meta.correlationId).toEqual(expect.any(String));
   }, 60_000);
 
@@ -70,7 +70,7 @@ describe('outbox relay across a Redis outage', () => {
     const em = app.get(EntityManager).fork();
     await expect(
       em.transactional(async (tx) => {
-        outbox.record(tx, 'email.password-reset', { v: 1, userId: 7, sealedToken: 'sealed' });
+        outbox.record(tx, 'email.password-reset', { v: 1, to: recipient(7), sealedToken: 'sealed' });
         await tx.flush();
         throw new Error('the change failed');
       }),
@@ -100,7 +100,7 @@ describe('outbox relay across a Redis outage', () => {
       const relay = outbox as unknown as { running?: Promise<number>; waiting?: NodeJS.Timeout };
       const relayBusy = () => Boolean(relay.running || relay.waiting);
       const record = async (em: EntityManager, token: string) => {
-        outbox.record(em, 'email.verification', { v: 1, userId: 5, sealedToken: token });
+        outbox.record(em, 'email.verification', { v: 1, to: recipient(5), sealedToken: token });
         await em.flush();
         if (em.isInTransaction()) expect({ token, woken: relayBusy() }).toEqual({ token, woken: false }); // not before the commit
       };
@@ -191,14 +191,14 @@ describe('outbox relay across a Redis outage', () => {
   it('refuses to record a payload that breaks the job contract', () => {
     const outbox = app.get(Outbox);
     const em = app.get(EntityManager).fork();
-    expect(() => outbox.record(em, 'email.verification', { v: 1, userId: -1, sealedToken: '' } as never)).toThrow();
+    expect(() => outbox.record(em, 'email.verification', { v: 1, to: recipient(-1), sealedToken: '' } as never)).toThrow();
   });
 
   it('drains a backlog bigger than one relay batch from the wake-up of its commit, without waiting for polls', () =>
     withoutPolling(async () => {
       const outbox = app.get(Outbox);
       await app.get(EntityManager).fork().transactional(async (tx) => {
-        for (let i = 0; i < 1_200; i += 1) outbox.record(tx, 'email.verification', { v: 1, userId: i + 1, sealedToken: `backlog-${i}` });
+        for (let i = 0; i < 1_200; i += 1) outbox.record(tx, 'email.verification', { v: 1, to: recipient(i + 1), sealedToken: `backlog-${i}` });
       });
       const deadline = Date.now() + 20_000;
       while ((await outboxRows()) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
@@ -211,7 +211,7 @@ describe('outbox relay across a Redis outage', () => {
       const outbox = app.get(Outbox);
       const record = (token: string) =>
         app.get(EntityManager).fork().transactional(async (tx) => {
-          outbox.record(tx, 'email.verification', { v: 1, userId: 7, sealedToken: token });
+          outbox.record(tx, 'email.verification', { v: 1, to: recipient(7), sealedToken: token });
         });
       await record('first'); // a pass starts at once with the first job
       // Committed while that pass runs: these wait for the next pass, which must come by itself.
@@ -227,14 +227,14 @@ describe('outbox relay across a Redis outage', () => {
     const seen: string[] = [];
     let fail = false;
     outbox.applyHere('email.password-reset', async (em, payload) => {
-      const userId = payload.v === 1 ? payload.userId : payload.to.userId;
+      const userId = payload.to.userId;
       seen.push(`${userId}:${em.getTransactionContext() ? 'in transaction' : 'committed'}`);
       if (fail) throw new Error('read model down');
       return () => {
         seen.push(`${userId}:after commit`);
       };
     });
-    const reset = (userId: number) => ({ v: 1 as const, userId, sealedToken: 'sealed' });
+    const reset = (userId: number) => ({ v: 1 as const, to: recipient(userId), sealedToken: 'sealed' });
     const em = app.get(EntityManager).fork();
 
     await em.transactional(async (tx) => {
@@ -257,10 +257,15 @@ describe('outbox relay across a Redis outage', () => {
     const relayed = async () =>
       (await queue.getJobs(['waiting', 'active', 'completed', 'delayed']))
         .filter((job) => job?.name === 'email.password-reset')
-        .map((job) => (job.data.payload as { userId: number }).userId)
+        .map((job) => (job.data.payload as { to: { userId: number } }).to.userId)
         .sort();
     const deadline = Date.now() + 10_000;
     while ((await relayed()).length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     expect(await relayed()).toEqual([1, 2, 4]);
   });
 });
+
+/** An account e-mail's recipient, as identity records it. */
+function recipient(userId: number) {
+  return { userId, email: `user${Math.abs(userId)}@example.com`, username: `user${Math.abs(userId)}` };
+}

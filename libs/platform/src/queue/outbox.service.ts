@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
-import { JOBS, type JobName, type JobPayload } from '@plink/contracts';
+import { EVENTS, JOBS, queuesOfEvent, type EventName, type EventPayload, type JobName, type JobPayload, type MessageName } from '@plink/contracts';
 import { nativePoolOf, type NativePgPool } from '../database/database.module';
 import { currentCorrelationId } from '../logging/logger';
 import { warnThrottled } from '../logging/throttled-log';
@@ -53,10 +53,11 @@ export interface StatementWithJobs {
  * What a process that also holds the consumer's data does with a job in the transaction that records it
  * (see {@link Outbox.applyHere}); it may answer work to do once that transaction has committed.
  */
-export type InProcessHandler<N extends JobName> = (em: EntityManager, payload: JobPayload<N>) => Promise<AfterCommit | void>;
+export type InProcessHandler<N extends MessageName> = (em: EntityManager, payload: JobPayload<N>) => Promise<AfterCommit | void>;
 
 interface OutboxRow {
   id: string;
+  queue: string;
   job_name: string;
   payload: Record<string, unknown>;
   correlation_id: string;
@@ -66,10 +67,11 @@ interface OutboxRow {
 }
 
 /**
- * The transactional outbox, the one way a job that follows a database change is recorded:
+ * The transactional outbox, the one way a job or an event that follows a database change is recorded:
  *
  * - {@link record} writes the job in the caller's unit of work (its EntityManager), so it commits or rolls
  *   back with the caller's change; the relay is woken once that work commits ({@link WakeRelayOnCommit}).
+ * - {@link publish} does the same for an event, with one message per subscriber, each on its own queue.
  * - {@link writeWithJobs} runs one SQL statement that creates rows and records their jobs with them (the
  *   lead capture's group commit), and wakes the relay after it.
  *
@@ -87,7 +89,7 @@ export class Outbox implements OnApplicationBootstrap, BeforeApplicationShutdown
   private stopped = false;
   /** The ORM's own `pg` pool (shared with every other query). */
   private readonly nativePool = nativePoolOf(() => this.orm.em);
-  private readonly here = new Map<JobName, InProcessHandler<JobName>>();
+  private readonly here = new Map<MessageName, InProcessHandler<MessageName>>();
 
   constructor(
     @Inject(MikroORM) private readonly orm: MikroORM,
@@ -111,19 +113,22 @@ export class Outbox implements OnApplicationBootstrap, BeforeApplicationShutdown
    * committed on its own, its error is logged and the relayed job follows. The work it answers runs once
    * the change has committed (errors there are logged too). One handler per job name.
    */
-  applyHere<N extends JobName>(name: N, handler: InProcessHandler<N>): void {
+  applyHere<N extends MessageName>(name: N, handler: InProcessHandler<N>): void {
     if (this.here.has(name)) throw new Error(`"${name}" is already applied in this process`);
-    this.here.set(name, handler as unknown as InProcessHandler<JobName>);
+    this.here.set(name, handler as unknown as InProcessHandler<MessageName>);
   }
 
   private async runHere(em: EntityManager, messages: OutboxMessage[], inTransaction: boolean): Promise<AfterCommit[]> {
     const after: AfterCommit[] = [];
+    const handled = new Set<string>();
     for (const message of messages) {
-      const handler = this.here.get(message.jobName as JobName);
-      if (!handler) continue;
+      const handler = this.here.get(message.jobName as MessageName);
+      if (!handler || handled.has(message.id)) continue;
+      // An event has a message per subscriber; applied here once.
+      for (const other of messages) if (other.jobName === message.jobName && other.payload === message.payload) handled.add(other.id);
       let next: AfterCommit | void;
       try {
-        next = await handler(em, message.payload as JobPayload<JobName>);
+        next = await handler(em, message.payload as JobPayload<MessageName>);
       } catch (err) {
         if (inTransaction) throw err;
         // The change is committed already: the caller must not see it fail; the relayed job applies it.
@@ -146,13 +151,27 @@ export class Outbox implements OnApplicationBootstrap, BeforeApplicationShutdown
 
   /** Records a job in the caller's unit of work; it is relayed once that work is committed. */
   record<N extends JobName>(em: EntityManager, name: N, payload: JobPayload<N>): void {
-    const parsed = JOBS[name].schema.parse(payload);
+    const parsed = JOBS[name].schema.parse(payload) as Record<string, unknown>;
+    this.persist(em, JOBS[name].queue, name, parsed);
+  }
+
+  /**
+   * Publishes an event (declared in the contracts' events.ts) in the caller's unit of work: one message per
+   * subscriber, on that subscriber's queue, relayed once the work is committed. Only the event's owner
+   * publishes it; every copy is then one hop from the change.
+   */
+  publish<E extends EventName>(em: EntityManager, event: E, payload: EventPayload<E>): void {
+    const parsed = EVENTS[event].schema.parse(payload) as Record<string, unknown>;
+    for (const queue of queuesOfEvent(event)) this.persist(em, queue, event, parsed);
+  }
+
+  private persist(em: EntityManager, queue: string, name: MessageName, payload: Record<string, unknown>): void {
     em.persist(
       em.create(OutboxMessage, {
         id: randomUUID(),
-        queue: JOBS[name].queue,
+        queue,
         jobName: name,
-        payload: parsed as Record<string, unknown>,
+        payload,
         correlationId: currentCorrelationId() ?? randomUUID(),
       }),
     );
@@ -305,7 +324,7 @@ export class Outbox implements OnApplicationBootstrap, BeforeApplicationShutdown
         name: 'outbox_take',
         text: `delete from platform.outbox where id in (
             select id from platform.outbox where available_at <= now() order by available_at limit $1 for update skip locked)
-          returning id, job_name, payload, correlation_id, created_at, available_at, relay_attempts`,
+          returning id, queue, job_name, payload, correlation_id, created_at, available_at, relay_attempts`,
         values: [BATCH],
       });
       taken.push(...rows);

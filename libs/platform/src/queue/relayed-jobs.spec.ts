@@ -2,19 +2,31 @@ import { JOBS, WEBHOOK_DELIVERIES_PER_JOB } from '@plink/contracts';
 import { relayedJobs, type RelayedRow } from './relayed-jobs';
 
 const at = new Date('2026-11-24T10:00:00.000Z');
-const row = (id: string, jobName: string, payload: Record<string, unknown>, correlationId = `req-${id}`): RelayedRow => ({
+const row = (id: string, jobName: string, payload: Record<string, unknown>, correlationId = `req-${id}`, queue = QUEUE_OF[jobName]): RelayedRow => ({
   id,
+  queue,
   job_name: jobName,
   payload,
   correlation_id: correlationId,
   created_at: at,
 });
-const delivery = (leadId: number) => ({ v: 1, leadId, pageId: 9 });
+const QUEUE_OF: Record<string, string> = { 'webhook.deliver': 'webhooks', 'email.file-delivery': 'email' };
+const delivery = (leadId: number) => ({
+  v: 1,
+  leadId,
+  pageId: 9,
+  email: `lead${leadId}@example.com`,
+  createdAt: at.toISOString(),
+  consentAt: null,
+  page: { slug: 'guide', title: 'Guide', url: 'https://plink.example/guide' },
+  pageVersion: 1,
+  planVersion: 1,
+});
 
 describe('relayedJobs (what one outbox relay pass adds to the queues)', () => {
   it('adds each ordinary row as its own job, its id the row id, with its correlation id and recording time', () => {
     expect(relayedJobs([row('a', 'email.file-delivery', { v: 1, leadId: 1 })])).toEqual([
-      { name: 'email.file-delivery', jobId: 'a', envelope: { payload: { v: 1, leadId: 1 }, meta: { correlationId: 'req-a', recordedAt: at.toISOString() } } },
+      { name: 'email.file-delivery', queue: 'email', jobId: 'a', envelope: { payload: { v: 1, leadId: 1 }, meta: { correlationId: 'req-a', recordedAt: at.toISOString() } } },
     ]);
   });
 
@@ -48,6 +60,12 @@ describe('relayedJobs (what one outbox relay pass adds to the queues)', () => {
     expect(jobs.map((j) => j.jobId)).toEqual(['r0', `r${WEBHOOK_DELIVERIES_PER_JOB}`, `r${2 * WEBHOOK_DELIVERIES_PER_JOB}`]);
     const leadIds = jobs.flatMap((j) => (j.envelope.payload as unknown as { jobs: { payload: { leadId: number } }[] }).jobs.map((m) => m.payload.leadId));
     expect(leadIds).toEqual(Array.from({ length: count }, (_, i) => i + 1));
+  });
+
+  it("sends each row of an event to the subscriber's queue it names", () => {
+    const change = { v: 1, pageId: 3, version: 1, formerSlug: null, page: null };
+    const jobs = relayedJobs([row('a', 'page.changed', change, 'req', 'leads')]);
+    expect(jobs.map((j) => [j.name, j.queue, j.jobId])).toEqual([['page.changed', 'leads', 'a']]);
   });
 
   it('gives a group a payload its job contract accepts', () => {

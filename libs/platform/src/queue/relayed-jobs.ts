@@ -1,8 +1,10 @@
-import { RELAYED_TOGETHER, type JobEnvelope, type JobName, type RelayedGroup } from '@plink/contracts';
+import { RELAYED_TOGETHER, type JobEnvelope, type JobName, type MessageName, type QueueName, type RelayedGroup } from '@plink/contracts';
 
 /** An outbox row as the relay takes it. */
 export interface RelayedRow {
   id: string;
+  /** The queue the row's message goes to (an event has one row per subscriber's queue). */
+  queue: string;
   job_name: string;
   payload: Record<string, unknown>;
   correlation_id: string;
@@ -11,7 +13,8 @@ export interface RelayedRow {
 
 /** A job as the relay hands it to the queue. */
 export interface RelayedJob {
-  name: JobName;
+  name: MessageName;
+  queue: QueueName;
   jobId: string;
   envelope: JobEnvelope;
 }
@@ -29,14 +32,14 @@ export function relayedJobs(rows: readonly RelayedRow[]): RelayedJob[] {
     const meta = { correlationId: row.correlation_id, recordedAt: new Date(row.created_at).toISOString() };
     const together = RELAYED_TOGETHER[row.job_name as JobName];
     if (!together) {
-      jobs.push({ name: row.job_name as JobName, jobId: row.id, envelope: { payload: row.payload as JobEnvelope['payload'], meta } });
+      jobs.push({ name: row.job_name as MessageName, queue: row.queue as QueueName, jobId: row.id, envelope: { payload: row.payload as JobEnvelope['payload'], meta } });
       continue;
     }
     let group = open.get(row.job_name);
     if (!group || group.jobs.length >= together.max) {
       group = { v: 1, jobs: [] };
       open.set(row.job_name, group);
-      jobs.push({ name: together.as, jobId: row.id, envelope: { payload: group as unknown as JobEnvelope['payload'], meta } });
+      jobs.push({ name: together.as, queue: row.queue as QueueName, jobId: row.id, envelope: { payload: group as unknown as JobEnvelope['payload'], meta } });
     }
     group.jobs.push({ payload: row.payload, correlationId: row.correlation_id });
   }
