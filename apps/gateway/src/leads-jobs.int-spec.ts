@@ -53,23 +53,8 @@ describe('leads, end to end: the jobs a lead sends', () => {
     await outboxDrained();
     const jobs = (await jobsOf(QueueName.Email, 'email.file-delivery')).filter((j) => j.data.payload.leadId === id);
     expect(jobs.map((j) => j.data.payload)).toEqual([
-      { v: 2, leadId: id, to: 'Carried@Example.com', page: { id: page.id, title: 'Carried', fileUrl: 'https://files.example/carried.pdf' }, senderName: expect.any(String) },
+      { v: 1, leadId: id, to: 'Carried@Example.com', page: { id: page.id, title: 'Carried', fileUrl: 'https://files.example/carried.pdf' }, senderName: expect.any(String) },
     ]);
-  });
-
-  it('completes a file e-mail job of the former shape (lead id only) without sending anything', async () => {
-    const noFile = await createPage(pro);
-    await submit(noFile.slug, { email: 'plain@example.com', consent: true });
-    const jobs = app.get(JobQueue);
-    const id = await leadId(noFile.id, 'plain@example.com');
-    const jobId = `former-${id}`;
-    await jobs.addMany([{ name: 'email.file-delivery', envelope: { payload: { v: 1, leadId: id }, meta: { correlationId: jobId, recordedAt: new Date().toISOString() } }, jobId }]);
-    const state = await eventually(
-      async () => (await queue(QueueName.Email).getJob(jobId))?.getState(),
-      (s) => s === 'completed' || s === 'failed',
-    );
-    expect(state).toBe('completed');
-    expect(smtp.mailsTo('plain@example.com')).toHaveLength(0);
   });
 
   it('records a webhook delivery only for a Pro owner’s page with a webhook URL', async () => {

@@ -291,7 +291,7 @@ class World {
 const SCENARIOS: Record<Service, { run: Service[]; smtp?: boolean; stripe?: boolean; jobs: string; exercise(world: World): Promise<void> }> = {
   identity: {
     run: ['identity'],
-    jobs: "copies a plan change onto the user ('identity.plan-changed', recorded by the operator's grant-pro)",
+    jobs: "copies billing's plan change onto the user ('plan.changed', published by the operator's grant-pro)",
     async exercise(world) {
       const ann = await world.creator();
       expect(await world.cli(['grant-pro', ann.email])).toMatchObject({ code: 0, stdout: expect.stringContaining('Granted Pro to') });
@@ -302,7 +302,7 @@ const SCENARIOS: Record<Service, { run: Service[]; smtp?: boolean; stripe?: bool
   },
   pages: {
     run: ['pages', 'identity'],
-    jobs: "flushes counted views into the page ('pages.flush-views'), removes an image the page no longer shows ('pages.delete-uploads') and pauses all but the oldest page of an owner whose Pro ended ('pages.owner-plan-changed')",
+    jobs: "flushes counted views into the page ('pages.flush-views'), removes an image the page no longer shows ('pages.delete-uploads') and pauses all but the oldest page of an owner whose Pro ended ('plan.changed')",
     async exercise(world) {
       const ann = await world.creator();
       const imageUrl = await world.uploadImage(ann);

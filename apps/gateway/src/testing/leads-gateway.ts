@@ -1,6 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Client } from 'pg';
 import type { PageDto, QueueName } from '@plink/contracts';
+import { ApplyPlanService } from '@plink/billing';
 import { JobQueue } from '@plink/platform';
 import { SmtpCatcher } from '@plink/testing';
 import { TestBrowser } from './http-client';
@@ -47,15 +48,30 @@ export function leadsGateway() {
 
   const browser = () => new TestBrowser(state.origin);
 
-  /** A verified creator, Free or Pro (the plan is set in the database). */
+  /**
+   * A verified creator, Free or Pro. Pro as billing makes it (its plan change reaches identity, pages and
+   * leads), once every copy has it.
+   */
   async function creator(plan: 'free' | 'pro' = 'pro'): Promise<Creator> {
     const b = browser();
     const t = tag();
     const who = { username: `creator_${t}`, email: `creator.${t}@example.com`, password: 'creator-secret' };
     const registered = await b.post('/api/register', who);
     expect(registered.status).toBe(201);
-    await state.db.query('update identity.users set is_verified = true, is_premium = $2 where id = $1', [registered.body.id, plan === 'pro']);
-    return { id: registered.body.id, username: who.username, browser: b };
+    const id = registered.body.id as number;
+    await state.db.query('update identity.users set is_verified = true where id = $1', [id]);
+    if (plan === 'pro') {
+      await state.app.get(ApplyPlanService, { strict: false }).applyPlan(id, { status: 'active', source: 'operator' });
+      const copies = async () =>
+        (
+          await state.db.query(
+            'select (select is_premium from identity.users where id = $1) as identity, (select is_pro from leads.owner_plans where owner_id = $1) as leads',
+            [id],
+          )
+        ).rows[0];
+      expect(await eventually(copies, (c) => c.identity === true && c.leads === true)).toEqual({ identity: true, leads: true });
+    }
+    return { id, username: who.username, browser: b };
   }
 
   async function createPage(owner: Creator, fields: Record<string, unknown> = {}): Promise<PageDto> {

@@ -75,7 +75,7 @@ describe('addressing account e-mails', () => {
     const u = await user();
     await service.execute({ v: 1, userId: u.id, email: 'email.pro-started', content: { until: '2027-01-01T00:00:00.000Z', trial: true } });
     expect(await mailsFor(u.id, 'email.pro-started')).toEqual([
-      { v: 2, to: { userId: u.id, email: u.email, username: u.username }, until: '2027-01-01T00:00:00.000Z', trial: true },
+      { v: 1, to: { userId: u.id, email: u.email, username: u.username }, until: '2027-01-01T00:00:00.000Z', trial: true },
     ]);
   });
 
@@ -83,7 +83,7 @@ describe('addressing account e-mails', () => {
     const current = await user({ verificationToken: 'current-token' });
     const sealedToken = seal(config.sessionSecret, 'current-token');
     await service.execute({ v: 1, userId: current.id, email: 'email.verification', content: { sealedToken } });
-    expect(await mailsFor(current.id, 'email.verification')).toEqual([{ v: 2, to: expect.objectContaining({ userId: current.id }), sealedToken }]);
+    expect(await mailsFor(current.id, 'email.verification')).toEqual([{ v: 1, to: expect.objectContaining({ userId: current.id }), sealedToken }]);
 
     const verified = await user({ verified: true, verificationToken: 'verified-token' });
     await service.execute({ v: 1, userId: verified.id, email: 'email.verification', content: { sealedToken: seal(config.sessionSecret, 'verified-token') } });

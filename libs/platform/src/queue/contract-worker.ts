@@ -27,7 +27,8 @@ export type JobHandlers<Q extends QueueName> = {
  */
 @Injectable()
 export class JobHandlerRegistry implements OnApplicationBootstrap {
-  private readonly handled = new Map<MessageName, string[]>();
+  /** Handlers by queue and name: an event has the same name on each subscriber's queue. */
+  private readonly handled = new Map<string, string[]>();
   private readonly served = new Set<QueueName>();
   private readonly running: { queue: QueueName; worker: () => Worker }[] = [];
 
@@ -37,7 +38,8 @@ export class JobHandlerRegistry implements OnApplicationBootstrap {
       if (!isMessageOf(queue, job)) {
         throw new Error(`${owner} handles "${job}", which is neither a job of queue "${queue}" nor an event it subscribes to`);
       }
-      this.handled.set(job, [...(this.handled.get(job) ?? []), owner]);
+      const key = `${queue}:${job}`;
+      this.handled.set(key, [...(this.handled.get(key) ?? []), owner]);
     }
   }
 
@@ -56,7 +58,7 @@ export class JobHandlerRegistry implements OnApplicationBootstrap {
     const problems: string[] = [];
     for (const queue of this.served) {
       for (const job of jobsOfQueue(queue)) {
-        const owners = this.handled.get(job) ?? [];
+        const owners = this.handled.get(`${queue}:${job}`) ?? [];
         if (owners.length === 0) problems.push(`job "${job}" on queue "${queue}" has no handler`);
         if (owners.length > 1) problems.push(`job "${job}" on queue "${queue}" has ${owners.length} handlers (${owners.join(', ')})`);
       }

@@ -141,11 +141,13 @@ describe('outbox relay across a Redis outage', () => {
       const outbox = app.get(Outbox);
       await app.get(EntityManager).fork().execute('create table if not exists public.batch_things (id serial primary key, name text)');
       // Each request's jobs carry its own correlation id.
-      const file = runWithCorrelation('batch-request-a', () => outbox.jobsForNewRow([{ name: 'email.file-delivery', payload: { v: 1 }, idField: 'leadId' }]));
+      const fileEmail = { v: 1, to: 'visitor@example.com', page: { id: 9, title: 'Guide', fileUrl: 'https://files.example/guide.pdf' }, senderName: 'ada' };
+      const delivery = { v: 1, pageId: 9, email: 'visitor@example.com', consentAt: null, page: { slug: 'guide', title: 'Guide', url: 'https://plink.example/guide' }, pageVersion: 1, planVersion: 1 };
+      const file = runWithCorrelation('batch-request-a', () => outbox.jobsForNewRow([{ name: 'email.file-delivery', payload: fileEmail, idField: 'leadId' }]));
       const both = runWithCorrelation('batch-request-b', () =>
         outbox.jobsForNewRow([
-          { name: 'email.file-delivery', payload: { v: 1 }, idField: 'leadId' },
-          { name: 'webhook.deliver', payload: { v: 1, pageId: 9 }, idField: 'leadId' },
+          { name: 'email.file-delivery', payload: fileEmail, idField: 'leadId' },
+          { name: 'webhook.deliver', payload: delivery, idField: 'leadId', timeField: 'createdAt' },
         ]),
       );
       expect(outbox.jobsForNewRow([])).toBeNull();
@@ -173,16 +175,16 @@ describe('outbox relay across a Redis outage', () => {
         await webhooks.close();
       }
       expect(mine.sort((x, y) => `${x.name}${JSON.stringify(x.payload)}`.localeCompare(`${y.name}${JSON.stringify(y.payload)}`))).toEqual([
-        { name: 'email.file-delivery', payload: { v: 1, leadId: id('a') }, correlationId: 'batch-request-a' },
-        { name: 'email.file-delivery', payload: { v: 1, leadId: id('b') }, correlationId: 'batch-request-b' },
+        { name: 'email.file-delivery', payload: { ...fileEmail, leadId: id('a') }, correlationId: 'batch-request-a' },
+        { name: 'email.file-delivery', payload: { ...fileEmail, leadId: id('b') }, correlationId: 'batch-request-b' },
         // Relayed together with the other leads' deliveries of the pass (here none), each with its request's id.
         {
           name: 'webhook.deliver-many',
-          payload: { v: 1, jobs: [{ payload: { v: 1, leadId: id('b'), pageId: 9 }, correlationId: 'batch-request-b' }] },
+          payload: { v: 1, jobs: [{ payload: { ...delivery, leadId: id('b'), createdAt: expect.any(String) }, correlationId: 'batch-request-b' }] },
           correlationId: 'batch-request-b',
         },
       ]);
-      expect(() => outbox.jobsForNewRow([{ name: 'webhook.deliver', payload: { v: 1 }, idField: 'leadId' }])).toThrow(); // no pageId
+      expect(() => outbox.jobsForNewRow([{ name: 'webhook.deliver', payload: { v: 1 }, idField: 'leadId' }])).toThrow(); // no page
       await expect(outbox.writeWithJobs({ text: (recordJobs) => `with ${recordJobs('rows', 'id', 'jobs; drop table x')} select 1`, values: [] })).rejects.toThrow(
         'Unsafe SQL identifier',
       );
