@@ -11,3 +11,4 @@ export * from './http/api-schemas';
 export * from './http/text';
 export * from './jobs/queues';
 export * from './jobs/jobs';
+export * from './jobs/job-repeat';

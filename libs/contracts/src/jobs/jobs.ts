@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { JobRepeat } from './job-repeat';
 import { QueueName } from './queues';
 
 /**
@@ -318,6 +319,8 @@ export const JOBS = {
   'billing.expire-grants': {
     queue: QueueName.Billing,
     schema: z.object({ v: z.literal(1) }),
+    // A grant given "for N days" ends within 10 minutes of its time; a failed pass is tried again soon.
+    repeat: { pattern: '*/10 * * * *', attempts: 3 },
   },
   /**
    * Walk downgraded accounts: warn a week before the leads of paused pages are removed, and have them
@@ -326,6 +329,8 @@ export const JOBS = {
   'billing.lead-removal': {
     queue: QueueName.Billing,
     schema: z.object({ v: z.literal(1) }),
+    // Every hour at :23: warnings and removals happen within the hour of their time.
+    repeat: { pattern: '23 * * * *', attempts: 3 },
   },
   /**
    * Handle a Stripe webhook event stored by the gateway (billing.stripe_events): the worker reloads it by id,
@@ -340,6 +345,8 @@ export const JOBS = {
   'pages.flush-views': {
     queue: QueueName.Pages,
     schema: z.object({ v: z.literal(1) }),
+    // With the 1 s in-process buffer, views show within ~3 s. The next run comes 2 s later anyway: no retries.
+    repeat: { every: 2_000, attempts: 1 },
   },
   /**
    * Remove uploaded images a page no longer shows (the page was deleted, or an image replaced or cleared).
@@ -363,6 +370,9 @@ export const JOBS = {
   'pages.sweep-uploads': {
     queue: QueueName.Uploads,
     schema: z.object({ v: z.literal(1) }),
+    // At 00:00, 06:00, 12:00 and 18:00 UTC. A failed sweep (store or database away) is tried a few times, a
+    // minute apart and doubling; the next one comes in 6 hours anyway.
+    repeat: { pattern: '0 */6 * * *', attempts: 4, backoff: { type: 'exponential', delay: 60_000 } },
   },
   /**
    * A page changed in the pages service (created, edited, paused or live again, its webhook turned off or on,
@@ -441,8 +451,10 @@ export const JOBS = {
   'webhook.clean-log': {
     queue: QueueName.Webhooks,
     schema: z.object({ v: z.literal(1) }),
+    // Every hour at :17.
+    repeat: { pattern: '17 * * * *', attempts: 3, backoff: { type: 'fixed', delay: 60_000 }, keepCompleted: 10, keepFailed: 50 },
   },
-} as const satisfies Record<string, { queue: QueueName; schema: z.ZodType }>;
+} as const satisfies Record<string, { queue: QueueName; schema: z.ZodType; repeat?: JobRepeat }>;
 
 export type JobName = keyof typeof JOBS;
 
