@@ -1,8 +1,20 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
-import { apiNotFound } from '@plink/platform';
+import { CommonMessages } from '@plink/contracts';
+import { apiNotFound, type PlainRouteDoc } from '@plink/platform';
 import { FONTS_PATH, resolveFontFile } from '@plink/page-render';
+
+/** The API reference's entry of {@link serveFonts}. */
+export const FONTS_ROUTE_DOC: PlainRouteDoc = {
+  method: 'get',
+  path: `${FONTS_PATH}/{file}`,
+  tag: 'Visitors',
+  summary: 'A web font file a landing page uses',
+  parameters: [{ name: 'file', in: 'path', required: true, schema: { type: 'string' } }],
+  ok: { status: 200, description: 'The font (woff2, cached a year)', contentType: 'font/woff2' },
+  errors: { 404: CommonMessages.notFound },
+};
 
 /**
  * The landing pages' web fonts at `/fonts/{file}`, read from the self-hosted `@fontsource` packages.

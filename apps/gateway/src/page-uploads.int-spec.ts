@@ -1,8 +1,8 @@
 import sharp from 'sharp';
-import { QueueName, type UploadImageType } from '@plink/contracts';
-import { JobQueue, LocalStorage, S3Storage, Storage } from '@plink/platform';
+import { JOBS, QueueName, type UploadImageType } from '@plink/contracts';
+import { JobQueue, LocalStorage, RecurringJobs, S3Storage, Storage } from '@plink/platform';
 import { TestClient, localUploadStore, s3rverUploadStore } from '@plink/testing';
-import { SWEEP_UPLOADS_PATTERN, SWEEP_UPLOADS_SCHEDULER_ID, SweepUploadsScheduler, SweepUploadsService } from '@plink/uploads';
+import { SweepUploadsService } from '@plink/uploads';
 import { startTestGateway, type TestGateway } from './testing/test-gateway';
 
 /** Polls until `read` gives `expected` (or the time is up), and answers the last value. */
@@ -170,10 +170,13 @@ describe.each([localUploadStore(), s3rverUploadStore()])('uploads of pages in th
 
     it('runs as the scheduled job on the uploads queue', async () => {
       const queue = t.app.get(JobQueue).queue(QueueName.Uploads);
-      const scheduler = await waitFor(async () => (await queue.getJobScheduler(SWEEP_UPLOADS_SCHEDULER_ID))?.pattern ?? null, SWEEP_UPLOADS_PATTERN, 10_000);
-      expect(scheduler.value).toBe(SWEEP_UPLOADS_PATTERN);
+      const scheduler = await waitFor(async () => (await queue.getJobScheduler('pages.sweep-uploads'))?.pattern ?? null, '0 */6 * * *', 10_000);
+      expect(scheduler.value).toBe('0 */6 * * *');
+      // 00:00, 06:00, 12:00 and 18:00 UTC, as the job's contract declares.
+      expect(JOBS['pages.sweep-uploads'].repeat).toMatchObject({ pattern: scheduler.value });
+      expect((await queue.getJobScheduler('pages.sweep-uploads'))?.tz).toBe('UTC');
       // Another pages worker starting upserts the same schedule: still one.
-      await t.app.get(SweepUploadsScheduler, { strict: false }).schedule();
+      await t.app.get(RecurringJobs).schedule();
       expect(await queue.getJobSchedulersCount()).toBe(1);
 
       const owner = await creator();

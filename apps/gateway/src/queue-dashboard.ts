@@ -6,14 +6,29 @@ import { FastifyAdapter } from '@bull-board/fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { CommonMessages, QueueName } from '@plink/contracts';
-import { JobQueue, getLogger, toApiError, type AppConfig } from '@plink/platform';
+import { JobQueue, getLogger, toApiError, type AppConfig, type PlainRouteDoc } from '@plink/platform';
 
 export const QUEUE_DASHBOARD_PATH = '/admin/queues';
+
+/** The dashboard's answer (401) to a call without the operator password. */
+const OPERATOR_PASSWORD_REQUIRED = 'Operator password required.';
 
 /** Wrong passwords one address may try in 15 minutes before the dashboard answers it 429. */
 const FAILURES_PER_ADDRESS = 10;
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The API reference's entry of the dashboard {@link installQueueDashboard} serves. */
+export const QUEUE_DASHBOARD_DOC: PlainRouteDoc = {
+  method: 'get',
+  path: QUEUE_DASHBOARD_PATH,
+  tag: 'Operations',
+  summary: 'The queue dashboard (jobs waiting, running, failed; retry and remove)',
+  description:
+    'Only when `OPERATOR_PASSWORD` is set: HTTP Basic authentication with any user name and that password. Otherwise 404. A call from another site (its `Origin`, or `Sec-Fetch-Site` on a change) gets 403.',
+  ok: { status: 200, description: 'The dashboard', contentType: 'text/html' },
+  errors: { 401: OPERATOR_PASSWORD_REQUIRED, 403: CommonMessages.crossSiteRequest, 404: CommonMessages.notFound },
+};
 
 /**
  * The operator's queue dashboard (bull-board) at /admin/queues: every queue with its jobs, and retry or remove
@@ -56,7 +71,7 @@ export async function installQueueDashboard(fastify: FastifyInstance, config: Ap
         await failures.consume(request.ip).catch(() => undefined);
         getLogger().warn({ ip: request.ip }, 'queue dashboard: wrong operator password');
       }
-      return reply.code(401).header('www-authenticate', 'Basic realm="Plink operator", charset="UTF-8"').send({ message: 'Operator password required.' });
+      return reply.code(401).header('www-authenticate', 'Basic realm="Plink operator", charset="UTF-8"').send({ message: OPERATOR_PASSWORD_REQUIRED });
     });
     await scope.register(board.registerPlugin(), { prefix: QUEUE_DASHBOARD_PATH });
   });

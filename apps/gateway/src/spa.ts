@@ -6,7 +6,7 @@ import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { escapeHtml } from '@plink/page-render';
-import { COMPRESS_THRESHOLD_BYTES, SpaShell, apiNotFound } from '@plink/platform';
+import { COMPRESS_THRESHOLD_BYTES, SpaShell, apiNotFound, type PlainRouteDoc } from '@plink/platform';
 
 /** The <meta> naming the landing pages' origin, read by the SPA to show and copy page links. */
 export const PUBLIC_ORIGIN_META = 'plink-public-origin';
@@ -82,6 +82,23 @@ export async function installCompression(fastify: FastifyInstance): Promise<void
     globalDecompression: false,
   });
 }
+
+/**
+ * The API reference's entries of the app's screens worth knowing to a script (the SPA answers them: a
+ * one-segment path through the landing pages' `/{slug}` route, which hands reserved slugs to the app).
+ */
+export const APP_SCREEN_DOCS: PlainRouteDoc[] = [
+  {
+    method: 'get',
+    path: '/verify-email',
+    tag: 'App',
+    summary: "Where the verification e-mail's link lands",
+    description:
+      'A page of the app: opening it (in any browser, signed in or not) sends `POST /api/verify-email` with the token and then goes on to the dashboard. Opening the link does not change anything by itself, so a mail scanner that fetches it spends nothing; a script confirms with the POST directly.',
+    parameters: [{ name: 'token', in: 'query', required: true, schema: { type: 'string' } }],
+    ok: { status: 200, description: 'The app', contentType: 'text/html' },
+  },
+];
 
 /**
  * Serves the built SPA: hashed assets cached a year (immutable) and sent precompressed (the `.br`/`.gz`

@@ -18,8 +18,6 @@ import { StripeSubscriptionSync } from './use-cases/stripe-subscription-sync.ser
 import { SubscriptionStatusService } from './use-cases/subscription-status.service';
 import { TrialLedger } from './trials/trial-ledger.service';
 import { BillingProcessor } from './workers/billing.processor';
-import { ExpireGrantsScheduler } from './workers/expire-grants.scheduler';
-import { LeadRemovalScheduler } from './workers/lead-removal.scheduler';
 
 /**
  * Billing's plan store and the one way plans change (shared by its HTTP calls, workers and operator command),
@@ -59,14 +57,7 @@ export class BillingHttpModule {}
  */
 @Module({
   imports: [BillingCoreModule],
-  providers: [
-    ExpireGrantsService,
-    LeadRemovalService,
-    HandleStripeEventService,
-    BillingProcessor,
-    ExpireGrantsScheduler,
-    LeadRemovalScheduler,
-  ],
+  providers: [ExpireGrantsService, LeadRemovalService, HandleStripeEventService, BillingProcessor],
   exports: [ExpireGrantsService, LeadRemovalService],
 })
 export class BillingWorkerModule {}

@@ -12,3 +12,4 @@ export * from './http/text';
 export * from './jobs/queues';
 export * from './jobs/jobs';
 export * from './jobs/events';
+export * from './jobs/job-repeat';

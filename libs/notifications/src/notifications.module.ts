@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { WebhookSecretBox } from '@plink/platform';
 import { WebhooksController } from './http/webhooks.controller';
 import { EmailProcessor } from './processors/email.processor';
-import { CleanWebhookLogScheduler } from './webhooks/clean-webhook-log.scheduler';
 import { DeliverWebhookService } from './webhooks/deliver-webhook.service';
 import { WebhookEndpointsRepository } from './webhooks/webhook-endpoints.repository';
 import { WebhookLogRepository } from './webhooks/webhook-log.repository';
@@ -21,7 +20,6 @@ import { WebhooksProcessor } from './webhooks/webhooks.processor';
     WebhookLogRepository,
     DeliverWebhookService,
     WebhooksProcessor,
-    CleanWebhookLogScheduler,
   ],
 })
 export class NotificationsWorkerModule {}

@@ -19,7 +19,6 @@ import { KeepPageLiveService } from './use-cases/keep-page-live.service';
 import { RemovePausedLeadsService } from './use-cases/remove-paused-leads.service';
 import { ListPagesService } from './use-cases/list-pages.service';
 import { UpdatePageService } from './use-cases/update-page.service';
-import { FlushViewsScheduler } from './views/flush-views.scheduler';
 import { PagesProcessor } from './processors/pages.processor';
 import { PendingViewsStore } from './views/pending-views.store';
 import { ViewCounter } from './views/view-counter';
@@ -91,7 +90,6 @@ export class PagesUploadUsageModule {}
     WebhookSecretBox,
     WebhookEndpointService,
     PagesProcessor,
-    FlushViewsScheduler,
   ],
 })
 export class PagesWorkerModule {}

@@ -17,7 +17,7 @@ export * from './queue/outbox.entity';
 export * from './queue/outbox.service';
 export * from './queue/job-queue';
 export * from './queue/contract-worker';
-export * from './queue/recurring-job.scheduler';
+export * from './queue/recurring-jobs';
 export * from './queue/queue.module';
 export * from './mail/mail.port';
 export * from './mail/smtp.mailer';

@@ -2,7 +2,6 @@ import { type DynamicModule, Module, type ModuleMetadata } from '@nestjs/common'
 import { UploadUrls } from '@plink/platform';
 import { AnnouncedSizeGuard, UploadImageController } from './http/upload-image.controller';
 import { ProcessImageService } from './images/process-image.service';
-import { SweepUploadsScheduler } from './processors/sweep-uploads.scheduler';
 import { UploadsProcessor } from './processors/uploads.processor';
 import { DeleteUploadsService } from './use-cases/delete-uploads.service';
 import { SweepUploadsService } from './use-cases/sweep-uploads.service';
@@ -28,7 +27,7 @@ export class UploadsWorkerModule {
     return {
       module: UploadsWorkerModule,
       imports: [usage],
-      providers: [UploadUrls, DeleteUploadsService, SweepUploadsService, SweepUploadsScheduler, UploadsProcessor],
+      providers: [UploadUrls, DeleteUploadsService, SweepUploadsService, UploadsProcessor],
     };
   }
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { CommonMessages, IdentityMessages, type Same, type healthReportSchema, type livenessReportSchema } from '@plink/contracts';
+import { BillingMessages, CommonMessages, IdentityMessages, type Same, type healthReportSchema, type livenessReportSchema } from '@plink/contracts';
 import type { HealthReport, LivenessReport } from '@plink/platform';
 import type { z } from 'zod';
 import { OPENAPI_FILE, generateApiDocument, renderApiDocument } from './api-docs';
@@ -80,12 +80,17 @@ describe('the API reference (OpenAPI)', () => {
 
   it('documents the refusals of the HTTP edge on every state-changing call, and the error shape', () => {
     for (const { method, path, op } of operations(document)) {
-      if (!['post', 'put', 'delete'].includes(method) || path === '/api/webhooks/stripe') continue;
+      if (!['post', 'put', 'delete'].includes(method)) continue;
       expect({ call: `${method} ${path}`, messages: messagesOf(op.responses['403']) }).toEqual({
         call: `${method} ${path}`,
         messages: expect.arrayContaining([CommonMessages.crossSiteRequest]),
       });
     }
+    // Stripe's webhook takes its body as the exact text its signature covers: never parsed by the edge, so no
+    // 'Malformed JSON' (a body that is not the signed event fails the signature), but the route's own 1 MB limit.
+    const stripe = document.paths['/api/webhooks/stripe'].post as Operation;
+    expect(messagesOf(stripe.responses['400'])).toEqual([BillingMessages.webhookSignatureInvalid]);
+    expect(messagesOf(stripe.responses['413'])).toEqual([CommonMessages.bodyTooLarge]);
     expect(document.components?.schemas?.ApiError).toEqual(expect.objectContaining({ type: 'object', properties: { message: { type: 'string' } }, required: ['message'] }));
   });
 

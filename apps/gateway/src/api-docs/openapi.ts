@@ -2,13 +2,28 @@ import type { INestApplication } from '@nestjs/common';
 import { GUARDS_METADATA } from '@nestjs/common/constants.js';
 import { ModulesContainer, NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
+import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants.js';
+import type { FastifyContextConfig } from 'fastify';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { z } from 'zod';
 import { CommonMessages, IdentityMessages, apiErrorSchema } from '@plink/contracts';
 import { SESSION_COOKIE } from '@plink/identity';
-import { SignedInGuard, errorMessagesOf, errorResponse, requestJsonSchema, type AppConfig } from '@plink/platform';
+import {
+  METRICS_ROUTE_DOC,
+  SignedInGuard,
+  UPLOADS_ROUTE_DOC,
+  errorMessagesOf,
+  errorResponse,
+  requestJsonSchema,
+  type AppConfig,
+  type PlainRouteDoc,
+} from '@plink/platform';
+import { AUTH_ALIAS_DOCS } from '../auth-aliases';
+import { FONTS_ROUTE_DOC } from '../fonts';
 import { GatewayModule } from '../gateway.module';
-import { API_DESCRIPTION, RAW_OPERATIONS, type RawOperation } from './raw-routes';
+import { QUEUE_DASHBOARD_DOC } from '../queue-dashboard';
+import { APP_SCREEN_DOCS } from '../spa';
+import { LEAD_SUBMIT_DOC } from './lead-submit';
 
 /** Where the reference is served: the HTML page, and the document itself. */
 export const API_DOCS_PATH = '/api/docs';
@@ -18,6 +33,35 @@ const SESSION_SCHEME = 'session';
 const STATE_CHANGING = new Set(['post', 'put', 'patch', 'delete']);
 type Schemas = NonNullable<NonNullable<OpenAPIObject['components']>['schemas']>;
 type Operation = Record<string, any>; // OpenAPI operation objects
+
+/** Texts of the introduction: how a client signs in and what every call may answer. */
+const API_DESCRIPTION = [
+  'The HTTP API of Plink: what the app itself uses, for scripts and automation tools.',
+  '',
+  `**Signing in.** \`POST /api/register\` or \`POST /api/login\` sets the \`${SESSION_COOKIE}\` cookie (HttpOnly, SameSite=Lax); send it back on every call marked with the lock. \`POST /api/logout\` ends it. A call without a live session answers 401 '${IdentityMessages.notSignedIn}'.`,
+  '',
+  "**Requests.** Bodies are JSON (`Content-Type: application/json`, at most 100 KB); a state-changing call (POST, PUT, DELETE) with another body type answers 415. A browser may send those calls only from the app's own origin: one whose `Sec-Fetch-Site` or `Origin` names another site gets 403. A client that sends neither header (curl, a server) is not a browser and passes; it needs no CSRF token.",
+  '',
+  "**Answers.** JSON. A body that fails validation answers 400 with the message of its first failing field (e.g. 'Please enter a valid email'). Every error is `{ \"message\": \"…\" }` in the words the app shows; 429 answers carry `Retry-After` (seconds). API answers are never cached (`Cache-Control: no-store`).",
+  '',
+  'This document is generated from the code (the routes and the shared zod schemas that validate requests and describe answers); it is also at `/api/docs/openapi.json` on every Plink server and in the repository as `docs/openapi.json`.',
+].join('\n');
+
+/**
+ * The routes the gateway adds to Fastify itself, outside Nest's controllers (and so outside the document
+ * @nestjs/swagger makes), each described beside its registration; and the leads' submit call, a controller
+ * route without an @ApiDoc of its own yet. The API docs test checks that every route the gateway serves is in
+ * the reference, so a plain route left out of this list does not go unnoticed.
+ */
+const PLAIN_ROUTES: PlainRouteDoc[] = [
+  LEAD_SUBMIT_DOC,
+  UPLOADS_ROUTE_DOC,
+  FONTS_ROUTE_DOC,
+  METRICS_ROUTE_DOC,
+  QUEUE_DASHBOARD_DOC,
+  ...AUTH_ALIAS_DOCS,
+  ...APP_SCREEN_DOCS,
+];
 
 /** The OpenAPI document's order of sections in the reference. */
 const TAGS = [
@@ -35,7 +79,8 @@ const TAGS = [
  * The API reference of this gateway as an OpenAPI 3 document: @nestjs/swagger reads the Nest controllers
  * (routes and their `@ApiDoc`), then what the routes themselves say is added — a session guard makes a call
  * need the session cookie, a state-changing call gets the refusals the HTTP edge gives every such call —
- * and the plain Fastify routes come from RAW_OPERATIONS. Deterministic: paths sorted, no server URL.
+ * and the plain Fastify routes come from their declarations (PLAIN_ROUTES). Deterministic: paths sorted, no
+ * server URL.
  */
 export function createApiDocument(app: INestApplication, version: string): OpenAPIObject {
   const config = new DocumentBuilder()
@@ -45,7 +90,7 @@ export function createApiDocument(app: INestApplication, version: string): OpenA
     .addCookieAuth(SESSION_COOKIE, { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'Set by POST /api/login or /api/register' }, SESSION_SCHEME)
     .build();
   const document = SwaggerModule.createDocument(app, config, { autoTagControllers: false });
-  const signedIn = signedInOperationIds(app);
+  const { signedIn, rawJson } = handlerFacts(app);
 
   for (const [path, item] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(item as Record<string, Operation>)) {
@@ -55,13 +100,14 @@ export function createApiDocument(app: INestApplication, version: string): OpenA
         if (messages) operation.responses[status] = errorResponse(Number(status), messages);
       }
       if (signedIn.has(operation.operationId)) requireSession(operation);
-      if (STATE_CHANGING.has(method)) addEdgeRefusals(operation, path);
+      if (STATE_CHANGING.has(method)) addEdgeRefusals(operation, path, rawJson.has(operation.operationId));
     }
   }
-  // A plain route's entry, unless a controller route with its own @ApiDoc (a summary) serves it now.
-  for (const raw of RAW_OPERATIONS) {
-    const item = (document.paths[raw.path] ??= {}) as Record<string, Operation>;
-    if (!item[raw.method]?.summary) item[raw.method] = rawOperation(raw, document);
+  for (const plain of PLAIN_ROUTES) {
+    const item = (document.paths[plain.path] ??= {}) as Record<string, Operation>;
+    // Replaces what @nestjs/swagger made of a controller route without @ApiDoc (the submit call); never an @ApiDoc.
+    if (item[plain.method]?.summary) throw new Error(`${plain.method.toUpperCase()} ${plain.path} is described twice: by @ApiDoc and by a plain route's entry`);
+    item[plain.method] = plainOperation(plain, document);
   }
 
   document.tags = TAGS;
@@ -79,9 +125,13 @@ export async function createDocumentApp(config: AppConfig): Promise<INestApplica
   return NestFactory.create(GatewayModule.forRoot(config), new FastifyAdapter(), { preview: true, logger: false, abortOnError: false });
 }
 
-/** operationIds (`<Controller>_<method>`, @nestjs/swagger's default) of the handlers behind the session guard. */
-function signedInOperationIds(app: INestApplication): Set<string> {
-  const ids = new Set<string>();
+/**
+ * operationIds (`<Controller>_<method>`, @nestjs/swagger's default) of the handlers behind the session guard,
+ * and of those that take their JSON body as its exact text (`bodyKind: 'raw-json'`, never parsed by the edge).
+ */
+function handlerFacts(app: INestApplication): { signedIn: Set<string>; rawJson: Set<string> } {
+  const signedIn = new Set<string>();
+  const rawJson = new Set<string>();
   for (const module of app.get(ModulesContainer).values()) {
     for (const wrapper of module.controllers.values()) {
       const controller = wrapper.metatype as (new (...args: never[]) => unknown) | null;
@@ -90,11 +140,14 @@ function signedInOperationIds(app: INestApplication): Set<string> {
       const onClass = guarded(controller);
       for (const key of Object.getOwnPropertyNames(controller.prototype)) {
         const handler = (controller.prototype as Record<string, unknown>)[key];
-        if (key !== 'constructor' && typeof handler === 'function' && (onClass || guarded(handler))) ids.add(`${controller.name}_${key}`);
+        if (key === 'constructor' || typeof handler !== 'function') continue;
+        if (onClass || guarded(handler)) signedIn.add(`${controller.name}_${key}`);
+        const config = Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, handler) as FastifyContextConfig | undefined;
+        if (config?.bodyKind === 'raw-json') rawJson.add(`${controller.name}_${key}`);
       }
     }
   }
-  return ids;
+  return { signedIn, rawJson };
 }
 
 function requireSession(operation: Operation): void {
@@ -102,14 +155,17 @@ function requireSession(operation: Operation): void {
   addError(operation, 401, IdentityMessages.notSignedIn);
 }
 
-/** What installCsrfDefence and the body parsers answer any state-changing call, before its handler runs. */
-function addEdgeRefusals(operation: Operation, path: string): void {
+/**
+ * What installCsrfDefence and the body parsers answer any state-changing call, before its handler runs. A body
+ * taken as its exact text (`rawJson`, a signed webhook) is not parsed there, so it is never 'Malformed JSON'.
+ */
+function addEdgeRefusals(operation: Operation, path: string, rawJson: boolean): void {
   const form = !!operation.requestBody?.content?.['application/x-www-form-urlencoded'] || !path.startsWith('/api/');
   const multipart = !!operation.requestBody?.content?.['multipart/form-data'];
   addError(operation, 403, CommonMessages.crossSiteRequest);
   if (!multipart) addError(operation, 415, form ? CommonMessages.unsupportedFormMediaType : CommonMessages.unsupportedMediaType);
   if (operation.requestBody && !multipart) {
-    addError(operation, 400, CommonMessages.malformedJson);
+    if (!rawJson) addError(operation, 400, CommonMessages.malformedJson);
     addError(operation, 413, CommonMessages.bodyTooLarge);
   }
 }
@@ -122,33 +178,28 @@ function addError(operation: Operation, status: number, message: string): void {
   operation.responses[status] = errorResponse(status, [...messages, message]);
 }
 
-function rawOperation(raw: RawOperation, document: OpenAPIObject): Operation {
+function plainOperation(plain: PlainRouteDoc, document: OpenAPIObject): Operation {
   const operation: Operation = {
-    operationId: `${raw.method}_${raw.path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '') || 'root'}`,
-    summary: raw.summary,
-    ...(raw.description ? { description: raw.description } : {}),
-    tags: [raw.tag],
-    parameters: raw.parameters ?? [],
+    operationId: `${plain.method}_${plain.path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '') || 'root'}`,
+    summary: plain.summary,
+    ...(plain.description ? { description: plain.description } : {}),
+    tags: [plain.tag],
+    parameters: plain.parameters ?? [],
   };
-  if (raw.body) {
-    const schema = raw.body.schema ? requestJsonSchema(raw.body.schema) : raw.body.raw;
-    operation.requestBody = { required: true, content: { [raw.body.contentType]: { schema } }, ...(raw.body.description ? { description: raw.body.description } : {}) };
-  }
-  const headers = raw.ok.headers && Object.fromEntries(Object.entries(raw.ok.headers).map(([name, text]) => [name, { description: text, schema: { type: 'string' } }]));
-  const okSchema = raw.ok.schema ? responseSchema(raw.ok.schema, document) : raw.ok.raw;
-  const okType = raw.ok.contentType ?? (okSchema ? 'application/json' : undefined);
+  if (plain.body) operation.requestBody = { required: true, content: { [plain.body.contentType]: { schema: requestJsonSchema(plain.body.schema) } } };
+  const headers = plain.ok.headers && Object.fromEntries(Object.entries(plain.ok.headers).map(([name, text]) => [name, { description: text, schema: { type: 'string' } }]));
+  const okSchema = plain.ok.schema && responseSchema(plain.ok.schema, document);
+  const okType = plain.ok.contentType ?? (okSchema ? 'application/json' : undefined);
   operation.responses = {
-    [raw.ok.status]: {
-      description: raw.ok.description,
+    [plain.ok.status]: {
+      description: plain.ok.description,
       ...(headers ? { headers } : {}),
       ...(okType ? { content: { [okType]: { schema: okSchema ?? { type: 'string' } } } } : {}),
     },
   };
-  for (const [status, texts] of Object.entries(raw.errors ?? {})) {
+  for (const [status, texts] of Object.entries(plain.errors ?? {})) {
     for (const message of typeof texts === 'string' ? [texts] : (texts ?? [])) addError(operation, Number(status), message);
   }
-  if (raw.signedIn) requireSession(operation);
-  if (raw.appOnly) addError(operation, 403, CommonMessages.crossSiteRequest);
   return operation;
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EVENTS, isEventName, eventsOfQueue, queuesOfEvent, type EventName, type EventsOfQueue } from './events';
+import type { JobRepeat } from './job-repeat';
 import { QueueName } from './queues';
 
 const isoDate = z.iso.datetime({ offset: true });
@@ -208,6 +209,8 @@ export const JOBS = {
   'billing.expire-grants': {
     queue: QueueName.Billing,
     schema: z.object({ v: z.literal(1) }),
+    // A grant given "for N days" ends within 10 minutes of its time; a failed pass is tried again soon.
+    repeat: { pattern: '*/10 * * * *', attempts: 3 },
   },
   /**
    * Walk downgraded accounts: warn a week before the leads of paused pages are removed, and have them
@@ -216,6 +219,8 @@ export const JOBS = {
   'billing.lead-removal': {
     queue: QueueName.Billing,
     schema: z.object({ v: z.literal(1) }),
+    // Every hour at :23: warnings and removals happen within the hour of their time.
+    repeat: { pattern: '23 * * * *', attempts: 3 },
   },
   /**
    * Handle a Stripe webhook event stored by the gateway (billing.stripe_events): the worker reloads it by id,
@@ -230,6 +235,8 @@ export const JOBS = {
   'pages.flush-views': {
     queue: QueueName.Pages,
     schema: z.object({ v: z.literal(1) }),
+    // With the 1 s in-process buffer, views show within ~3 s. The next run comes 2 s later anyway: no retries.
+    repeat: { every: 2_000, attempts: 1 },
   },
   /**
    * Remove uploaded images a page no longer shows (the page was deleted, or an image replaced or cleared).
@@ -253,6 +260,9 @@ export const JOBS = {
   'pages.sweep-uploads': {
     queue: QueueName.Uploads,
     schema: z.object({ v: z.literal(1) }),
+    // At 00:00, 06:00, 12:00 and 18:00 UTC. A failed sweep (store or database away) is tried a few times, a
+    // minute apart and doubling; the next one comes in 6 hours anyway.
+    repeat: { pattern: '0 */6 * * *', attempts: 4, backoff: { type: 'exponential', delay: 60_000 } },
   },
   /** Remove every lead (and counter) of a deleted page. */
   'leads.delete-for-page': {
@@ -296,8 +306,10 @@ export const JOBS = {
   'webhook.clean-log': {
     queue: QueueName.Webhooks,
     schema: z.object({ v: z.literal(1) }),
+    // Every hour at :17.
+    repeat: { pattern: '17 * * * *', attempts: 3, backoff: { type: 'fixed', delay: 60_000 }, keepCompleted: 10, keepFailed: 50 },
   },
-} as const satisfies Record<string, { queue: QueueName; schema: z.ZodType }>;
+} as const satisfies Record<string, { queue: QueueName; schema: z.ZodType; repeat?: JobRepeat }>;
 
 export type JobName = keyof typeof JOBS;
 

@@ -1,10 +1,11 @@
 import { Controller, Get, Inject, Optional, Req, Res } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
-import { ApiExcludeEndpoint } from '@nestjs/swagger';
+import { ApiExcludeEndpoint, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isFileName, mayBePageSlug } from '@plink/contracts';
 import {
   APP_CONFIG,
+  ApiDoc,
   PrecompressedDocument,
   SpaShell,
   apiNotFound,
@@ -28,6 +29,11 @@ const VISITOR_PAGE = { quietAccessLog: true, compress: false } as const;
 
 type PageRequest = FastifyRequest<{ Params: { slug?: string; username?: string } }>;
 
+/** The API reference's words for the page (HTML) these routes answer, and their 404 pages. */
+const PAGE_ANSWER = { status: 200, description: 'The page', contentType: 'text/html' };
+const NOT_FOUND_PAGE = 'the "Page not found" page (HTML)';
+const SLUG_PARAM = { name: 'slug', schema: { type: 'string' }, description: "The page's address, any case" } as const;
+
 /**
  * The visitor's landing page, rendered on the server at three addresses: `GET /{slug}`, `/p/{slug}` and
  * `/p/{username}/{slug}` (the last only when the page is that user's). `/{slug}` shares its paths with the
@@ -39,6 +45,7 @@ type PageRequest = FastifyRequest<{ Params: { slug?: string; username?: string }
  * Nest adds no parameter pipes and no serialisation here; unexpected failures reach the API's exception
  * filter like any other call's.
  */
+@ApiTags('Visitors')
 @Controller()
 export class PublicPageController {
   /** The SPA's documents (shell, prerendered screens), each encoded and compressed once. */
@@ -64,6 +71,16 @@ export class PublicPageController {
     return this.sendSpa(request, reply);
   }
 
+  @ApiDoc({
+    summary: 'A landing page',
+    description:
+      "The page, rendered on the server (no JavaScript needed); `?submitted=1` shows its thank-you state. Counts one view (not for a crawler or a HEAD probe). When `PUBLIC_ORIGIN` is another host, the app's host redirects here to it. A path that is one of the app's own screens (`/auth`, `/dashboard`, …) answers the app instead.",
+    ok: PAGE_ANSWER,
+    errors: { 404: [NOT_FOUND_PAGE, 'the "This page is paused" page (HTML)'] },
+  })
+  // The reference lists parameters bottom-up: the decorator nearest the route first.
+  @ApiQuery({ name: 'submitted', required: false, schema: { type: 'string', enum: ['1'] }, description: 'Show the thank-you state' })
+  @ApiParam(SLUG_PARAM)
   @Get(':slug')
   @RouteConfig(VISITOR_PAGE)
   bySlug(@Req() request: PageRequest, @Res() reply: FastifyReply): FastifyReply | Promise<FastifyReply> {
@@ -73,12 +90,17 @@ export class PublicPageController {
     return this.sendPage(request, reply, slug);
   }
 
+  @ApiDoc({ summary: 'A landing page (long form)', ok: PAGE_ANSWER, errors: { 404: NOT_FOUND_PAGE } })
+  @ApiParam(SLUG_PARAM)
   @Get('p/:slug')
   @RouteConfig(VISITOR_PAGE)
   byShortPath(@Req() request: PageRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
     return this.sendPage(request, reply, request.params.slug ?? '');
   }
 
+  @ApiDoc({ summary: "A landing page under its owner's username", description: "Found only when the page is that user's.", ok: PAGE_ANSWER, errors: { 404: NOT_FOUND_PAGE } })
+  @ApiParam(SLUG_PARAM)
+  @ApiParam({ name: 'username', schema: { type: 'string' } })
   @Get('p/:username/:slug')
   @RouteConfig(VISITOR_PAGE)
   byUserPath(@Req() request: PageRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {

@@ -7,6 +7,8 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { MikroORM } from '@mikro-orm/postgresql';
 import type { AppConfig } from '../config/config.schema';
+import { CommonMessages } from '@plink/contracts';
+import type { PlainRouteDoc } from '../http/api-docs';
 import { ApiExceptionFilter } from '../http/api-exception.filter';
 import { EarlyAnswers } from '../http/early-answers';
 import { installBodyParsers } from '../http/body-parsers';
@@ -92,6 +94,18 @@ function trustProxyOption(trust: AppConfig['trustProxy']): false | string[] | ((
 }
 
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+/** The API reference's entry of the `GET /metrics` {@link installMetrics} adds. */
+export const METRICS_ROUTE_DOC: PlainRouteDoc = {
+  method: 'get',
+  path: '/metrics',
+  tag: 'Operations',
+  summary: 'Prometheus metrics',
+  description:
+    'With `Authorization: Bearer <METRICS_TOKEN>`; outside production also for scrapers inside the network (loopback or private addresses, as TRUST_PROXY tells them); anyone else gets 404.',
+  ok: { status: 200, description: 'Metrics in the Prometheus text format', contentType: 'text/plain' },
+  errors: { 404: CommonMessages.notFound },
+};
 
 /**
  * Request durations by route pattern (never the raw URL: a bounded set of series) and `GET /metrics` for

@@ -7,20 +7,47 @@ import { CommonMessages } from '@plink/contracts';
 /** The messages an error status can carry: one, or several. */
 export type ApiErrorTexts = string | readonly string[];
 
+/** A JSON Schema (OpenAPI 3.0 dialect) written out, for what no zod schema describes. */
+type JsonSchema = Record<string, unknown>;
+
 export interface ApiDocOptions {
   /** One line: what the call does. */
   summary: string;
   /** More, in Markdown (rules, limits, side effects). */
   description?: string;
-  /** The JSON request body: the same zod schema that validates it (bad input answers 400 with its message). */
-  body?: z.ZodType;
+  /**
+   * The request body: the zod schema that validates a JSON body (bad input answers 400 with its message), or,
+   * for a body no zod schema checks (a multipart file, a signed webhook's exact text), its media type and JSON
+   * Schema.
+   */
+  body?: z.ZodType | { contentType: string; schema: JsonSchema };
   /**
    * The successful answer. A zod schema describes a JSON body (status: the route's `@HttpCode`, else 200, or
-   * 201 for POST); `{ contentType }` an answer that is not JSON (a CSV file, an HTML page); `{ status }` alone
-   * an answer with no body (a redirect).
+   * 201 for POST), as does a JSON Schema where no zod schema does; `{ contentType }` an answer that is not
+   * JSON (a CSV file, an HTML page); `{ status }` alone an answer with no body (a redirect).
    */
-  ok?: z.ZodType | { status?: number; schema?: z.ZodType; contentType?: string; description?: string; headers?: Record<string, string> };
+  ok?: z.ZodType | { status?: number; schema?: z.ZodType | JsonSchema; contentType?: string; description?: string; headers?: Record<string, string> };
   /** Error answers by status, with the exact messages each may carry (the body is always `{ message }`). */
+  errors?: Partial<Record<number, ApiErrorTexts>>;
+}
+
+/**
+ * The API reference's entry for a plain Fastify route, one added to the Fastify instance rather than by a Nest
+ * controller (Nest's document does not see those): exported beside the route's registration for the gateway's
+ * reference to collect. A controller route describes itself with {@link ApiDoc} instead.
+ */
+export interface PlainRouteDoc {
+  method: 'get' | 'post';
+  /** OpenAPI path (`{param}`). */
+  path: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  parameters?: Array<{ name: string; in: 'path' | 'query' | 'header'; description?: string; required?: boolean; schema: JsonSchema }>;
+  /** A JSON body, by the zod schema that validates it. */
+  body?: { contentType: 'application/json'; schema: z.ZodType };
+  /** The successful answer: a JSON body by its zod schema, or another media type (an HTML page, a file). */
+  ok: { status: number; description: string; contentType?: string; schema?: z.ZodType; headers?: Record<string, string> };
   errors?: Partial<Record<number, ApiErrorTexts>>;
 }
 
@@ -109,15 +136,18 @@ export function ApiDoc(options: ApiDocOptions): MethodDecorator {
 
     const decorators: Array<MethodDecorator | ClassDecorator> = [ApiOperation({ summary: options.summary, description: options.description })];
     const errors: Partial<Record<number, ApiErrorTexts>> = { ...options.errors };
-    if (options.body) {
+    if (options.body instanceof z.ZodType) {
       decorators.push(ApiConsumes('application/json'), ApiBody({ required: true, schema: requestJsonSchema(options.body) as never }));
       // A body the schema refuses: the first problem's message (the field's own text where it has one).
       if (!errors[400]) errors[400] = CommonMessages.invalidRequest;
+    } else if (options.body) {
+      decorators.push(ApiConsumes(options.body.contentType), ApiBody({ required: true, schema: options.body.schema as never }));
     }
     const description = ok?.description ?? STATUS_TEXT[status] ?? 'OK';
     const headers = ok?.headers && Object.fromEntries(Object.entries(ok.headers).map(([name, text]) => [name, { description: text, schema: { type: 'string' } }]));
     if (ok?.contentType) decorators.push(ApiProduces(ok.contentType));
-    if (ok?.schema) decorators.push(ApiResponse({ status, standardSchema: ok.schema, description, headers }));
+    if (ok?.schema instanceof z.ZodType) decorators.push(ApiResponse({ status, standardSchema: ok.schema, description, headers }));
+    else if (ok?.schema) decorators.push(ApiResponse({ status, schema: ok.schema as never, description, headers }));
     else if (ok?.contentType) decorators.push(ApiResponse({ status, description, headers, content: { [ok.contentType]: { schema: { type: 'string' } } } }));
     else decorators.push(ApiResponse({ status, description, headers }));
     decorators.push(ApiErrors(errors));

@@ -2,12 +2,25 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { CommonMessages } from '@plink/contracts';
 import { getLogger } from '../logging/logger';
 import { assertSafeKey, type Storage } from '../storage/storage.port';
+import type { PlainRouteDoc } from './api-docs';
 
 /** Upload keys are never reused (each upload gets a new random key), so a browser may keep a file for good. */
 export const UPLOADS_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
 /** Content types shown in the browser; anything else (never stored by the upload call) is sent as a download. */
 const INLINE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/avif', 'image/x-icon', 'image/vnd.microsoft.icon']);
+
+/** The API reference's entry of {@link serveUploads}. */
+export const UPLOADS_ROUTE_DOC: PlainRouteDoc = {
+  method: 'get',
+  path: '/uploads/{key}',
+  tag: 'Visitors',
+  summary: 'An uploaded image',
+  description: 'Cached a year (immutable): a new upload always gets a new key.',
+  parameters: [{ name: 'key', in: 'path', required: true, schema: { type: 'string' }, description: 'As in the `imageUrl` an upload answered' }],
+  ok: { status: 200, description: 'The image', contentType: 'image/*' },
+  errors: { 404: CommonMessages.notFound },
+};
 
 /**
  * `GET`/`HEAD /uploads/{key}`: the stored uploads, read through the Storage port (the local folder or the

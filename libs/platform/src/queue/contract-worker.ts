@@ -48,6 +48,11 @@ export class JobHandlerRegistry implements OnApplicationBootstrap {
     this.running.push({ queue, worker });
   }
 
+  /** The queues this process's processors serve. */
+  servedQueues(): QueueName[] {
+    return [...this.served];
+  }
+
   /** The workers of this process's processors. */
   workers(): { queue: QueueName; worker: () => Worker }[] {
     return [...this.running];

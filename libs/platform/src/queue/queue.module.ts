@@ -6,10 +6,12 @@ import { workerRedisOptions } from '../redis/redis-options';
 import { JobHandlerRegistry } from './contract-worker';
 import { JobQueue } from './job-queue';
 import { Outbox } from './outbox.service';
+import { RecurringJobs } from './recurring-jobs';
 
 /**
- * BullMQ for a Plink process: a producer for every queue, the outbox and its relay, and the
- * handler registry that the processors of the services running here register with.
+ * BullMQ for a Plink process: a producer for every queue, the outbox and its relay, the handler
+ * registry that the processors of the services running here register with, and the schedules of the
+ * repeating jobs of the queues they serve.
  *
  * Workers and producers need opposite connection settings (see redis-options.ts): workers wait for
  * Redis, producers fail fast. `@Processor()` options are static, and @nestjs/bullmq builds each worker
@@ -30,7 +32,7 @@ import { Outbox } from './outbox.service';
     // No queue: this only brings @nestjs/bullmq's explorer, which starts a worker for each @Processor.
     BullModule.registerQueue(),
   ],
-  providers: [JobQueue, Outbox, JobHandlerRegistry],
-  exports: [JobQueue, Outbox, JobHandlerRegistry, BullModule],
+  providers: [JobQueue, Outbox, JobHandlerRegistry, RecurringJobs],
+  exports: [JobQueue, Outbox, JobHandlerRegistry, RecurringJobs, BullModule],
 })
 export class QueueModule {}

@@ -15,9 +15,19 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
+import { ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyContextConfig, FastifyReply, FastifyRequest } from 'fastify';
-import { MAX_IMAGE_BYTES, uploadImageQuerySchema, type UploadImageQuery, type UploadImageResponse } from '@plink/contracts';
-import { CurrentUser, SignedInGuard, ZodPipe, getLogger, toApiError, type SignedInUser } from '@plink/platform';
+import {
+  MAX_IMAGE_BYTES,
+  UPLOAD_IMAGE_FIELD,
+  UPLOAD_IMAGE_TYPES,
+  UploadMessages,
+  uploadImageQuerySchema,
+  uploadImageResponseSchema,
+  type UploadImageQuery,
+  type UploadImageResponse,
+} from '@plink/contracts';
+import { ApiDoc, CurrentUser, SignedInGuard, ZodPipe, getLogger, toApiError, type SignedInUser } from '@plink/platform';
 import { UploadImageService } from '../use-cases/upload-image.service';
 import { drainAtMost } from './drain-request';
 import { missingImage, readImage, tooLarge } from './read-image';
@@ -82,10 +92,29 @@ function inTheseWords(err: unknown): unknown {
  */
 const UPLOAD_ROUTE: FastifyContextConfig = { bodyKind: 'multipart', errorHandler: answerUploadError };
 
+@ApiTags('Pages')
 @Controller('api')
 export class UploadImageController {
   constructor(private readonly uploads: UploadImageService) {}
 
+  @ApiDoc({
+    summary: 'Upload an image for a page',
+    description:
+      `One image in the multipart field \`${UPLOAD_IMAGE_FIELD}\`, at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB, judged by its bytes (JPEG, PNG, WebP, GIF, AVIF, TIFF, BMP; ICO for a favicon), ` +
+      "decoded, stripped of metadata and encoded afresh at the size its type needs. The answer goes into the page's `imageUrl`, `backgroundImage`, `faviconUrl` or `metaImageUrl`. Verified accounts only; 60 a minute.",
+    body: {
+      contentType: 'multipart/form-data',
+      schema: { type: 'object', properties: { [UPLOAD_IMAGE_FIELD]: { type: 'string', format: 'binary' } }, required: [UPLOAD_IMAGE_FIELD] },
+    },
+    ok: uploadImageResponseSchema,
+    errors: {
+      400: [UploadMessages.invalidType, UploadMessages.missingImage, UploadMessages.notAnImage, UploadMessages.unsupportedImage, UploadMessages.tooManyPixels],
+      403: UploadMessages.verifyFirst,
+      413: UploadMessages.tooLarge,
+      429: UploadMessages.tooManyUploads,
+    },
+  })
+  @ApiQuery({ name: 'type', required: true, schema: { type: 'string', enum: [...UPLOAD_IMAGE_TYPES] }, description: 'What the image is for' })
   @Post('upload-image')
   @HttpCode(201)
   @RouteConfig(UPLOAD_ROUTE)
