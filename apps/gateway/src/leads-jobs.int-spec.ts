@@ -1,20 +1,17 @@
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Client } from 'pg';
 import { QueueName, type JobPayload } from '@plink/contracts';
-import { JobQueue } from '@plink/platform';
 import type { CaughtMail, SmtpCatcher } from '@plink/testing';
 import { leadsGateway, type Creator } from './testing/leads-gateway';
 
 /** The jobs a new lead records (file e-mail, Pro webhook), end to end (see leadsGateway). */
 describe('leads, end to end: the jobs a lead sends', () => {
   const world = leadsGateway();
-  const { creator, createPage, submit, leadId, eventually, outboxDrained, queue, jobsOf } = world;
+  const { creator, createPage, submit, leadId, outboxDrained, jobsOf } = world;
   let smtp: SmtpCatcher;
-  let app: NestFastifyApplication;
   let db: Client;
   let pro: Creator;
   beforeAll(() => {
-    ({ smtp, app, db, pro } = world);
+    ({ smtp, db, pro } = world);
   });
 
   it('e-mails the file link with the page title and nothing the visitor typed', async () => {

@@ -8,7 +8,7 @@ import { PageEvents } from '../model/page-events';
 import { Page } from '../model/page.entity';
 import { PagesRepository } from '../model/pages.repository';
 import { PREVIOUS_SECRET_GRACE_MS, WebhookSecretBox, newWebhookSecret } from './webhook-endpoint';
-import { hasWebhookEndpoint, recordWebhookEndpoint } from './webhook-endpoint-events';
+import { recordWebhookEndpoint } from './webhook-endpoint-events';
 
 /**
  * The page's webhook endpoint as its owner changes it (rotate the secret, turn it back on) and as the

@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap, 
 import { OnWorkerEvent, WorkerHost } from '@nestjs/bullmq';
 import { MikroORM, RequestContext } from '@mikro-orm/postgresql';
 import { DelayedError, UnrecoverableError, type Job, type Worker } from 'bullmq';
-import { isMessageOf, jobsOfQueue, schemaOf, type JobPayload, type JobsOfQueue, type MessageName, QueueName } from '@plink/contracts';
+import { isMessageOf, jobsOfQueue, schemaOf, type JobPayload, type JobsOfQueue, QueueName } from '@plink/contracts';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import { getLogger, runWithCorrelation } from '../logging/logger';

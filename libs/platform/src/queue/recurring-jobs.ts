@@ -1,5 +1,5 @@
 import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { JOBS, QUEUE_SETTINGS, jobsOfQueue, type JobEnvelope, type JobName, type JobRepeat } from '@plink/contracts';
+import { JOBS, QUEUE_SETTINGS, isJobName, jobsOfQueue, type JobEnvelope, type JobName, type JobRepeat } from '@plink/contracts';
 import type { JobSchedulerTemplateOptions, RepeatOptions } from 'bullmq';
 import { warnThrottled } from '../logging/throttled-log';
 import { JobHandlerRegistry } from './contract-worker';
@@ -29,7 +29,8 @@ export class RecurringJobs implements OnApplicationBootstrap, OnApplicationShutd
 
   /** The repeating jobs of the served queues; throws when one's contract would refuse the `{ v: 1 }` its runs carry. */
   private repeating(): JobName[] {
-    const names = this.registry.servedQueues().flatMap((queue) => jobsOfQueue(queue).filter((name) => repeatOf(name)));
+    // Events are copies of another service's fact, never scheduled: only the queue's own jobs may repeat.
+    const names = this.registry.servedQueues().flatMap((queue) => jobsOfQueue(queue).filter((name): name is JobName => isJobName(name) && !!repeatOf(name)));
     const refused = names.filter((name) => !JOBS[name].schema.safeParse({ v: 1 }).success);
     if (refused.length > 0) throw new Error(`Repeating jobs must take the payload { v: 1 }: ${refused.join(', ')}`);
     return names;
