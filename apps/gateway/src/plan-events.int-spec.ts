@@ -1,5 +1,6 @@
-import { ApplyPlanService } from '@plink/billing';
+import { ApplyPlanService, runPlinkCommand } from '@plink/billing';
 import type { TestBrowser } from './testing/http-client';
+import { identityUsers } from './testing/operator-users';
 import { eventually } from './testing/polling';
 import { startTestGateway, type TestGateway } from './testing/test-gateway';
 import { WebhookReceiver } from './testing/webhook-receiver';
@@ -76,6 +77,29 @@ describe('plan changes, one hop from billing to every copy', () => {
     console.log(`plan change → last copy updated (identity, pages, leads): p50 ${p50} ms, p99 ${p99} ms, max ${latencies[99]} ms`);
     expect(p99).toBeLessThanOrEqual(1_000);
   }, 180_000);
+
+  it("returns from the operator's revoke-pro and grant-pro only once every copy has the change", async () => {
+    const owner = await creatorWithPage('/hooks/operator');
+    const { rows } = await gateway.db.query<{ email: string }>('select email from identity.users where id = $1', [owner.id]);
+    const copies = async () =>
+      (
+        await gateway.db.query(
+          `select (select plan_version from billing.accounts where user_id = $1) as billing,
+                  (select plan_version from identity.users where id = $1) as identity,
+                  (select plan_version from pages.owners where user_id = $1) as pages,
+                  (select version from leads.owner_plans where owner_id = $1) as leads,
+                  (select is_pro from leads.owner_plans where owner_id = $1) as is_pro`,
+          [owner.id],
+        )
+      ).rows[0];
+    for (const [command, pro] of [['revoke-pro', false], ['grant-pro', true], ['revoke-pro', false]] as const) {
+      const io = { out: () => undefined, err: () => undefined, env: gateway.env.vars };
+      expect(await runPlinkCommand([command, rows[0].email], io, identityUsers)).toBe(0);
+      // At the moment the command returns, not eventually.
+      const now = await copies();
+      expect(now).toEqual({ billing: now.billing, identity: now.billing, pages: now.billing, leads: now.billing, is_pro: pro });
+    }
+  }, 60_000);
 
   it('sends a lead to the webhook exactly when the plan its capture read was Pro, through 200 grant/revoke flips', async () => {
     const owner = await creatorWithPage('/hooks/flips');

@@ -285,12 +285,13 @@ class World {
 }
 
 /**
- * Per worker: the workers to run (the one under test first; a plan change reaches pages through identity's
- * worker, as in production), and the jobs it must do with what they change.
+ * Per worker: the workers to run (the one under test first; billing's plan change goes to identity, pages and
+ * leads, and the operator's command returns once all three have it), and the jobs it must do with what they
+ * change.
  */
 const SCENARIOS: Record<Service, { run: Service[]; smtp?: boolean; stripe?: boolean; jobs: string; exercise(world: World): Promise<void> }> = {
   identity: {
-    run: ['identity'],
+    run: ['identity', 'pages', 'leads'],
     jobs: "copies billing's plan change onto the user ('plan.changed', published by the operator's grant-pro)",
     async exercise(world) {
       const ann = await world.creator();
@@ -301,7 +302,7 @@ const SCENARIOS: Record<Service, { run: Service[]; smtp?: boolean; stripe?: bool
     },
   },
   pages: {
-    run: ['pages', 'identity'],
+    run: ['pages', 'identity', 'leads'],
     jobs: "flushes counted views into the page ('pages.flush-views'), removes an image the page no longer shows ('pages.delete-uploads') and pauses all but the oldest page of an owner whose Pro ended ('plan.changed')",
     async exercise(world) {
       const ann = await world.creator();

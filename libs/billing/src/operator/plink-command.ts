@@ -4,7 +4,8 @@ import { parseArgs } from 'node:util';
 import { Module, type INestApplicationContext, type ModuleMetadata } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { MikroORM } from '@mikro-orm/postgresql';
-import { ConfigError, Outbox, PlatformModule, UserDirectory, getLogger, loadConfig, runWithCorrelation, withOrmContext, type AppConfig, type ServiceSchema } from '@plink/platform';
+import { QueueName } from '@plink/contracts';
+import { ConfigError, JobQueue, Outbox, PlatformModule, UserDirectory, getLogger, loadConfig, runWithCorrelation, withOrmContext, type AppConfig, type ServiceSchema } from '@plink/platform';
 import { BillingOperatorModule } from '../billing.module';
 import { BILLING_SCHEMA } from '../billing.schema';
 import { OperatorCommandError, OperatorPlansService, type OperatorResult } from '../use-cases/operator-plans.service';
@@ -27,8 +28,8 @@ Commands:
   revoke-pro <email> [--wait S] End the user's operator grant now. The user gets a "Your Pro plan has ended" e-mail.
   help                          Show this help.
 
-A plan command returns once the running app shows the new plan, waiting at most S seconds (--wait, 0-3600,
-default ${DEFAULT_WAIT_S}). Where no Plink worker runs, the change stays queued and applies when one does.
+A plan command returns once every part of the running app has the new plan (the account, the pages, the
+lead capture), waiting at most S seconds (--wait, 0-3600, default ${DEFAULT_WAIT_S}). Where no Plink worker runs, the change stays queued and applies when one does.
 
 Settings: in a checkout where npm start runs, none (the command takes the database npm start gave the app).
 Otherwise DATABASE_URL as the app has it (see .env.example). The change is recorded in the database and the
@@ -113,6 +114,7 @@ export async function runPlinkCommand(argv: string[], io: PlinkCommandIo, users:
     const operator = app.get(OperatorPlansService);
     const now = io.now ?? new Date();
     const orm: Parameters<typeof withOrmContext>[0] = app.get(MikroORM);
+    app.get(Outbox).follow(correlationId);
     const { line, result, recorded } = await runWithCorrelation(correlationId, () => withOrmContext(orm, async () => {
       if (parsed.command === 'grant-pro') {
         const result = await operator.grantPro(parsed.email, parsed.days, now);
@@ -206,11 +208,15 @@ async function createOperatorContext(config: AppConfig, users: PlinkCommandUsers
 }
 
 /**
- * Waits until the running app shows the change: identity's copy of the user's plan (what their requests,
- * pages and custom code go by) when the change moves it; otherwise, when that copy already says so (a
- * running grant renewed), until the change's jobs have left for Redis. Identity's copy is changed only by a
- * worker's job, so it tells that a Plink worker on this database and key prefix took the change, whoever
- * relayed it (a running Plink process's relay: this command leaves every row to them).
+ * Waits until the running app has the change everywhere: every message the command recorded (billing's
+ * 'plan.changed' to identity, pages and leads, and the plan e-mail) has left the outbox and been run by a
+ * worker on this database and key prefix, whoever relayed it (a running Plink process's relay: this command
+ * leaves every row to them). So once it returns, the user's requests, their pages and the lead capture all
+ * go by the new plan: no lead captured afterwards is judged by the old one.
+ *
+ * A command that cannot reach Redis itself (the app's Redis is not the one it was given) cannot see the jobs
+ * run: it then waits until its messages have left the outbox and identity's copy of the user shows the plan,
+ * the part of the change it can see.
  */
 async function untilApplied(
   app: INestApplicationContext,
@@ -218,18 +224,31 @@ async function untilApplied(
   result: OperatorResult,
   waitMs: number,
 ): Promise<'applied' | 'in-redis' | 'in-database'> {
-  const users = app.get(UserDirectory);
   const outbox = app.get(Outbox);
-  const movesCopy = result.user.isPremium !== result.isPremium;
+  const jobs = app.get(JobQueue);
+  const users = app.get(UserDirectory);
+  const messages = outbox.recordedUnder(correlationId);
+  const redisReachable = await Promise.race([
+    jobs.ping().then(
+      () => true,
+      () => false,
+    ),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2_000).unref()),
+  ]);
   const deadline = Date.now() + waitMs;
   for (;;) {
-    if (movesCopy) {
-      const shown = await users.isPremiumNow(result.user.id);
-      if (shown === null || shown === result.isPremium) return 'applied';
-    } else if ((await outbox.countWaiting(correlationId)) === 0) {
-      return 'applied';
+    const inDatabase = (await outbox.countWaiting(correlationId)) > 0;
+    if (!inDatabase) {
+      if (redisReachable) {
+        // Each message's job has the message's id; one no longer in its queue has run (completed jobs are trimmed).
+        const states = await Promise.all(messages.map((m) => jobs.queue(m.queue as QueueName).getJobState(m.id)));
+        if (states.every((state) => state === 'completed' || state === 'unknown')) return 'applied';
+      } else {
+        const shown = await users.isPremiumNow(result.user.id);
+        if (shown === null || shown === result.isPremium) return 'applied';
+      }
     }
-    if (Date.now() >= deadline) return (await outbox.countWaiting(correlationId)) > 0 ? 'in-database' : 'in-redis';
+    if (Date.now() >= deadline) return inDatabase ? 'in-database' : 'in-redis';
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

@@ -90,6 +90,8 @@ export class Outbox implements OnApplicationBootstrap, BeforeApplicationShutdown
   /** The ORM's own `pg` pool (shared with every other query). */
   private readonly nativePool = nativePoolOf(() => this.orm.em);
   private readonly here = new Map<MessageName, InProcessHandler<MessageName>>();
+  /** The messages recorded under correlation ids this process follows (see {@link follow}). */
+  private readonly followed = new Map<string, { id: string; queue: string }[]>();
 
   constructor(
     @Inject(MikroORM) private readonly orm: MikroORM,
@@ -166,15 +168,24 @@ export class Outbox implements OnApplicationBootstrap, BeforeApplicationShutdown
   }
 
   private persist(em: EntityManager, queue: string, name: MessageName, payload: Record<string, unknown>): void {
-    em.persist(
-      em.create(OutboxMessage, {
-        id: randomUUID(),
-        queue,
-        jobName: name,
-        payload,
-        correlationId: currentCorrelationId() ?? randomUUID(),
-      }),
-    );
+    const id = randomUUID();
+    const correlationId = currentCorrelationId() ?? randomUUID();
+    em.persist(em.create(OutboxMessage, { id, queue, jobName: name, payload, correlationId }));
+    this.followed.get(correlationId)?.push({ id, queue });
+  }
+
+  /**
+   * Has this process keep the ids and queues of the messages it records under `correlationId` from now on
+   * (for a short-lived process that waits for its change to be applied everywhere: the operator's command).
+   * The list is the one {@link recordedUnder} answers.
+   */
+  follow(correlationId: string): void {
+    if (!this.followed.has(correlationId)) this.followed.set(correlationId, []);
+  }
+
+  /** The messages recorded under a followed correlation id (the queue job of each has the message's id). */
+  recordedUnder(correlationId: string): readonly { id: string; queue: string }[] {
+    return this.followed.get(correlationId) ?? [];
   }
 
   /**
