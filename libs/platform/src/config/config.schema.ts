@@ -109,79 +109,286 @@ export function weakSecretReason(secret: string | undefined): string | null {
 }
 
 /**
- * The whole environment of every Plink app, validated once at boot (ARCHITECTURE convention 7).
- * `.env.example` lists the same variables with the same defaults.
+ * The whole environment of every Plink app, validated once at boot (ARCHITECTURE convention 7). Each variable
+ * carries its description (`meta`): docs/configuration.md and .env.example are generated from them
+ * (config-docs.ts), so a variable is documented where it is defined. `unset` says what an unset variable
+ * means when the schema has no default value to show.
  */
 export const envSchema = z
   .object({
-    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-    HOST: z.string().default('0.0.0.0'),
-    APP_ORIGIN: z.url().default('http://localhost:3000').transform((v) => v.replace(/\/+$/, '')),
-    // Landing pages' own origin (e.g. https://plink.page); unset = APP_ORIGIN (one host, sandboxed creator code).
+    NODE_ENV: z
+      .enum(['development', 'production', 'test'])
+      .default('development')
+      .meta({
+        description:
+          '`development`: human-readable logs (pino-pretty); otherwise one JSON object per line. `production`: the apps refuse to start without a strong `SESSION_SECRET`, and without `SMTP_URL` unless `MAIL_OUTBOX_DIR` is set; the gateway answers `/metrics` on its own port only with `METRICS_TOKEN`. `test`: what the test suites set.',
+      }),
+    PORT: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(65535)
+      .default(3000)
+      .meta({
+        description:
+          "TCP port of the gateway's HTTP server (the service apps listen only on `HEALTH_PORT`). `npm start` also puts it in its default `APP_ORIGIN`, `http://localhost:<PORT>`.",
+      }),
+    HOST: z
+      .string()
+      .default('0.0.0.0')
+      .meta({ description: "Address the gateway binds to, its `HEALTH_PORT` too: `0.0.0.0` every IPv4 interface, `127.0.0.1` this machine only." }),
+    APP_ORIGIN: z
+      .url()
+      .default('http://localhost:3000')
+      .transform((v) => v.replace(/\/+$/, ''))
+      .meta({
+        description:
+          "Where creators reach the app, `scheme://host[:port]`: the base of every link in Plink's e-mails, the only origin whose pages may make the API calls that change something (another's get 403; the lead forms also take `PUBLIC_ORIGIN`), and where app addresses asked on the landing pages' host are sent. `https://` also makes the session cookie `Secure` and turns on HSTS.",
+      }),
     PUBLIC_ORIGIN: z
       .url()
       .refine((v) => isOrigin(v), { error: 'PUBLIC_ORIGIN must be an http(s) origin (scheme, host and port), without a path' })
       .optional()
-      .transform((v) => (v === undefined ? undefined : new URL(v).origin)),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL'),
-    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
-    // false in a cluster, where a one-off job runs `plink migrate` before a rollout.
-    MIGRATE_ON_START: bool.default(true),
-    REDIS_URL: z.string().regex(/^rediss?:\/\//, 'REDIS_URL must be a redis:// URL').default('redis://127.0.0.1:6379'),
-    // Unset: one derived from the database (see defaultRedisPrefix), so installs sharing a Redis never mix.
+      .transform((v) => (v === undefined ? undefined : new URL(v).origin))
+      .meta({
+        description:
+          "The landing pages' own origin, without a path (e.g. `https://plink.page`), recommended in production: creators' custom code and tracking snippets then run there, never beside the app's session. Page addresses asked on `APP_ORIGIN` are redirected there, lead forms are accepted from it, and the links to a page in its webhooks point there. Without one, the pages carrying creators' code are sandboxed (no cookies, no storage).",
+        unset: 'same as `APP_ORIGIN`',
+      }),
+    LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+      .default('info')
+      .meta({ description: 'The least severe log lines every app writes: `fatal` … `trace` (pino levels); `silent` writes none.' }),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL')
+      .meta({
+        description:
+          'The PostgreSQL database, `postgres://user:password@host:5432/name` (or `postgresql://`). Required by every app and by `npm run plink`; `npm start` runs an embedded PostgreSQL (data in `.data/postgres`) when it is unset. The default `REDIS_PREFIX` is derived from it.',
+      }),
+    DATABASE_POOL_MAX: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(200)
+      .default(10)
+      .meta({
+        description:
+          "The most connections one process opens to PostgreSQL (1–200). A lead export holds one while it downloads, and exports may take at most half of them; one more is answered 503.",
+      }),
+    MIGRATE_ON_START: bool.default(true).meta({
+      description:
+        '`true`: each app applies the pending migrations of the schemas it uses as it starts (under a PostgreSQL advisory lock, so replicas may start together). `false`: it refuses to start while one is pending, naming it; `npm run plink -- migrate` applies them first, as a cluster\'s migration job does.',
+    }),
+    REDIS_URL: z
+      .string()
+      .regex(/^rediss?:\/\//, 'REDIS_URL must be a redis:// URL')
+      .default('redis://127.0.0.1:6379')
+      .meta({
+        description:
+          "Redis for the job queues (BullMQ), sessions, rate limits and view counts: `redis://[:password@]host:port`, or `rediss://` over TLS. `npm start`, when it is unset, uses `127.0.0.1:6379` if Redis answers there, else starts a `redis-server` with its data in `.data/redis`.",
+      }),
     REDIS_PREFIX: z
       .string()
       .regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'REDIS_PREFIX may hold letters, digits and : _ . - (at most 64)')
-      .optional(),
-    SMTP_URL: optionalString,
-    MAIL_FROM: z.string().default('Plink <no-reply@plink.local>'),
-    // Unset: .data/mail. Set, it is also the opt-in to production without SMTP (see below).
-    MAIL_OUTBOX_DIR: optionalString,
-    SESSION_SECRET: optionalString,
-    TRUST_PROXY: trustProxy,
-    UPLOADS_DIR: z.string().default('.data/uploads'),
-    S3_ENDPOINT: optionalString,
-    S3_PORT: z.coerce.number().int().min(1).max(65535).optional(),
-    S3_USE_SSL: bool.default(true),
-    S3_ACCESS_KEY: optionalString,
-    S3_SECRET_KEY: optionalString,
-    S3_BUCKET: optionalString,
-    S3_REGION: z.string().default('us-east-1'),
-    S3_PUBLIC_URL: optionalString,
-    UPLOAD_ORPHAN_GRACE_HOURS: z.coerce.number().int().min(1).max(8760).default(24),
-    STRIPE_SECRET_KEY: optionalString,
-    STRIPE_WEBHOOK_SECRET: optionalString,
-    STRIPE_PRICE_ID: optionalString,
-    // A Stripe-compatible server (e.g. a local one in tests): http(s)://host:port; unset = Stripe itself.
+      .optional()
+      .meta({
+        description:
+          "Prefix of every Redis key and queue: letters, digits and `: _ . -`, at most 64. The default comes from the database's host, port and name (not its credentials): installs sharing one Redis never take each other's jobs, sessions or rate limits, and a new database password keeps it. Set it to keep the prefix when the database moves (an install made before this default used `plink:`).",
+        unset: '`plink:<database name>-<6 hex digits>:`',
+      }),
+    SMTP_URL: optionalString.meta({
+      description:
+        'The mail relay, `smtp://user:password@host:587`, or `smtps://…` for TLS from the start; messages go through a pool of open connections, one per e-mail job a worker runs at once. Unset: every message is written to `MAIL_OUTBOX_DIR` and its links are printed on the console. In production the apps refuse to start without it unless `MAIL_OUTBOX_DIR` is set.',
+    }),
+    MAIL_FROM: z
+      .string()
+      .default('Plink <no-reply@plink.local>')
+      .meta({ description: "Sender (`From:`) of every e-mail Plink sends." }),
+    MAIL_OUTBOX_DIR: optionalString.meta({
+      description:
+        'Folder the e-mails are written to, one `.eml` file each, when `SMTP_URL` is unset. Setting it in production, even to `.data/mail`, is the deliberate choice to run without SMTP.',
+      unset: '`.data/mail`',
+    }),
+    SESSION_SECRET: optionalString.meta({
+      description:
+        "The key behind sign-in and signing: Redis keeps only an HMAC of each session id under it, and the verification and reset tokens in the e-mail jobs and the webhook signing secrets in the database are sealed with it. Every app of an install needs the same value; a new one signs everybody out, and a page's webhook signs nothing until its owner rotates its secret. At least 32 characters; in production it must be set, must not be an example value, and must carry 32 random bytes (e.g. `openssl rand -base64 48`).",
+      unset: 'a fixed development value (refused in production)',
+    }),
+    TRUST_PROXY: trustProxy.meta({
+      description:
+        "Which `X-Forwarded-For`/`-Proto`/`-Host` hops the gateway believes for a request's client address (rate limits, `/metrics`, logs) and host. `false`: none, the connection's peer is the client. A number: the proxies in front (`1` behind one load balancer), for a port only they can reach. Their addresses or CIDR ranges (`10.0.0.0/8,192.168.1.5`): also safe when clients can reach the port directly. `true` is refused: any client could choose its own address.",
+    }),
+    UPLOADS_DIR: z
+      .string()
+      .default('.data/uploads')
+      .meta({ description: 'Folder the uploaded images are kept in when `S3_ENDPOINT` is unset; the gateway serves them at `/uploads/<key>`.' }),
+    S3_ENDPOINT: optionalString.meta({
+      description:
+        'Host name of an S3-compatible store (AWS S3, MinIO, …) to keep the uploads in instead of `UPLOADS_DIR`; `http(s)://host[:port]` is taken too, its scheme then deciding HTTPS and its port standing in for an unset `S3_PORT`. Setting it requires `S3_ACCESS_KEY`, `S3_SECRET_KEY` and `S3_BUCKET`.',
+    }),
+    S3_PORT: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(65535)
+      .optional()
+      .meta({ description: 'Port of the S3 endpoint.', unset: '443 with `S3_USE_SSL`, 80 without' }),
+    S3_USE_SSL: bool.default(true).meta({ description: 'Reach the S3 endpoint over HTTPS (`false`: plain HTTP, e.g. a MinIO inside a private network).' }),
+    S3_ACCESS_KEY: optionalString.meta({ description: 'Access key (user name) for the S3 store.' }),
+    S3_SECRET_KEY: optionalString.meta({ description: 'Secret key (password) for the S3 store.' }),
+    S3_BUCKET: optionalString.meta({ description: 'Bucket the uploads are kept in; created in `S3_REGION` on first use when it does not exist.' }),
+    S3_REGION: z.string().default('us-east-1').meta({ description: 'Region of the S3 requests, and the one a missing bucket is created in.' }),
+    S3_PUBLIC_URL: optionalString.meta({
+      description:
+        "Public base URL of the bucket's objects (e.g. `https://cdn.example.com/plink-uploads`): pages then link their images there, so the bucket, or the CDN in front of it, must let anyone read them. Unset: images are linked as `/uploads/<key>` on the app's and the pages' own host, and the gateway serves them from the bucket.",
+    }),
+    UPLOAD_ORPHAN_GRACE_HOURS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(8760)
+      .default(24)
+      .meta({
+        description:
+          'Hours an uploaded image that no page shows may stay before the sweep (every 6 hours, UTC) removes it: the time a creator has to save the page it was uploaded for. Whole hours, 1–8760.',
+      }),
+    STRIPE_SECRET_KEY: optionalString.meta({
+      description:
+        'Stripe\'s secret API key (`sk_live_…`, or `sk_test_…` in test mode): turns payments on, and then requires `STRIPE_PRICE_ID`. Unset: the payment calls answer 503 "Payments are not configured on this server."',
+    }),
+    STRIPE_WEBHOOK_SECRET: optionalString.meta({
+      description:
+        'Signing secret (`whsec_…`) of the Stripe webhook endpoint `<APP_ORIGIN>/api/webhooks/stripe`, which listens to checkout.session.completed, customer.subscription.created/updated/deleted/paused/resumed/trial_will_end, invoice.paid and invoice.payment_failed. Unset: every Stripe webhook is refused (400).',
+    }),
+    STRIPE_PRICE_ID: optionalString.meta({ description: 'The Pro plan\'s price (`price_…`, recurring $10/month); required with `STRIPE_SECRET_KEY`.' }),
     STRIPE_API_URL: z
       .url()
       .refine((v) => isOrigin(v), { error: 'STRIPE_API_URL must be an http(s) origin (scheme, host and port), without a path' })
       .optional()
-      .transform((v) => (v === undefined ? undefined : new URL(v).origin)),
-    AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(200),
-    LOGIN_FAILURES_PER_ADDRESS: z.coerce.number().int().min(0).default(50),
-    REGISTRATIONS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(0).default(10),
-    LEAD_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(20),
-    // Turns the queue dashboard (/admin/queues) on, behind HTTP basic auth with this password.
-    OPERATOR_PASSWORD: optionalString,
-    // Lets a scraper outside the private network read /metrics (Authorization: Bearer <token>).
-    METRICS_TOKEN: optionalString,
-    // Development and tests only: webhooks may reach loopback and private addresses (a local receiver).
-    WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool.default(false),
-    WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(20),
-    // One endpoint's (a page's target host) attempts under way at once, per process; one owner gets at most half of WEBHOOK_CONCURRENCY.
-    WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(4),
-    WEBHOOK_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3_000),
-    WEBHOOK_RESPONSE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(60_000).default(10_000),
-    PLINK_WORKERS: z.string().default('none'),
-    HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
-    // Worker apps on a host shared with gateways: their OS scheduling niceness (0 = normal … 19 = lowest).
-    WORKER_NICENESS: z.coerce.number().int().min(0).max(19).default(0),
-    // The longest a stop (SIGTERM) may take: requests and jobs under way finish within it, then the process exits.
-    SHUTDOWN_GRACE_MS: z.coerce.number().int().min(1_000).max(600_000).default(25_000),
-    WEB_DIST_DIR: optionalString,
+      .transform((v) => (v === undefined ? undefined : new URL(v).origin))
+      .meta({
+        description: "A Stripe-compatible server to call instead of Stripe's API, `http(s)://host:port` (e.g. the tests' local Stripe server).",
+        unset: "Stripe's own API",
+      }),
+    AUTH_RATE_LIMIT_PER_MINUTE: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(200)
+      .meta({ description: 'Calls per minute one client address may make to each of login, register, forgot-password and reset-password; beyond it, 429. `0`: no limit.' }),
+    LOGIN_FAILURES_PER_ADDRESS: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(50)
+      .meta({
+        description:
+          "Wrong passwords one client address may send in 15 minutes, over all accounts: the one that reaches it blocks the address's logins (429) for 15 minutes. Apart from it, one address guessing one account's password waits longer after each wrong password from the 5th. `0`: no address limit.",
+      }),
+    REGISTRATIONS_PER_ADDRESS_PER_HOUR: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(10)
+      .meta({
+        description:
+          'Registration attempts one client address may make in an hour (429 beyond): an answer tells whether an e-mail already has an account, and this keeps a list of addresses from being checked quickly. `0`: no limit.',
+      }),
+    LEAD_RATE_LIMIT_PER_MINUTE: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(20)
+      .meta({ description: 'Lead submissions per minute one client address may make to one page; beyond it, 429. `0`: no limit (e.g. for load tests).' }),
+    OPERATOR_PASSWORD: optionalString.meta({
+      description:
+        "Turns on the gateway's queue dashboard at `/admin/queues` (every queue and its jobs; retry or remove failed ones) behind HTTP basic auth with this password and any user name; at least 12 characters. 10 wrong passwords from one address in 15 minutes get 429. Unset: no dashboard (404).",
+    }),
+    METRICS_TOKEN: optionalString.meta({
+      description:
+        "Opens `GET /metrics` (Prometheus text) to any request with `Authorization: Bearer <token>`, on the gateway's port and on every `HEALTH_PORT`. Without the token `/metrics` answers loopback and private addresses only: on a `HEALTH_PORT` always, on the gateway's own port only outside production; anyone else gets 404.",
+    }),
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool.default(false).meta({
+      description:
+        'Development and tests only: webhooks may reach loopback, private and link-local addresses (a receiver on 127.0.0.1), and the notifications service logs a warning as it starts. Off, such URLs are refused when a creator saves them and every attempt to one fails.',
+    }),
+    WEBHOOK_CONCURRENCY: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(500)
+      .default(20)
+      .meta({
+        description:
+          "Webhook attempts one process running the notifications service makes at once (1–500). One creator's pages together get at most half of them, so a creator whose receivers hang cannot hold up the others' webhooks.",
+      }),
+    WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(500)
+      .default(4)
+      .meta({ description: "Attempts one endpoint (a page's webhook host) may have under way at once in one process, at most half of `WEBHOOK_CONCURRENCY`." }),
+    WEBHOOK_CONNECT_TIMEOUT_MS: z.coerce
+      .number()
+      .int()
+      .min(100)
+      .max(60_000)
+      .default(3_000)
+      .meta({
+        description:
+          'A webhook attempt whose connection (DNS lookup and TCP) is not made within this many ms gives up, to be retried later (100–60000, at most `WEBHOOK_RESPONSE_TIMEOUT_MS`).',
+      }),
+    WEBHOOK_RESPONSE_TIMEOUT_MS: z.coerce
+      .number()
+      .int()
+      .min(1_000)
+      .max(60_000)
+      .default(10_000)
+      .meta({ description: 'A webhook attempt with no answer within this many ms, counted from its start, gives up, to be retried later (1000–60000).' }),
+    PLINK_WORKERS: z
+      .string()
+      .default('none')
+      .meta({
+        description:
+          "Gateway only: the services whose job processors it also runs in its own process: `none`, `all`, or a comma list of `identity`, `pages` (with the uploads queue), `leads`, `billing`, `notifications`. `npm start` runs `all` (only a value set in the shell changes that, not one in `.env`); in production each service app runs its own and the gateway keeps `none`.",
+      }),
+    HEALTH_PORT: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(65535)
+      .optional()
+      .meta({
+        description:
+          'Service apps: port of `/health`, `/health/live`, `/health/ready` and `/metrics`. Gateway: when set, a port of its own that serves `/metrics` to scrapers inside the network (the address judged is the connection\'s, never a forwarded one; keep it unpublished).',
+        unset: 'identity 3101, pages 3102, leads 3103, billing 3104, notifications 3105; gateway: none',
+      }),
+    WORKER_NICENESS: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(19)
+      .default(0)
+      .meta({
+        description:
+          "Service apps sharing a host's cores with gateways: the process's OS scheduling niceness, 0 (normal) to 19 (lowest). From 10 up the gateways go first when the CPU is short, and the jobs catch up after the burst; nothing changes while the CPU is free.",
+      }),
+    SHUTDOWN_GRACE_MS: z.coerce
+      .number()
+      .int()
+      .min(1_000)
+      .max(600_000)
+      .default(25_000)
+      .meta({
+        description:
+          "The longest a stop (SIGTERM, SIGINT) may take, in ms (1000–600000): readiness answers 503 `draining` at once, requests and jobs under way finish, then the process exits, with 1 when the time ran out. Keep it below the orchestrator's grace period.",
+      }),
+    WEB_DIST_DIR: optionalString.meta({
+      description: 'Gateway: folder of the built web app, holding its `index.html`.',
+      unset: "`apps/web/dist` beside the gateway's build, else under the working directory",
+    }),
   })
   .superRefine((env, ctx) => {
     const weak = env.NODE_ENV === 'production' ? weakSecretReason(env.SESSION_SECRET) : null;
