@@ -4,7 +4,7 @@ import { ModulesContainer, NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants.js';
 import type { FastifyContextConfig } from 'fastify';
-import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { DECORATORS, DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { z } from 'zod';
 import { CommonMessages, IdentityMessages, apiErrorSchema } from '@plink/contracts';
 import { SESSION_COOKIE } from '@plink/identity';
@@ -126,8 +126,9 @@ export async function createDocumentApp(config: AppConfig): Promise<INestApplica
 }
 
 /**
- * operationIds (`<Controller>_<method>`, @nestjs/swagger's default) of the handlers behind the session guard,
- * and of those that take their JSON body as its exact text (`bodyKind: 'raw-json'`, never parsed by the edge).
+ * operationIds of the handlers behind the session guard, and of those that take their JSON body as its exact
+ * text (`bodyKind: 'raw-json'`, never parsed by the edge). A handler's id is the one its `@ApiDoc` states,
+ * else @nestjs/swagger's default (`<Controller>_<method>`), as in the document.
  */
 function handlerFacts(app: INestApplication): { signedIn: Set<string>; rawJson: Set<string> } {
   const signedIn = new Set<string>();
@@ -141,9 +142,11 @@ function handlerFacts(app: INestApplication): { signedIn: Set<string>; rawJson: 
       for (const key of Object.getOwnPropertyNames(controller.prototype)) {
         const handler = (controller.prototype as Record<string, unknown>)[key];
         if (key === 'constructor' || typeof handler !== 'function') continue;
-        if (onClass || guarded(handler)) signedIn.add(`${controller.name}_${key}`);
+        const stated = (Reflect.getMetadata(DECORATORS.API_OPERATION, handler) as { operationId?: string } | undefined)?.operationId;
+        const operationId = stated ?? `${controller.name}_${key}`;
+        if (onClass || guarded(handler)) signedIn.add(operationId);
         const config = Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, handler) as FastifyContextConfig | undefined;
-        if (config?.bodyKind === 'raw-json') rawJson.add(`${controller.name}_${key}`);
+        if (config?.bodyKind === 'raw-json') rawJson.add(operationId);
       }
     }
   }
