@@ -23,7 +23,6 @@ import { FONTS_ROUTE_DOC } from '../fonts';
 import { GatewayModule } from '../gateway.module';
 import { QUEUE_DASHBOARD_DOC } from '../queue-dashboard';
 import { APP_SCREEN_DOCS } from '../spa';
-import { LEAD_SUBMIT_DOC } from './lead-submit';
 
 /** Where the reference is served: the HTML page, and the document itself. */
 export const API_DOCS_PATH = '/api/docs';
@@ -49,12 +48,10 @@ const API_DESCRIPTION = [
 
 /**
  * The routes the gateway adds to Fastify itself, outside Nest's controllers (and so outside the document
- * @nestjs/swagger makes), each described beside its registration; and the leads' submit call, a controller
- * route without an @ApiDoc of its own yet. The API docs test checks that every route the gateway serves is in
- * the reference, so a plain route left out of this list does not go unnoticed.
+ * @nestjs/swagger makes), each described beside its registration. The API docs test checks that every route
+ * the gateway serves is in the reference, so a plain route left out of this list does not go unnoticed.
  */
 const PLAIN_ROUTES: PlainRouteDoc[] = [
-  LEAD_SUBMIT_DOC,
   UPLOADS_ROUTE_DOC,
   FONTS_ROUTE_DOC,
   METRICS_ROUTE_DOC,
@@ -105,8 +102,8 @@ export function createApiDocument(app: INestApplication, version: string): OpenA
   }
   for (const plain of PLAIN_ROUTES) {
     const item = (document.paths[plain.path] ??= {}) as Record<string, Operation>;
-    // Replaces what @nestjs/swagger made of a controller route without @ApiDoc (the submit call); never an @ApiDoc.
-    if (item[plain.method]?.summary) throw new Error(`${plain.method.toUpperCase()} ${plain.path} is described twice: by @ApiDoc and by a plain route's entry`);
+    // A plain route is not in Nest's document: a controller route there under the same call is described twice.
+    if (item[plain.method]) throw new Error(`${plain.method.toUpperCase()} ${plain.path} is described twice: by its controller and by a plain route's entry`);
     item[plain.method] = plainOperation(plain, document);
   }
 
