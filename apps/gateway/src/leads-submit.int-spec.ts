@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from 'pg';
-import { QueueName } from '@plink/contracts';
+import { CommonMessages, QueueName } from '@plink/contracts';
 import type { SmtpCatcher } from '@plink/testing';
 import { leadsGateway, okAnswer, type Creator } from './testing/leads-gateway';
 
@@ -38,7 +38,11 @@ describe('leads, end to end: submissions', () => {
       expect({ body, status: res.status, message: res.body?.message }).toEqual({ body, status: 400, message: expect.any(String) });
       if (message !== 'Invalid request') expect(res.body.message).toBe(message);
     }
-    expect((await submit(page.slug, '{not json')).status).toBe(400);
+    // What the edge answers before the call reads the body (the API reference lists these for it too).
+    const malformed = await submit(page.slug, '{not json');
+    expect({ status: malformed.status, message: malformed.body?.message }).toEqual({ status: 400, message: CommonMessages.malformedJson });
+    const oversized = await submit(page.slug, { email: 'ada@example.com', consent: true, website: 'x'.repeat(200 * 1024) });
+    expect({ status: oversized.status, message: oversized.body?.message }).toEqual({ status: 413, message: CommonMessages.bodyTooLarge });
     expect(await leadCount(page.id)).toBe(0);
 
     // 254 characters is still an address.

@@ -24,6 +24,71 @@ const messagesOf = (response: any): string[] => {
   return media?.examples ? Object.values(media.examples as Record<string, { value: { message: string } }>).map((e) => e.value.message) : media?.example ? [media.example.message] : [];
 };
 
+/**
+ * Each call's operationId as published. Clients generated from the document name their calls by it, so it
+ * must not change when a handler is renamed or a route's description moves: a route whose default id
+ * (`<Controller>_<method>`) differs from its published one states it (`@ApiDoc({ operationId })`). A new call
+ * adds its line; a call taken away removes its line, knowingly.
+ */
+const PUBLISHED_OPERATION_IDS: Record<string, string> = {
+  'GET /admin/queues': 'get_admin_queues',
+  'POST /api/admin/reset-subscription-status': 'BillingController_resetStatus',
+  'POST /api/billing-portal': 'BillingController_billingPortal',
+  'POST /api/cancel-subscription': 'BillingController_cancel',
+  'POST /api/check-subscription-status': 'BillingController_checkStatus',
+  'POST /api/create-subscription': 'BillingController_createSubscription',
+  'POST /api/forgot-password': 'IdentityController_forgotPassword',
+  'GET /api/health': 'HealthController_check[1]',
+  'GET /api/health/live': 'HealthController_live[1]',
+  'GET /api/health/ready': 'HealthController_check[3]',
+  'POST /api/login': 'IdentityController_login',
+  'POST /api/logout': 'IdentityController_logout',
+  'GET /api/page/{slug}': 'PagesController_publicPage',
+  'POST /api/page/{slug}/submit': 'post_api_page_slug_submit',
+  'GET /api/pages': 'PagesController_list',
+  'POST /api/pages': 'PagesController_create',
+  'GET /api/pages/{id}': 'PagesController_one',
+  'PUT /api/pages/{id}': 'PagesController_update',
+  'DELETE /api/pages/{id}': 'PagesController_remove',
+  'GET /api/pages/{id}/export': 'LeadsController_export',
+  'POST /api/pages/{id}/keep-live': 'PagesController_keepLive',
+  'GET /api/pages/{id}/stats': 'LeadsController_pageStats',
+  'GET /api/pages/{id}/webhook': 'WebhooksController_show',
+  'POST /api/pages/{id}/webhook/deliveries/{messageId}/redeliver': 'WebhooksController_redeliver',
+  'POST /api/pages/{id}/webhook/enable': 'PagesController_enableWebhook',
+  'POST /api/pages/{id}/webhook/rotate-secret': 'PagesController_rotateWebhookSecret',
+  'POST /api/pages/{id}/webhook/test': 'WebhooksController_test',
+  'POST /api/register': 'IdentityController_register',
+  'POST /api/resend-verification': 'IdentityController_resendVerification',
+  'POST /api/reset-password': 'IdentityController_resetPassword',
+  'POST /api/resume-subscription': 'BillingController_resume',
+  'GET /api/subscription': 'BillingController_subscription',
+  'GET /api/templates/{slug}': 'PagesController_template',
+  'POST /api/update-password': 'IdentityController_updatePassword',
+  'POST /api/upload-image': 'post_api_upload_image',
+  'GET /api/user': 'IdentityController_currentUser',
+  'POST /api/verify-checkout': 'BillingController_verifyCheckout',
+  'POST /api/verify-email': 'IdentityController_verifyEmail',
+  'GET /api/verify-reset-token/{token}': 'IdentityController_verifyResetToken',
+  'POST /api/webhooks/stripe': 'post_api_webhooks_stripe',
+  'GET /fonts/{file}': 'get_fonts_file',
+  'GET /health': 'HealthController_check[0]',
+  'GET /health/live': 'HealthController_live[0]',
+  'GET /health/ready': 'HealthController_check[2]',
+  'GET /login': 'get_login',
+  'GET /metrics': 'get_metrics',
+  'GET /p/{slug}': 'get_p_slug',
+  'POST /p/{slug}': 'LeadFormController_byShortPath',
+  'GET /p/{username}/{slug}': 'get_p_username_slug',
+  'POST /p/{username}/{slug}': 'LeadFormController_byUserPath',
+  'GET /register': 'get_register',
+  'GET /signup': 'get_signup',
+  'GET /uploads/{key}': 'get_uploads_key',
+  'GET /verify-email': 'get_verify_email',
+  'GET /{slug}': 'get_slug',
+  'POST /{slug}': 'LeadFormController_bySlug',
+};
+
 describe('the API reference (OpenAPI)', () => {
   let document: OpenAPIObject;
   beforeAll(async () => {
@@ -63,6 +128,11 @@ describe('the API reference (OpenAPI)', () => {
       expect(ids.has(op.operationId)).toBe(false);
       ids.add(op.operationId);
     }
+  });
+
+  it('keeps the operationId each call was published under', () => {
+    const ids = Object.fromEntries(operations(document).map(({ method, path, op }) => [`${method.toUpperCase()} ${path}`, op.operationId]));
+    expect(ids).toEqual(PUBLISHED_OPERATION_IDS);
   });
 
   it('marks the calls behind the session guard with the session cookie and their 401', () => {

@@ -4,7 +4,7 @@ import { ModulesContainer, NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants.js';
 import type { FastifyContextConfig } from 'fastify';
-import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { DECORATORS, DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { z } from 'zod';
 import { CommonMessages, IdentityMessages, apiErrorSchema } from '@plink/contracts';
 import { SESSION_COOKIE } from '@plink/identity';
@@ -23,7 +23,6 @@ import { FONTS_ROUTE_DOC } from '../fonts';
 import { GatewayModule } from '../gateway.module';
 import { QUEUE_DASHBOARD_DOC } from '../queue-dashboard';
 import { APP_SCREEN_DOCS } from '../spa';
-import { LEAD_SUBMIT_DOC } from './lead-submit';
 
 /** Where the reference is served: the HTML page, and the document itself. */
 export const API_DOCS_PATH = '/api/docs';
@@ -49,12 +48,10 @@ const API_DESCRIPTION = [
 
 /**
  * The routes the gateway adds to Fastify itself, outside Nest's controllers (and so outside the document
- * @nestjs/swagger makes), each described beside its registration; and the leads' submit call, a controller
- * route without an @ApiDoc of its own yet. The API docs test checks that every route the gateway serves is in
- * the reference, so a plain route left out of this list does not go unnoticed.
+ * @nestjs/swagger makes), each described beside its registration. The API docs test checks that every route
+ * the gateway serves is in the reference, so a plain route left out of this list does not go unnoticed.
  */
 const PLAIN_ROUTES: PlainRouteDoc[] = [
-  LEAD_SUBMIT_DOC,
   UPLOADS_ROUTE_DOC,
   FONTS_ROUTE_DOC,
   METRICS_ROUTE_DOC,
@@ -105,8 +102,8 @@ export function createApiDocument(app: INestApplication, version: string): OpenA
   }
   for (const plain of PLAIN_ROUTES) {
     const item = (document.paths[plain.path] ??= {}) as Record<string, Operation>;
-    // Replaces what @nestjs/swagger made of a controller route without @ApiDoc (the submit call); never an @ApiDoc.
-    if (item[plain.method]?.summary) throw new Error(`${plain.method.toUpperCase()} ${plain.path} is described twice: by @ApiDoc and by a plain route's entry`);
+    // A plain route is not in Nest's document: a controller route there under the same call is described twice.
+    if (item[plain.method]) throw new Error(`${plain.method.toUpperCase()} ${plain.path} is described twice: by its controller and by a plain route's entry`);
     item[plain.method] = plainOperation(plain, document);
   }
 
@@ -126,8 +123,9 @@ export async function createDocumentApp(config: AppConfig): Promise<INestApplica
 }
 
 /**
- * operationIds (`<Controller>_<method>`, @nestjs/swagger's default) of the handlers behind the session guard,
- * and of those that take their JSON body as its exact text (`bodyKind: 'raw-json'`, never parsed by the edge).
+ * operationIds of the handlers behind the session guard, and of those that take their JSON body as its exact
+ * text (`bodyKind: 'raw-json'`, never parsed by the edge). A handler's id is the one its `@ApiDoc` states,
+ * else @nestjs/swagger's default (`<Controller>_<method>`), as in the document.
  */
 function handlerFacts(app: INestApplication): { signedIn: Set<string>; rawJson: Set<string> } {
   const signedIn = new Set<string>();
@@ -141,9 +139,11 @@ function handlerFacts(app: INestApplication): { signedIn: Set<string>; rawJson: 
       for (const key of Object.getOwnPropertyNames(controller.prototype)) {
         const handler = (controller.prototype as Record<string, unknown>)[key];
         if (key === 'constructor' || typeof handler !== 'function') continue;
-        if (onClass || guarded(handler)) signedIn.add(`${controller.name}_${key}`);
+        const stated = (Reflect.getMetadata(DECORATORS.API_OPERATION, handler) as { operationId?: string } | undefined)?.operationId;
+        const operationId = stated ?? `${controller.name}_${key}`;
+        if (onClass || guarded(handler)) signedIn.add(operationId);
         const config = Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, handler) as FastifyContextConfig | undefined;
-        if (config?.bodyKind === 'raw-json') rawJson.add(`${controller.name}_${key}`);
+        if (config?.bodyKind === 'raw-json') rawJson.add(operationId);
       }
     }
   }

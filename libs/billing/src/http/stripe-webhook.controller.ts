@@ -23,6 +23,8 @@ export class StripeWebhookController {
   constructor(private readonly record: RecordStripeEventService) {}
 
   @ApiDoc({
+    // The id clients have known this call by since it was first published (not the handler's name).
+    operationId: 'post_api_webhooks_stripe',
     summary: "Stripe's webhook intake",
     description:
       'Stripe sends its events here (configure this URL in Stripe). The `Stripe-Signature` must verify against `STRIPE_WEBHOOK_SECRET` over the exact body; the event is then stored once by its id and applied by the billing worker.',

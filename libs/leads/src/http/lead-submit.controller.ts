@@ -1,6 +1,8 @@
 import { Body, Controller, HttpCode, Ip, Param, Post } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
-import type { SubmitLeadResponse } from '@plink/contracts';
+import { ApiParam, ApiTags } from '@nestjs/swagger';
+import { CommonMessages, LeadMessages, submitLeadResponseSchema, submitLeadSchema, type SubmitLeadResponse } from '@plink/contracts';
+import { ApiDoc } from '@plink/platform';
 import { CaptureLeadService } from '../use-cases/capture-lead.service';
 
 /**
@@ -12,10 +14,27 @@ import { CaptureLeadService } from '../use-cases/capture-lead.service';
  * `Origin: null`; a submission carries no cookie-based authority, so CSRF is no risk here
  * (installCsrfDefence). JSON bodies only, within the app-wide body limit.
  */
+@ApiTags('Visitors')
 @Controller('api')
 export class LeadSubmitController {
   constructor(private readonly capture: CaptureLeadService) {}
 
+  @ApiDoc({
+    // The id clients have known this call by since it was first published (not the handler's name).
+    operationId: 'post_api_page_slug_submit',
+    summary: "A visitor's sign-up on a landing page",
+    description:
+      "What the landing page's form sends. Stores the lead (once per page and lower-cased e-mail: a repeat answers the same), counts the conversion, and sends the file e-mail and the owner's webhook. Needs no session; " +
+      'a sandboxed landing page (`Origin: null`) may call it with CORS. `website` is a honeypot: anything in it is answered like a success and stored nowhere.',
+    body: submitLeadSchema,
+    ok: { description: 'What the page shows next', schema: submitLeadResponseSchema },
+    errors: {
+      400: [LeadMessages.invalidEmail, LeadMessages.consentRequired, CommonMessages.invalidRequest],
+      404: [LeadMessages.pageNotFound, LeadMessages.pagePaused],
+      429: LeadMessages.tooManySubmissions,
+    },
+  })
+  @ApiParam({ name: 'slug', schema: { type: 'string' }, description: "The page's address, any case" })
   @Post('page/:slug/submit')
   @HttpCode(200)
   @RouteConfig({ quietAccessLog: true, visitorFacing: true })

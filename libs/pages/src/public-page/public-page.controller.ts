@@ -71,7 +71,9 @@ export class PublicPageController {
     return this.sendSpa(request, reply);
   }
 
+  // Each page route keeps the operationId clients have known it by since it was first published.
   @ApiDoc({
+    operationId: 'get_slug',
     summary: 'A landing page',
     description:
       "The page, rendered on the server (no JavaScript needed); `?submitted=1` shows its thank-you state. Counts one view (not for a crawler or a HEAD probe). When `PUBLIC_ORIGIN` is another host, the app's host redirects here to it. A path that is one of the app's own screens (`/auth`, `/dashboard`, …) answers the app instead.",
@@ -90,7 +92,7 @@ export class PublicPageController {
     return this.sendPage(request, reply, slug);
   }
 
-  @ApiDoc({ summary: 'A landing page (long form)', ok: PAGE_ANSWER, errors: { 404: NOT_FOUND_PAGE } })
+  @ApiDoc({ operationId: 'get_p_slug', summary: 'A landing page (long form)', ok: PAGE_ANSWER, errors: { 404: NOT_FOUND_PAGE } })
   @ApiParam(SLUG_PARAM)
   @Get('p/:slug')
   @RouteConfig(VISITOR_PAGE)
@@ -98,7 +100,13 @@ export class PublicPageController {
     return this.sendPage(request, reply, request.params.slug ?? '');
   }
 
-  @ApiDoc({ summary: "A landing page under its owner's username", description: "Found only when the page is that user's.", ok: PAGE_ANSWER, errors: { 404: NOT_FOUND_PAGE } })
+  @ApiDoc({
+    operationId: 'get_p_username_slug',
+    summary: "A landing page under its owner's username",
+    description: "Found only when the page is that user's.",
+    ok: PAGE_ANSWER,
+    errors: { 404: NOT_FOUND_PAGE },
+  })
   @ApiParam(SLUG_PARAM)
   @ApiParam({ name: 'username', schema: { type: 'string' } })
   @Get('p/:username/:slug')

@@ -29,6 +29,12 @@ export interface ApiDocOptions {
   ok?: z.ZodType | { status?: number; schema?: z.ZodType | JsonSchema; contentType?: string; description?: string; headers?: Record<string, string> };
   /** Error answers by status, with the exact messages each may carry (the body is always `{ message }`). */
   errors?: Partial<Record<number, ApiErrorTexts>>;
+  /**
+   * The operation's id in the reference, where it is not @nestjs/swagger's `<Controller>_<method>`: clients
+   * generated from the document name their calls by it, so a call published under another id keeps that one
+   * (renaming the handler or its controller must not rename the call).
+   */
+  operationId?: string;
 }
 
 /**
@@ -134,7 +140,7 @@ export function ApiDoc(options: ApiDocOptions): MethodDecorator {
     const ok = options.ok instanceof z.ZodType ? { schema: options.ok } : options.ok;
     const status = ok?.status ?? httpCode ?? (method === RequestMethod.POST ? 201 : 200);
 
-    const decorators: Array<MethodDecorator | ClassDecorator> = [ApiOperation({ summary: options.summary, description: options.description })];
+    const decorators: Array<MethodDecorator | ClassDecorator> = [ApiOperation({ summary: options.summary, description: options.description, operationId: options.operationId })];
     const errors: Partial<Record<number, ApiErrorTexts>> = { ...options.errors };
     if (options.body instanceof z.ZodType) {
       decorators.push(ApiConsumes('application/json'), ApiBody({ required: true, schema: requestJsonSchema(options.body) as never }));

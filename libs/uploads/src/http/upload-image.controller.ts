@@ -98,6 +98,8 @@ export class UploadImageController {
   constructor(private readonly uploads: UploadImageService) {}
 
   @ApiDoc({
+    // The id clients have known this call by since it was first published (not the handler's name).
+    operationId: 'post_api_upload_image',
     summary: 'Upload an image for a page',
     description:
       `One image in the multipart field \`${UPLOAD_IMAGE_FIELD}\`, at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB, judged by its bytes (JPEG, PNG, WebP, GIF, AVIF, TIFF, BMP; ICO for a favicon), ` +
