@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { APP_CONFIG, type AppConfig } from '@plink/platform';
+import { BillingAccountsRepository } from './accounts/billing-accounts.repository';
 import { BillingController } from './http/billing.controller';
 import { StripeWebhookController } from './http/stripe-webhook.controller';
 import { PaymentsGateway, PaymentsNotConfigured } from './payments/payments.gateway';
 import { StripeConnection } from './stripe/stripe-client';
+import { StripeEventsRepository } from './stripe/stripe-events.repository';
 import { StripePayments } from './stripe/stripe.payments';
 import { ApplyPlanService } from './use-cases/apply-plan.service';
 import { ExpireGrantsService } from './use-cases/expire-grants.service';
@@ -17,6 +19,7 @@ import { RecordStripeEventService } from './use-cases/record-stripe-event.servic
 import { StripeSubscriptionSync } from './use-cases/stripe-subscription-sync.service';
 import { SubscriptionStatusService } from './use-cases/subscription-status.service';
 import { TrialLedger } from './trials/trial-ledger.service';
+import { TrialsTakenRepository } from './trials/trials-taken.repository';
 import { BillingProcessor } from './workers/billing.processor';
 
 /**
@@ -24,8 +27,17 @@ import { BillingProcessor } from './workers/billing.processor';
  * and the Stripe client with the re-sync of a customer's subscription (no client without STRIPE_SECRET_KEY).
  */
 @Module({
-  providers: [ReadPlanService, ApplyPlanService, StripeConnection, StripeSubscriptionSync, TrialLedger],
-  exports: [ReadPlanService, ApplyPlanService, StripeConnection, StripeSubscriptionSync, TrialLedger],
+  providers: [
+    BillingAccountsRepository,
+    StripeEventsRepository,
+    TrialsTakenRepository,
+    ReadPlanService,
+    ApplyPlanService,
+    StripeConnection,
+    StripeSubscriptionSync,
+    TrialLedger,
+  ],
+  exports: [BillingAccountsRepository, StripeEventsRepository, ReadPlanService, ApplyPlanService, StripeConnection, StripeSubscriptionSync, TrialLedger],
 })
 export class BillingCoreModule {}
 
@@ -43,9 +55,16 @@ export class BillingCoreModule {}
     RecordStripeEventService,
     {
       provide: PaymentsGateway,
-      inject: [APP_CONFIG, StripeConnection, EntityManager, ReadPlanService, StripeSubscriptionSync, TrialLedger],
-      useFactory: (config: AppConfig, stripe: StripeConnection, em: EntityManager, plans: ReadPlanService, sync: StripeSubscriptionSync, trials: TrialLedger) =>
-        stripe.configured ? new StripePayments(stripe, em, plans, sync, trials, config.appOrigin) : new PaymentsNotConfigured(),
+      inject: [APP_CONFIG, StripeConnection, EntityManager, BillingAccountsRepository, ReadPlanService, StripeSubscriptionSync, TrialLedger],
+      useFactory: (
+        config: AppConfig,
+        stripe: StripeConnection,
+        em: EntityManager,
+        accounts: BillingAccountsRepository,
+        plans: ReadPlanService,
+        sync: StripeSubscriptionSync,
+        trials: TrialLedger,
+      ) => (stripe.configured ? new StripePayments(stripe, em, accounts, plans, sync, trials, config.appOrigin) : new PaymentsNotConfigured()),
     },
   ],
 })

@@ -5,6 +5,7 @@ import type Stripe from 'stripe';
 import { BillingMessages, type SubscriptionStatusResponse } from '@plink/contracts';
 import { getLogger } from '@plink/platform';
 import type { BillingAccount } from '../accounts/billing-account.entity';
+import type { BillingAccountsRepository, CheckoutState } from '../accounts/billing-accounts.repository';
 import { PaymentsGateway, type CheckoutVerification, type Payer } from '../payments/payments.gateway';
 import type { ReadPlanService } from '../use-cases/read-plan.service';
 import type { StripeSubscriptionSync } from '../use-cases/stripe-subscription-sync.service';
@@ -34,6 +35,7 @@ export class StripePayments extends PaymentsGateway {
   constructor(
     private readonly stripe: StripeConnection,
     private readonly em: EntityManager,
+    private readonly accounts: BillingAccountsRepository,
     private readonly plans: ReadPlanService,
     private readonly sync: StripeSubscriptionSync,
     private readonly trials: TrialLedger,
@@ -48,18 +50,20 @@ export class StripePayments extends PaymentsGateway {
     const withTrial = await this.trials.availableTo(payer.email, account);
     try {
       return await this.em.fork().transactional(async (tx) => {
-        const row = await this.lockAccount(tx, payer.id);
-        const open = await this.openSession(row, withTrial);
+        const checkout = await this.accounts.lockForCheckout(tx, payer.id);
+        const open = await this.openSession(checkout, withTrial);
         if (open) {
           getLogger().info({ userId: payer.id, trial: withTrial }, 'open checkout session answered again');
           return { url: open };
         }
-        const customer = row.stripe_customer_id ?? (await this.createCustomer(tx, payer));
+        const customer = checkout.customerId ?? (await this.createCustomer(tx, payer));
         const session = await this.createSession(payer, customer, withTrial);
-        await tx.execute(
-          'update billing.accounts set person_key = ?, checkout_session_id = ?, checkout_expires_at = ?, checkout_with_trial = ?, updated_at = now() where user_id = ?',
-          [personKeyOf(payer.email), session.id, new Date(session.expires_at * 1000), withTrial, payer.id],
-        );
+        await this.accounts.saveCheckout(tx, payer.id, {
+          personKey: personKeyOf(payer.email),
+          sessionId: session.id,
+          expiresAt: new Date(session.expires_at * 1000),
+          withTrial,
+        });
         getLogger().info({ userId: payer.id, trial: withTrial }, 'checkout session created');
         return { url: session.url! };
       });
@@ -192,36 +196,23 @@ export class StripePayments extends PaymentsGateway {
   }
 
   /**
-   * The payer's billing row, locked for the checkout's transaction (created first when they have none): two
-   * checkouts at once take turns, so the second finds the customer and the session the first stored.
-   */
-  private async lockAccount(tx: EntityManager, userId: number): Promise<CheckoutRow> {
-    await tx.execute('insert into billing.accounts (user_id) values (?) on conflict (user_id) do nothing', [userId]);
-    const [row] = await tx.execute<CheckoutRow[]>(
-      'select stripe_customer_id, checkout_session_id, checkout_expires_at, checkout_with_trial from billing.accounts where user_id = ? for update',
-      [userId],
-    );
-    return row!;
-  }
-
-  /**
    * The URL of the account's Checkout Session while it is still open and offers what a new one would (the
    * trial or not): a second checkout (another tab, a double click) continues it rather than opening a second
    * session that could start a second subscription. A session that offers a trial no longer due is expired.
    */
-  private async openSession(row: CheckoutRow, withTrial: boolean): Promise<string | null> {
-    if (!row.checkout_session_id || !row.checkout_expires_at) return null;
+  private async openSession(checkout: CheckoutState, withTrial: boolean): Promise<string | null> {
+    if (!checkout.sessionId || !checkout.expiresAt) return null;
     // Not one about to expire while the payer fills it in.
-    if (new Date(row.checkout_expires_at).getTime() - Date.now() < SESSION_MIN_LIFETIME_MS) return null;
+    if (new Date(checkout.expiresAt).getTime() - Date.now() < SESSION_MIN_LIFETIME_MS) return null;
     let session: Stripe.Checkout.Session;
     try {
-      session = await this.stripe.api.checkout.sessions.retrieve(row.checkout_session_id);
+      session = await this.stripe.api.checkout.sessions.retrieve(checkout.sessionId);
     } catch (err) {
       if (isStripeNotFound(err)) return null;
       throw err;
     }
     if (session.status !== 'open' || !session.url) return null;
-    if (row.checkout_with_trial === withTrial) return session.url;
+    if (checkout.withTrial === withTrial) return session.url;
     await this.stripe.api.checkout.sessions.expire(session.id).catch((err: unknown) => {
       getLogger().warn({ sessionId: session.id, err: (err as Error).message }, 'checkout session could not be expired');
     });
@@ -263,7 +254,7 @@ export class StripePayments extends PaymentsGateway {
       { email: payer.email, metadata: { userId: String(payer.id) } },
       { idempotencyKey: `plink-customer-${payer.id}-${emailTag}` },
     );
-    await tx.execute('update billing.accounts set stripe_customer_id = ?, updated_at = now() where user_id = ?', [customer.id, payer.id]);
+    await this.accounts.saveCustomer(tx, payer.id, customer.id);
     getLogger().info({ userId: payer.id }, 'stripe customer created');
     return customer.id;
   }
@@ -272,12 +263,4 @@ export class StripePayments extends PaymentsGateway {
 /** A subscription that makes its customer Pro (trialing or active). */
 function isPro(subscription: Stripe.Subscription | null): subscription is Stripe.Subscription {
   return subscription !== null && (subscription.status === 'active' || subscription.status === 'trialing');
-}
-
-interface CheckoutRow {
-  stripe_customer_id: string | null;
-  checkout_session_id: string | null;
-  /** A timestamptz as the driver answers it to a raw query (text). */
-  checkout_expires_at: Date | string | null;
-  checkout_with_trial: boolean | null;
 }

@@ -1,16 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from '@mikro-orm/postgresql';
 import type Stripe from 'stripe';
 import type { BillingAccount } from '../accounts/billing-account.entity';
 import { idOf } from '../stripe/subscription-state';
 import { personKeyOf } from './person-key';
-
-/** What tells a trial's person apart; any of them seen on another trial means the person had theirs. */
-export interface TrialSubject {
-  personKey: string | null;
-  cardFingerprint: string | null;
-  customerId: string | null;
-}
+import { TrialsTakenRepository, type TrialSubject } from './trials-taken.repository';
 
 /** Which of a trial subject's marks was found on an earlier trial (the card first). */
 export type TrialMatch = 'card' | 'person' | 'customer';
@@ -33,7 +26,7 @@ export function hadTrial(subscription: Stripe.Subscription): boolean {
  */
 @Injectable()
 export class TrialLedger {
-  constructor(private readonly em: EntityManager) {}
+  constructor(private readonly trialsTaken: TrialsTakenRepository) {}
 
   /**
    * What shows that this person had a trial already: their e-mail, their card or their customer on a trial
@@ -43,24 +36,7 @@ export class TrialLedger {
    */
   async takenBy(subject: TrialSubject, before: Stripe.Subscription | null = null): Promise<TrialMatch | null> {
     const started = before?.trial_start ? new Date(before.trial_start * 1000) : null;
-    const [row] = await this.em.fork().execute<{ person: boolean | null; card: boolean | null }[]>(
-      `select person_key = ? as person, card_fingerprint = ? as card from billing.trials_taken
-       where (person_key = ? or card_fingerprint = ? or stripe_customer_id = ?)
-         and (?::timestamptz is null or (trial_started_at, recorded_seq) < (?::timestamptz,
-           coalesce((select recorded_seq from billing.trials_taken where stripe_subscription_id = ?), 9223372036854775807)))
-       order by (card_fingerprint = ?) desc nulls last limit 1`,
-      [
-        subject.personKey,
-        subject.cardFingerprint,
-        subject.personKey,
-        subject.cardFingerprint,
-        subject.customerId,
-        started,
-        started,
-        before?.id ?? '',
-        subject.cardFingerprint,
-      ],
-    );
+    const row = await this.trialsTaken.findMatch(subject, { startedAt: started, subscriptionId: before?.id ?? '' });
     if (!row) return null;
     return row.card ? 'card' : row.person ? 'person' : 'customer';
   }
@@ -73,13 +49,13 @@ export class TrialLedger {
 
   /** Records the trial of a subscription (again: a card added since fills in its fingerprint). */
   async record(userId: number, subscription: Stripe.Subscription, personKey: string | null): Promise<void> {
-    await this.em.fork().execute(
-      `insert into billing.trials_taken (stripe_subscription_id, user_id, person_key, card_fingerprint, stripe_customer_id, trial_started_at)
-       values (?, ?, ?, ?, ?, ?)
-       on conflict (stripe_subscription_id) do update set
-         person_key = coalesce(billing.trials_taken.person_key, excluded.person_key),
-         card_fingerprint = coalesce(excluded.card_fingerprint, billing.trials_taken.card_fingerprint)`,
-      [subscription.id, userId, personKey, cardFingerprintOf(subscription), idOf(subscription.customer), new Date((subscription.trial_start ?? subscription.created) * 1000)],
-    );
+    await this.trialsTaken.record({
+      subscriptionId: subscription.id,
+      userId,
+      personKey,
+      cardFingerprint: cardFingerprintOf(subscription),
+      customerId: idOf(subscription.customer),
+      startedAt: new Date((subscription.trial_start ?? subscription.created) * 1000),
+    });
   }
 }

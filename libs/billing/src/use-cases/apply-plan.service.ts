@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager, LockMode } from '@mikro-orm/postgresql';
+import { EntityManager } from '@mikro-orm/postgresql';
 import type { PlanStatus } from '@plink/contracts';
 import { Outbox, getLogger } from '@plink/platform';
-import { BillingAccount, type PlanSource } from '../accounts/billing-account.entity';
+import type { BillingAccount, PlanSource } from '../accounts/billing-account.entity';
+import { BillingAccountsRepository } from '../accounts/billing-accounts.repository';
 import { decidePremium, periodEndOf } from '../plans/plan-rules';
 
 /**
@@ -61,12 +62,13 @@ export interface AppliedPlan {
 export class ApplyPlanService {
   constructor(
     private readonly em: EntityManager,
+    private readonly accounts: BillingAccountsRepository,
     private readonly outbox: Outbox,
   ) {}
 
   async applyPlan(userId: number, change: PlanChange, options: PlanChangeOptions = {}): Promise<AppliedPlan> {
     const result = await this.em.fork().transactional(async (tx) => {
-      const account = await this.lockAccount(tx, userId);
+      const account = await this.accounts.lockAccount(tx, userId);
       const wasPremium = account.isPremium;
       const stale = options.eventAt && account.lastEventAt && options.eventAt.getTime() < account.lastEventAt.getTime();
       if (stale || (options.when && !options.when(account))) {
@@ -105,12 +107,6 @@ export class ApplyPlanService {
       );
     }
     return result;
-  }
-
-  /** The user's billing row, locked for this transaction (created first when the user has none). */
-  private async lockAccount(tx: EntityManager, userId: number): Promise<BillingAccount> {
-    await tx.execute('insert into billing.accounts (user_id) values (?) on conflict (user_id) do nothing', [userId]);
-    return tx.findOneOrFail(BillingAccount, { userId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
   }
 
   private record(tx: EntityManager, account: BillingAccount, wasPremium: boolean, now: Date): void {

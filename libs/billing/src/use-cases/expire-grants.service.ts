@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from '@mikro-orm/postgresql';
 import { getLogger } from '@plink/platform';
+import { BillingAccountsRepository } from '../accounts/billing-accounts.repository';
 import { ApplyPlanService } from './apply-plan.service';
 
 /** Grants ended per pass; a longer backlog is taken by the next passes. */
@@ -15,20 +15,15 @@ const BATCH = 200;
 @Injectable()
 export class ExpireGrantsService {
   constructor(
-    private readonly em: EntityManager,
+    private readonly accounts: BillingAccountsRepository,
     private readonly applyPlan: ApplyPlanService,
   ) {}
 
   /** Returns how many grants ended. `now` is the clock (a test passes its own). */
   async execute(now = new Date()): Promise<number> {
-    const rows: { user_id: number }[] = await this.em.fork().execute(
-      `select user_id from billing.accounts
-        where source = 'operator' and is_premium and operator_expires_at is not null and operator_expires_at <= ?
-        order by operator_expires_at limit ?`,
-      [now, BATCH],
-    );
+    const userIds = await this.accounts.findExpiredGrants(now, BATCH);
     let ended = 0;
-    for (const { user_id: userId } of rows) {
+    for (const userId of userIds) {
       const result = await this.applyPlan.applyPlan(
         userId,
         { status: 'canceled', source: 'operator' },

@@ -3,20 +3,11 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import type Stripe from 'stripe';
 import type { JobPayload } from '@plink/contracts';
 import { Outbox, getLogger } from '@plink/platform';
+import { BillingAccountsRepository } from '../accounts/billing-accounts.repository';
 import { StripeConnection, isStripeNotFound } from '../stripe/stripe-client';
+import { StripeEventsRepository, type StripeEventOutcome } from '../stripe/stripe-events.repository';
 import { idOf } from '../stripe/subscription-state';
 import { StripeSubscriptionSync, type SyncResult } from './stripe-subscription-sync.service';
-
-/** What came of an event (billing.stripe_events.outcome). */
-export type StripeEventOutcome = 'applied' | 'unchanged' | 'stale' | 'unknown-customer' | 'ignored';
-
-interface StoredEvent {
-  id: string;
-  type: string;
-  created: Date;
-  payload: Stripe.Event;
-  processed_at: Date | null;
-}
 
 /** Who an event is about, as the event says it. */
 interface EventSubject {
@@ -41,21 +32,20 @@ type Mail = Pick<JobPayload<'identity.account-email'>, 'email' | 'content'>;
 export class HandleStripeEventService {
   constructor(
     private readonly em: EntityManager,
+    private readonly events: StripeEventsRepository,
+    private readonly accounts: BillingAccountsRepository,
     private readonly outbox: Outbox,
     private readonly stripe: StripeConnection,
     private readonly sync: StripeSubscriptionSync,
   ) {}
 
   async execute(eventId: string): Promise<StripeEventOutcome | null> {
-    const [stored] = await this.em.fork().execute<StoredEvent[]>(
-      'select id, type, created, payload, processed_at from billing.stripe_events where id = ?',
-      [eventId],
-    );
+    const stored = await this.events.find(eventId);
     if (!stored) {
       getLogger().warn({ eventId }, 'stripe event not found: nothing to do');
       return null;
     }
-    if (stored.processed_at) {
+    if (stored.processedAt) {
       getLogger().info({ eventId, type: stored.type }, 'stripe event already processed');
       return null;
     }
@@ -85,19 +75,13 @@ export class HandleStripeEventService {
    * creates the customer) whose account has no other customer.
    */
   private async findUser(customerId: string, hint: string | null): Promise<number | null> {
-    const [byCustomer] = await this.em.fork().execute<{ user_id: number }[]>(
-      'select user_id from billing.accounts where stripe_customer_id = ?',
-      [customerId],
-    );
-    if (byCustomer) return byCustomer.user_id;
+    const byCustomer = await this.accounts.findUserByCustomer(customerId);
+    if (byCustomer !== null) return byCustomer;
     const userId = toUserId(hint ?? (await this.customerUserId(customerId)));
     if (userId === null) return null;
-    const [account] = await this.em.fork().execute<{ stripe_customer_id: string | null }[]>(
-      'select stripe_customer_id from billing.accounts where user_id = ?',
-      [userId],
-    );
+    const account = await this.accounts.findCustomerOf(userId);
     if (!account) return null;
-    if (account.stripe_customer_id && account.stripe_customer_id !== customerId) {
+    if (account.customerId && account.customerId !== customerId) {
       getLogger().warn({ userId }, 'stripe event names a user who has another Stripe customer: ignored');
       return null;
     }
@@ -117,11 +101,7 @@ export class HandleStripeEventService {
 
   private async finish(eventId: string, outcome: StripeEventOutcome, userId: number | null, mails: Mail[]): Promise<void> {
     await this.em.fork().transactional(async (tx) => {
-      const rows = await tx.execute<{ id: string }[]>(
-        'update billing.stripe_events set processed_at = now(), outcome = ?, user_id = ? where id = ? and processed_at is null returning id',
-        [outcome, userId, eventId],
-      );
-      if (rows.length === 0) return; // another attempt finished it first: its e-mails went
+      if (!(await this.events.markProcessed(tx, eventId, outcome, userId))) return; // another attempt finished it first: its e-mails went
       if (userId !== null) for (const mail of mails) this.outbox.record(tx, 'identity.account-email', { v: 1, userId, ...mail });
     });
   }

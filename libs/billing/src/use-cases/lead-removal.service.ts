@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager, LockMode } from '@mikro-orm/postgresql';
+import { EntityManager } from '@mikro-orm/postgresql';
 import { Outbox, getLogger } from '@plink/platform';
-import { BillingAccount } from '../accounts/billing-account.entity';
+import { BillingAccountsRepository } from '../accounts/billing-accounts.repository';
 import { LEAD_REMOVAL_DAYS, LEAD_REMOVAL_WARNING_DAYS, leadRemovalAtOf, leadRemovalStep } from '../plans/plan-rules';
 
 /** Accounts looked at per pass; a longer backlog is taken by the next passes. */
@@ -27,6 +27,7 @@ export interface LeadRemovalPass {
 export class LeadRemovalService {
   constructor(
     private readonly em: EntityManager,
+    private readonly accounts: BillingAccountsRepository,
     private readonly outbox: Outbox,
   ) {}
 
@@ -34,16 +35,11 @@ export class LeadRemovalService {
   async execute(now = new Date()): Promise<LeadRemovalPass> {
     // Only accounts whose warning can be due: downgraded at least (30 − 7) days ago.
     const earliest = new Date(now.getTime() - (LEAD_REMOVAL_DAYS - LEAD_REMOVAL_WARNING_DAYS) * 86_400_000);
-    const rows: { user_id: number }[] = await this.em.fork().execute(
-      `select user_id from billing.accounts
-        where downgraded_at is not null and downgraded_at <= ? and not is_premium and leads_removed_at is null
-        order by downgraded_at limit ?`,
-      [earliest, BATCH],
-    );
+    const userIds = await this.accounts.findLeadRemovalCandidates(earliest, BATCH);
     const pass: LeadRemovalPass = { warned: [], removed: [] };
-    for (const { user_id: userId } of rows) {
+    for (const userId of userIds) {
       const step = await this.em.fork().transactional(async (tx) => {
-        const account = await tx.findOne(BillingAccount, { userId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+        const account = await this.accounts.lockIfExists(tx, userId);
         const decided = account ? leadRemovalStep(account, now) : null;
         if (!account || !decided) return null;
         if (decided === 'warn') {

@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from '@mikro-orm/postgresql';
-import { BillingAccount } from '../accounts/billing-account.entity';
+import type { BillingAccount } from '../accounts/billing-account.entity';
+import { BillingAccountsRepository } from '../accounts/billing-accounts.repository';
 
 /** Billing's stored plan of a user (null: no plan change ever happened for them). */
 @Injectable()
 export class ReadPlanService {
-  constructor(private readonly em: EntityManager) {}
+  constructor(private readonly accounts: BillingAccountsRepository) {}
 
   find(userId: number): Promise<BillingAccount | null> {
-    return this.em.fork().findOne(BillingAccount, { userId });
+    return this.accounts.find(userId);
   }
 }

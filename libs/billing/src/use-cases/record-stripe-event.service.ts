@@ -5,6 +5,7 @@ import { BillingMessages } from '@plink/contracts';
 import { Outbox, getLogger } from '@plink/platform';
 import { StripeConnection } from '../stripe/stripe-client';
 import { HANDLED_STRIPE_EVENTS } from '../stripe/stripe-events';
+import { StripeEventsRepository } from '../stripe/stripe-events.repository';
 
 export interface RecordedStripeEvent {
   eventId: string;
@@ -25,6 +26,7 @@ export class RecordStripeEventService {
   constructor(
     private readonly stripe: StripeConnection,
     private readonly em: EntityManager,
+    private readonly events: StripeEventsRepository,
     private readonly outbox: Outbox,
   ) {}
 
@@ -32,13 +34,7 @@ export class RecordStripeEventService {
     const event = this.verify(body, signature);
     const handled = HANDLED_STRIPE_EVENTS.has(event.type);
     const stored = await this.em.fork().transactional(async (tx) => {
-      const rows = await tx.execute<{ id: string }[]>(
-        `insert into billing.stripe_events (id, type, created, livemode, payload, processed_at, outcome)
-         values (?, ?, to_timestamp(?), ?, ?::jsonb, ${handled ? 'null, null' : "now(), 'ignored'"})
-         on conflict (id) do nothing returning id`,
-        [event.id, event.type, event.created, event.livemode === true, body],
-      );
-      if (rows.length === 0) return false;
+      if (!(await this.events.insertOnce(tx, event, body, handled))) return false;
       if (handled) this.outbox.record(tx, 'billing.stripe-event', { v: 1, eventId: event.id });
       return true;
     });

@@ -5,6 +5,7 @@ import { Client } from 'pg';
 import Stripe from 'stripe';
 import { PlatformModule, loadConfig } from '@plink/platform';
 import { FakeStripe, createTestEnvironment, type TestEnvironment } from '@plink/testing';
+import { BillingAccountsRepository } from '../accounts/billing-accounts.repository';
 import { BillingCoreModule } from '../billing.module';
 import { BILLING_SCHEMA } from '../billing.schema';
 import { StripeConnection } from '../stripe/stripe-client';
@@ -45,7 +46,15 @@ describe('Stripe subscription sync: answers that meet', () => {
     await app.init();
     sync = app.get(StripeSubscriptionSync);
     ledger = app.get(TrialLedger);
-    payments = new StripePayments(app.get(StripeConnection), app.get(EntityManager), app.get(ReadPlanService), sync, ledger, 'http://plink.test');
+    payments = new StripePayments(
+      app.get(StripeConnection),
+      app.get(EntityManager),
+      app.get(BillingAccountsRepository),
+      app.get(ReadPlanService),
+      sync,
+      ledger,
+      'http://plink.test',
+    );
     db = new Client({ connectionString: env.database.url });
     await db.connect();
   });
