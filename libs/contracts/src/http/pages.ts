@@ -210,45 +210,16 @@ export const updatePageSchema = z.object(
 );
 export type UpdatePageRequest = z.input<typeof updatePageSchema>;
 
-/** A page as its owner sees it (GET /api/pages, GET /api/pages/{id}). */
-export interface PageDto {
+/** A field as stored and answered: one without a default is null when it is not set. */
+type Stored<T> = undefined extends T ? Exclude<T, undefined> | null : T;
+
+/** Every page field as the server stores and answers it, derived from {@link pageFieldsSchema}: declared once. */
+export type StoredPageFields = { [K in keyof PageFields]-?: Stored<PageFields[K]> };
+
+/** A page as its owner sees it (GET /api/pages, GET /api/pages/{id}): its fields, and what the server keeps. */
+export interface PageDto extends StoredPageFields {
   id: number;
   userId: number;
-  slug: string;
-  title: string;
-  subtext: string | null;
-  authorName: string | null;
-  buttonText: string;
-  buttonColor: string;
-  backgroundColor: string;
-  backgroundImage: string | null;
-  imageUrl: string | null;
-  fileUrl: string | null;
-  redirectUrl: string | null;
-  showUsername: boolean;
-  useSharpCorners: boolean;
-  hideDropShadow: boolean;
-  webhookUrl: string | null;
-  customCodeSnippet: string | null;
-  thankYouHeadline: string;
-  thankYouSubtext: string;
-  thankYouButtonText: string | null;
-  thankYouButtonUrl: string | null;
-  textAlignment: 'left' | 'center';
-  showBranding: boolean;
-  hidePrivacyPolicyCheckbox: boolean;
-  titleFont: Font;
-  descriptionFont: Font;
-  authorFont: Font;
-  titleBold: boolean;
-  descriptionBold: boolean;
-  authorBold: boolean;
-  metaTitle: string | null;
-  metaDescription: string | null;
-  metaImageUrl: string | null;
-  faviconUrl: string | null;
-  facebookPixelId: string | null;
-  googleAnalyticsId: string | null;
   views: number;
   conversions: number;
   /**
@@ -260,42 +231,20 @@ export interface PageDto {
   updatedAt: string;
 }
 
-/** What a visitor's page needs (GET /api/page/{slug}, and the server render): never the owner's data. */
-export interface PublicPageDto {
-  slug: string;
-  title: string;
-  subtext: string | null;
+/**
+ * The page fields a visitor's page never carries: the file (e-mailed, never shown), the webhook, and the author
+ * settings the `author` line is made from.
+ */
+export type OwnerOnlyPageField = 'authorName' | 'showUsername' | 'fileUrl' | 'webhookUrl';
+
+/**
+ * What a visitor's page needs (GET /api/page/{slug}, and the server render): never the owner's data. Every
+ * other page field, as stored; `customCodeSnippet` and the tracking ids are a Pro page's only (null otherwise)
+ * and injected into the head of the public page, never run in the preview.
+ */
+export interface PublicPageDto extends Omit<StoredPageFields, OwnerOnlyPageField> {
   /** The author line to show (the page's author name, else the owner's username), or null when hidden. */
   author: string | null;
-  buttonText: string;
-  buttonColor: string;
-  backgroundColor: string;
-  backgroundImage: string | null;
-  imageUrl: string | null;
-  useSharpCorners: boolean;
-  hideDropShadow: boolean;
-  textAlignment: 'left' | 'center';
-  showBranding: boolean;
-  hidePrivacyPolicyCheckbox: boolean;
-  titleFont: Font;
-  descriptionFont: Font;
-  authorFont: Font;
-  titleBold: boolean;
-  descriptionBold: boolean;
-  authorBold: boolean;
-  thankYouHeadline: string;
-  thankYouSubtext: string;
-  thankYouButtonText: string | null;
-  thankYouButtonUrl: string | null;
-  redirectUrl: string | null;
-  metaTitle: string | null;
-  metaDescription: string | null;
-  metaImageUrl: string | null;
-  faviconUrl: string | null;
-  /** Pro pages only; injected into the head of the public page, never run in the preview. */
-  customCodeSnippet: string | null;
-  facebookPixelId: string | null;
-  googleAnalyticsId: string | null;
   /**
    * One of Plink's example pages: views are counted, but a submission stores nothing and e-mails nobody,
    * and the thank-you state says so.
