@@ -2,7 +2,7 @@ import { ApplyPlanService, runPlinkCommand } from '@plink/billing';
 import type { TestBrowser } from './testing/http-client';
 import { identityUsers } from './testing/operator-users';
 import { eventually } from './testing/polling';
-import { startTestGateway, type TestGateway } from './testing/test-gateway';
+import { WEBHOOK_TEST_SETTINGS, startTestGateway, type TestGateway } from './testing/test-gateway';
 import { WebhookReceiver } from './testing/webhook-receiver';
 
 /**
@@ -18,12 +18,7 @@ describe('plan changes, one hop from billing to every copy', () => {
 
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
-    gateway = await startTestGateway({
-      PLINK_WORKERS: 'all',
-      AUTH_RATE_LIMIT_PER_MINUTE: '0',
-      LEAD_RATE_LIMIT_PER_MINUTE: '0',
-      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-    });
+    gateway = await startTestGateway(WEBHOOK_TEST_SETTINGS);
     plans = gateway.app.get(ApplyPlanService, { strict: false });
   });
 

@@ -7,7 +7,7 @@ import { JobQueue, initLogger } from '@plink/platform';
 import type { TestBrowser } from './testing/http-client';
 import { identityUsers } from './testing/operator-users';
 import { eventually } from './testing/polling';
-import { startTestGateway, type TestGateway } from './testing/test-gateway';
+import { WEBHOOK_TEST_SETTINGS, startTestGateway, type TestGateway } from './testing/test-gateway';
 import { WebhookReceiver } from './testing/webhook-receiver';
 
 /**
@@ -64,12 +64,7 @@ describe('webhooks: one receiver that hangs does not hold up the others', () => 
     initLogger({ level: 'info', pretty: false, destination });
     mute = await MuteReceiver.start();
     receiver = await WebhookReceiver.start();
-    gateway = await startTestGateway({
-      PLINK_WORKERS: 'all',
-      AUTH_RATE_LIMIT_PER_MINUTE: '0',
-      LEAD_RATE_LIMIT_PER_MINUTE: '0',
-      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-    });
+    gateway = await startTestGateway(WEBHOOK_TEST_SETTINGS);
   }, 60_000);
 
   afterAll(async () => {

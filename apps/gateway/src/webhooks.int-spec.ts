@@ -6,7 +6,7 @@ import { JobQueue } from '@plink/platform';
 import { SmtpCatcher, type CaughtMail } from '@plink/testing';
 import type { TestBrowser } from './testing/http-client';
 import { identityUsers } from './testing/operator-users';
-import { startTestGateway, type TestGateway } from './testing/test-gateway';
+import { WEBHOOK_TEST_SETTINGS, startTestGateway, type TestGateway } from './testing/test-gateway';
 import { WebhookReceiver, type ReceivedWebhook } from './testing/webhook-receiver';
 import { eventually } from './testing/polling';
 
@@ -23,13 +23,7 @@ describe('webhooks, end to end', () => {
   beforeAll(async () => {
     smtp = await SmtpCatcher.start();
     receiver = await WebhookReceiver.start();
-    gateway = await startTestGateway({
-      SMTP_URL: smtp.url,
-      PLINK_WORKERS: 'all',
-      AUTH_RATE_LIMIT_PER_MINUTE: '0',
-      LEAD_RATE_LIMIT_PER_MINUTE: '0',
-      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-    });
+    gateway = await startTestGateway({ ...WEBHOOK_TEST_SETTINGS, SMTP_URL: smtp.url });
   });
 
   afterAll(async () => {

@@ -18,6 +18,17 @@ export interface TestGateway {
   close(): Promise<void>;
 }
 
+/**
+ * A gateway that delivers webhooks to a receiver in the test: every worker in-process, no rate limits in the
+ * way of a burst, and local addresses allowed as webhook targets (the receiver listens on 127.0.0.1).
+ */
+export const WEBHOOK_TEST_SETTINGS: Readonly<Record<string, string>> = {
+  PLINK_WORKERS: 'all',
+  AUTH_RATE_LIMIT_PER_MINUTE: '0',
+  LEAD_RATE_LIMIT_PER_MINUTE: '0',
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+};
+
 /** The whole gateway on its own fresh database and Redis prefix, listening on a free port. */
 export async function startTestGateway(overrides: Record<string, string> = {}): Promise<TestGateway> {
   const env = await createTestEnvironment(overrides);
