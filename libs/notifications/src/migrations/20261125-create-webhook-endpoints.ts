@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * The notifications service's own copy of each page's webhook endpoint, which deliveries read (the pages
- * service owns the endpoint and tells every change: 'webhook.endpoint-changed'). Signing secrets stay sealed,
+ * service owns the endpoint and publishes every change: 'webhook-endpoint.changed'). Signing secrets stay sealed,
  * as the pages service stores them. A deleted page's row stays a while, marked deleted, so a change that
  * arrives late cannot bring it back. `changed_at` orders the changes of the endpoint. (This migration once
  * also wrote a queue message by name into the outbox, to fill the copy from endpoints that existed before it;

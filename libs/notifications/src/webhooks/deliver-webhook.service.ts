@@ -27,7 +27,7 @@ const MAX_BATCH = 200;
 
 /**
  * A lead's delivery can start before the service's copy has heard of the page's endpoint at all, or of its
- * latest change: the page's 'webhook.endpoint-changed' and the lead's delivery run side by side on the queue
+ * latest change: the page's 'webhook-endpoint.changed' and the lead's delivery run side by side on the queue
  * when a visitor submits right after the URL is saved or turned on (or that change's message is being
  * retried): the page's facts and its endpoint reach their two copies by separate messages, each one hop. The delivery then waits, back in the delayed set without using an attempt, and looks again:
  * after a quarter of its age, at least 0.5 s and at most a minute (about 80 looks in the hour it waits at

@@ -125,9 +125,11 @@ export class Outbox implements OnApplicationBootstrap, BeforeApplicationShutdown
     const handled = new Set<string>();
     for (const message of messages) {
       const handler = this.here.get(message.jobName as MessageName);
-      if (!handler || handled.has(message.id)) continue;
-      // An event has a message per subscriber; applied here once.
-      for (const other of messages) if (other.jobName === message.jobName && other.payload === message.payload) handled.add(other.id);
+      if (!handler) continue;
+      // An event has a message per subscriber, with one payload: applied here once.
+      const key = `${message.jobName}\u0000${JSON.stringify(message.payload)}`;
+      if (handled.has(key)) continue;
+      handled.add(key);
       let next: AfterCommit | void;
       try {
         next = await handler(em, message.payload as JobPayload<MessageName>);
