@@ -6,7 +6,9 @@ import { Mailer } from './mail.port';
 import { SmtpMailer } from './smtp.mailer';
 
 export function createMailer(config: AppConfig): Mailer {
-  return config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom) : new FolderMailer(config.mailOutboxDir, config.mailFrom);
+  if (config.smtpUrl) return new SmtpMailer(config.smtpUrl, config.mailFrom);
+  // Tests read the folder (or catch SMTP) themselves: the console lines for a newcomer would only bury their output.
+  return new FolderMailer(config.mailOutboxDir, config.mailFrom, config.env === 'test' ? () => undefined : undefined);
 }
 
 /** Closes the mailer's kept-open SMTP connections when the application stops. */
