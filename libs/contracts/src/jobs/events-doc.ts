@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { EVENTS, EVENT_NAMES, type EventDeclaration, type ServiceName } from './events';
+import { EVENTS, EVENT_NAMES, type EventDeclaration } from './events';
+import type { ServiceName } from './queues';
 
 /** A zod type as a short name for the docs (`string | null`, `{ slug, … }`). */
 function typeName(schema: z.ZodType): string {

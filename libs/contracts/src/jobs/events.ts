@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { QueueName } from './queues';
+import { QueueName, type ServiceName } from './queues';
 
 /**
  * Facts that more than one service keeps, each declared once here: the one service that changes it (its
@@ -12,10 +12,6 @@ import { QueueName } from './queues';
  * Event names are stored in Redis with every queued message: never rename one; add a new one instead.
  * A payload version starts at 1; a new version is added beside the old one.
  */
-
-/** The services of Plink, as the events and queues name them. */
-export const SERVICES = ['identity', 'pages', 'leads', 'billing', 'notifications'] as const;
-export type ServiceName = (typeof SERVICES)[number];
 
 /**
  * A subscription's state, as Stripe names it (plus 'none': never subscribed). An operator grant is

@@ -74,8 +74,11 @@ export const QUEUE_SETTINGS: Record<QueueName, QueueSettings> = {
   [QueueName.Billing]: { concurrency: 2, attempts: 12, backoffDelayMs: 5_000, keepCompleted: 100, keepFailed: 1_000 },
 };
 
+/** The services of Plink, as the queues and events name them. */
+export type ServiceName = 'identity' | 'pages' | 'leads' | 'billing' | 'notifications';
+
 /** Which service's worker serves each queue (the Kubernetes manifests scale each worker on its own queues). */
-export const QUEUE_OWNER: Record<QueueName, 'identity' | 'pages' | 'leads' | 'billing' | 'notifications'> = {
+export const QUEUE_OWNER: Record<QueueName, ServiceName> = {
   [QueueName.Email]: 'notifications',
   [QueueName.Pages]: 'pages',
   [QueueName.Leads]: 'leads',

@@ -3,19 +3,16 @@
  * but only test code may import it: the lint rule on imports refuses it anywhere else, and the SPA's build
  * stops if its bundle reaches for it.
  */
-import { pageFieldsSchema, type PageDto, type PublicPageDto } from '../http/pages';
-
-/** The editable fields of a page, each present: what the server stores and answers. */
-type PageFieldValues = Omit<PageDto, 'id' | 'userId' | 'views' | 'conversions' | 'paused' | 'createdAt' | 'updatedAt'>;
+import { pageFieldsSchema, type PageDto, type PublicPageDto, type StoredPageFields } from '../http/pages';
 
 /**
  * A page created with nothing but its slug: each field at the page schema's default, null where the schema has
  * none. Read from the schema itself, so a field added there with a default needs no change here.
  */
-export function newPageFields(slug: string): PageFieldValues {
+export function newPageFields(slug: string): StoredPageFields {
   const filled: Record<string, unknown> = pageFieldsSchema.parse({ slug });
   const fields = Object.keys(pageFieldsSchema.shape).map((name) => [name, filled[name] ?? null]);
-  return Object.fromEntries(fields) as PageFieldValues;
+  return Object.fromEntries(fields) as StoredPageFields;
 }
 
 const CREATED_AT = '2025-02-01T10:00:00.000Z';

@@ -23,7 +23,6 @@ export class ApplyPlanChangeService {
       user.planPeriodEnd = change.periodEnd ? new Date(change.periodEnd) : null;
       user.stripeCustomerId = change.stripeCustomerId;
       user.stripeSubscriptionId = change.stripeSubscriptionId;
-      user.planChangedAt = new Date(change.changedAt);
       user.planVersion = change.version;
       return 'applied';
     });

@@ -25,8 +25,6 @@ export const UserSchema = defineEntity({
     planStatus: p.enum(PLAN_STATUSES).default('none'),
     /** When the plan ends by itself (trial, period or operator grant end); null when it does not. */
     planPeriodEnd: p.datetime().nullable(),
-    /** When the plan change applied last was made. */
-    planChangedAt: p.datetime().nullable().hidden(),
     /** Billing's version of the plan applied last (0: none yet): an older change arriving later is ignored. */
     planVersion: p.integer().default(0).hidden(),
     createdAt: p.datetime().onCreate(() => new Date()),
