@@ -1,10 +1,9 @@
 import { Client } from 'pg';
 import { PageMessages, type PageDto, type PageTemplateDto } from '@plink/contracts';
 import { LandingTexts } from '@plink/page-render';
-import { SmtpCatcher } from '@plink/testing';
+import { SmtpCatcher, pollUntil as eventually } from '@plink/testing';
 import { TestBrowser } from './testing/http-client';
 import { startTestGateway, type TestGateway } from './testing/test-gateway';
-import { pollUntil as eventually } from './testing/polling';
 
 /**
  * Plink's three example pages, as a visitor and a creator meet them: made by migrations on a fresh

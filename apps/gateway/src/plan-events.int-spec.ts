@@ -1,9 +1,8 @@
 import { ApplyPlanService, runPlinkCommand } from '@plink/billing';
 import type { TestBrowser } from './testing/http-client';
 import { identityUsers } from './testing/operator-users';
-import { eventually } from './testing/polling';
 import { WEBHOOK_TEST_SETTINGS, startTestGateway, type TestGateway } from './testing/test-gateway';
-import { WebhookReceiver } from './testing/webhook-receiver';
+import { eventually, WebhookReceiver } from '@plink/testing';
 
 /**
  * The owner's plan reaches every copy one hop from billing ('plan.changed'), and a lead goes to the page's

@@ -2,10 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig } from '@plink/platform';
-import { SmtpCatcher, createTestEnvironment, freePort, type TestEnvironment } from '@plink/testing';
+import { SmtpCatcher, createTestEnvironment, freePort, type TestEnvironment, eventually } from '@plink/testing';
 import { createGateway } from './bootstrap';
 import { TestBrowser } from './testing/http-client';
-import { eventually } from './testing/polling';
 
 const ROOT = join(__dirname, '../../..');
 const SERVICES = ['identity', 'pages', 'leads', 'billing', 'notifications'];

@@ -4,7 +4,7 @@ import { JobQueue, WebhookSecretBox } from '@plink/platform';
 import type { TestBrowser } from './testing/http-client';
 import { identityUsers } from './testing/operator-users';
 import { startTestGateway, type TestGateway } from './testing/test-gateway';
-import { eventually } from './testing/polling';
+import { eventually } from '@plink/testing';
 
 /**
  * The notifications service delivers webhooks from its own copy of each page's endpoint (it reads no page):

@@ -6,9 +6,8 @@ import { runPlinkCommand } from '@plink/billing';
 import { JobQueue, initLogger } from '@plink/platform';
 import type { TestBrowser } from './testing/http-client';
 import { identityUsers } from './testing/operator-users';
-import { eventually } from './testing/polling';
 import { WEBHOOK_TEST_SETTINGS, startTestGateway, type TestGateway } from './testing/test-gateway';
-import { WebhookReceiver } from './testing/webhook-receiver';
+import { eventually, WebhookReceiver } from '@plink/testing';
 
 /**
  * A receiver that takes connections, reads what comes and never answers: the worst a creator's automation

@@ -1,8 +1,7 @@
 import { runPlinkCommand } from '@plink/billing';
-import { ControlledRedis } from '@plink/testing';
+import { ControlledRedis, WebhookReceiver } from '@plink/testing';
 import { identityUsers } from './testing/operator-users';
 import { startTestGateway, type TestGateway } from './testing/test-gateway';
-import { WebhookReceiver } from './testing/webhook-receiver';
 
 /**
  * Leads keep coming on a Pro page with a webhook while Redis is killed and started again (AOF, as deployed):

@@ -3,12 +3,10 @@ import type { Job } from 'bullmq';
 import { QueueName, WebhookMessages, type JobEnvelope, type JobPayload, type LeadCreatedEvent, type WebhookDeliveryDto, type WebhookDto } from '@plink/contracts';
 import { runPlinkCommand } from '@plink/billing';
 import { JobQueue } from '@plink/platform';
-import { SmtpCatcher, type CaughtMail } from '@plink/testing';
+import { SmtpCatcher, type CaughtMail, WebhookReceiver, type ReceivedWebhook, eventually } from '@plink/testing';
 import type { TestBrowser } from './testing/http-client';
 import { identityUsers } from './testing/operator-users';
 import { WEBHOOK_TEST_SETTINGS, startTestGateway, type TestGateway } from './testing/test-gateway';
-import { WebhookReceiver, type ReceivedWebhook } from './testing/webhook-receiver';
-import { eventually } from './testing/polling';
 
 /**
  * Webhooks as a Pro creator and their receiver see them: the whole gateway with every worker in-process (real

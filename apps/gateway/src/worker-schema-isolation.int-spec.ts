@@ -8,10 +8,9 @@ import { Client } from 'pg';
 import sharp from 'sharp';
 import { SESSION_COOKIE } from '@plink/identity';
 import { loadConfig } from '@plink/platform';
-import { FakeStripe, SmtpCatcher, adminDatabaseUrl, createTestEnvironment, freePort, linkIn, type TestEnvironment } from '@plink/testing';
+import { FakeStripe, SmtpCatcher, adminDatabaseUrl, createTestEnvironment, freePort, linkIn, type TestEnvironment, pollUntil } from '@plink/testing';
 import { createGateway } from './bootstrap';
 import { TestBrowser } from './testing/http-client';
-import { pollUntil } from './testing/polling';
 
 /**
  * Services own their data, and the database says so: each worker app runs here under a PostgreSQL role that

@@ -7,3 +7,5 @@ export * from './test-client';
 export * from './upload-stores';
 export * from './test-sign-ins';
 export * from './raw-http';
+export * from './webhook-receiver';
+export * from './polling';

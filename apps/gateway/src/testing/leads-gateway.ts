@@ -3,10 +3,9 @@ import type { Client } from 'pg';
 import type { PageDto, QueueName } from '@plink/contracts';
 import { ApplyPlanService } from '@plink/billing';
 import { JobQueue } from '@plink/platform';
-import { SmtpCatcher } from '@plink/testing';
+import { SmtpCatcher, pollUntil as eventually } from '@plink/testing';
 import { TestBrowser } from './http-client';
 import { startTestGateway, type TestGateway } from './test-gateway';
-import { pollUntil as eventually } from './polling';
 
 export interface Creator {
   id: number;

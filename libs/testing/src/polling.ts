@@ -1,4 +1,4 @@
-// Waiting in the gateway's tests for what workers do in the background (jobs, read models, deliveries).
+// Waiting in tests for what workers do in the background (jobs, read models, deliveries).
 
 /** Polls until `check` answers a truthy value, and answers it; throws when `timeoutMs` passes first. */
 export async function eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs = 15_000, everyMs = 50): Promise<T> {
