@@ -9,7 +9,7 @@ import { ApiError } from './api-exception.filter';
  *
  * - JSON, with Fastify's parser, which refuses a `__proto__` key or a `constructor.prototype` (prototype
  *   pollution) instead of keeping them: such a body answers 400 with a message saying so, a body that is
- *   not JSON at all 400 'Malformed JSON in request body'.
+ *   not JSON at all 400 'Malformed JSON in request body'. An empty body is read as no body.
  *   A route with `config.bodyKind: 'raw-json'` (the Stripe webhook) gets the body's text unparsed instead:
  *   its signature covers the exact bytes, and the route parses the text once the signature holds.
  * - urlencoded forms, only for the routes that take a browser form (`config.bodyKind: 'form'`, the no-JS
@@ -24,6 +24,12 @@ export function installBodyParsers(fastify: FastifyInstance): void {
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (request.routeOptions.config?.bodyKind === 'raw-json') {
       done(null, body);
+      return;
+    }
+    // An empty body under a JSON type (clients that always send the header) is no body: the route then
+    // answers as to a call without one, in its own words, instead of the parser's.
+    if ((body as string).trim() === '') {
+      done(null, undefined);
       return;
     }
     parseJson(request, body as string, (err, value) => {
