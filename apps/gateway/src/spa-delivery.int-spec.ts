@@ -87,6 +87,20 @@ describe('SPA delivery: prerendered public screens, compression and caching', ()
     expect(decoded(await rawGet(gateway.origin, '/', { cookie: 'theme=light; plink_session_hint=1' }))).toContain('Collect emails fast');
   });
 
+  it("answers the app's screens 200 and any other path it hands to the app 404, with the same document", async () => {
+    for (const path of ['/dashboard', '/Settings/', '/editor/new', '/stats/12', '/checkout/success?session_id=x', '/verify-email?token=t']) {
+      const answer = await rawGet(gateway.origin, path);
+      expect({ path, status: answer.status, html: decoded(answer) }).toEqual({ path, status: 200, html: served(SHELL) });
+    }
+    // Two segments (the gateway's fallback), a reserved word of one (the landing pages' route hands it over),
+    // a screen's path with more after it: no screen, so a 404 a link checker sees, and the app says so.
+    for (const path of ['/a/b', '/admin', '/pricing', '/dashboard/x', '/editor/1/2', '/checkout/cancel']) {
+      const answer = await rawGet(gateway.origin, path);
+      expect({ path, status: answer.status, html: decoded(answer) }).toEqual({ path, status: 404, html: served(SHELL) });
+      expect(answer.headers['cache-control']).toBe('no-cache');
+    }
+  });
+
   it('compresses a large HTML answer for browsers that accept it (brotli first, else gzip), not for others', async () => {
     const br = await rawGet(gateway.origin, '/', { 'accept-encoding': 'gzip, deflate, br' });
     expect(br.headers['content-encoding']).toBe('br');

@@ -5,6 +5,7 @@ import { constants as zlib } from 'node:zlib';
 import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { appScreenOf } from '@plink/contracts';
 import { escapeHtml } from '@plink/page-render';
 import { COMPRESS_THRESHOLD_BYTES, SpaShell, apiNotFound, type PlainRouteDoc } from '@plink/platform';
 
@@ -104,7 +105,8 @@ export const APP_SCREEN_DOCS: PlainRouteDoc[] = [
  * Serves the built SPA: hashed assets cached a year (immutable) and sent precompressed (the `.br`/`.gz`
  * files the web build writes beside them, with `Content-Encoding` and `Vary: Accept-Encoding`), other
  * files five minutes, and index.html (never cached) for every other GET that is not an API call or a file,
- * so client-side routes survive a reload. Unknown /api paths and missing files answer a JSON 404.
+ * so client-side routes survive a reload; a path that is none of the app's screens gets it with a 404.
+ * Unknown /api paths and missing files answer a JSON 404.
  */
 export async function serveSpa(fastify: FastifyInstance, distDir: string | undefined, shell: SpaShell): Promise<void> {
   if (distDir) {
@@ -137,7 +139,10 @@ export async function serveSpa(fastify: FastifyInstance, distDir: string | undef
       void reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build`.');
       return;
     }
-    // Helmet's headers (the app's CSP, no framing…) are already on this answer.
-    void reply.header('cache-control', 'no-cache').header('vary', 'Cookie').type('text/html; charset=utf-8').send(html);
+    // Helmet's headers (the app's CSP, no framing…) are already on this answer. A path that is no screen of
+    // the app gets the same document (the app draws "Page Not Found") with a 404 status.
+    void reply
+      .status(appScreenOf(path) ? 200 : 404)
+      .header('cache-control', 'no-cache').header('vary', 'Cookie').type('text/html; charset=utf-8').send(html);
   });
 }

@@ -7,6 +7,7 @@ export * from './http/uploads';
 export * from './http/billing';
 export * from './http/webhooks';
 export * from './http/auth-aliases';
+export * from './http/app-screens';
 export * from './http/api-schemas';
 export * from './http/text';
 export * from './jobs/queues';

@@ -2,7 +2,7 @@ import { Controller, Get, Inject, Optional, Req, Res } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiExcludeEndpoint, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isFileName, mayBePageSlug } from '@plink/contracts';
+import { appScreenOf, isFileName, mayBePageSlug } from '@plink/contracts';
 import {
   APP_CONFIG,
   ApiDoc,
@@ -146,11 +146,13 @@ export class PublicPageController {
 
   /** The SPA's document for this path: the home, terms and privacy pages come prerendered to visitors. */
   private sendSpa(request: FastifyRequest, reply: FastifyReply): FastifyReply {
-    const html = this.spa?.htmlFor(request.url.split('?')[0], request.headers.cookie);
+    const path = request.url.split('?')[0];
+    const html = this.spa?.htmlFor(path, request.headers.cookie);
     if (!html) return reply.status(503).type('text/plain; charset=utf-8').send(NOT_BUILT);
     let document = this.encoded.get(html);
     if (!document) this.encoded.set(html, (document = PrecompressedDocument.of(html)));
-    // Vary: the same path answers a prerendered page or the bare shell depending on the session cookie.
-    return sendPrecompressed(request, reply.headers(this.spaHeaders).type(HTML), document, 'Cookie');
+    // Vary: the same path answers a prerendered page or the bare shell depending on the session cookie. A
+    // reserved word that is no screen of the app (/admin) is a 404: the app draws "Page Not Found".
+    return sendPrecompressed(request, reply.status(appScreenOf(path) ? 200 : 404).headers(this.spaHeaders).type(HTML), document, 'Cookie');
   }
 }

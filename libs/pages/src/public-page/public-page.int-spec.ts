@@ -237,8 +237,6 @@ describe('public landing pages', () => {
         '/privacy',
         '/checkout',
         '/Dashboard',
-        '/%E2%9C%93',
-        '/under_score',
         // Deeper SPA routes reach the gateway's SPA fallback.
         '/editor/new',
         '/stats/3',
@@ -248,6 +246,12 @@ describe('public landing pages', () => {
         expect({ path, status: res.status }).toEqual({ path, status: 200 });
         expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
         expect(res.headers.get('cache-control')).toBe('no-cache');
+        expect(res.text).toContain(SPA_SHELL_HTML);
+      }
+      // No page can have these addresses and the app has no screen there: its document, as a 404.
+      for (const path of ['/%E2%9C%93', '/under_score', '/admin']) {
+        const res = await visitor().get(path);
+        expect({ path, status: res.status }).toEqual({ path, status: 404 });
         expect(res.text).toContain(SPA_SHELL_HTML);
       }
       for (const path of ['/api', '/robots.txt', '/favicon.ico', '/missing.js']) {

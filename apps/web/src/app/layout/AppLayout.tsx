@@ -2,6 +2,7 @@ import { Box } from '@mantine/core';
 import { Suspense, useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import { PageLoader } from '../../components/PageLoader';
+import { useDocumentTitle } from './document-title';
 import { Navbar } from './Navbar';
 
 /** A new screen starts at the top (the home page scrolls to its #anchors itself). */
@@ -14,6 +15,7 @@ function useScrollToTopOnNavigate() {
 
 export function AppLayout() {
   useScrollToTopOnNavigate();
+  useDocumentTitle();
   return (
     <>
       <Navbar />
