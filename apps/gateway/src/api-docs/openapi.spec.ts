@@ -42,6 +42,7 @@ const PUBLISHED_OPERATION_IDS: Record<string, string> = {
   'GET /api/health/live': 'HealthController_live[1]',
   'GET /api/health/ready': 'HealthController_check[3]',
   'POST /api/login': 'IdentityController_login',
+  'POST /api/login/resend-verification': 'IdentityController_resendVerificationAtLogin',
   'POST /api/logout': 'IdentityController_logout',
   'GET /api/page/{slug}': 'PagesController_publicPage',
   'POST /api/page/{slug}/submit': 'post_api_page_slug_submit',

@@ -14,6 +14,7 @@ import {
   updatePasswordSchema,
   verifyEmailSchema,
   type ForgotPasswordRequest,
+  type LoginRequest,
   type MessageResponse,
   type RegisterRequest,
   type ResetPasswordRequest,
@@ -28,6 +29,7 @@ import { clearSessionCookie, readSessionId, setSessionCookie } from '../sessions
 import { CurrentIdentityUser } from '../sessions/session.guard';
 import { SESSION_COOKIE, SessionStore } from '../sessions/session.store';
 import { AuthRateLimits } from '../use-cases/auth-rate-limits';
+import { LogInService } from '../use-cases/log-in.service';
 import { RegisterUserService } from '../use-cases/register-user.service';
 import { RequestPasswordResetService } from '../use-cases/request-password-reset.service';
 import { ResendVerificationService } from '../use-cases/resend-verification.service';
@@ -46,6 +48,7 @@ export class IdentityController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly sessions: SessionStore,
     private readonly limits: AuthRateLimits,
+    private readonly logIn: LogInService,
     private readonly registerUser: RegisterUserService,
     private readonly verifyEmailUseCase: VerifyEmailService,
     private readonly resendVerificationUseCase: ResendVerificationService,
@@ -139,6 +142,27 @@ export class IdentityController {
   @HttpCode(200)
   @UseGuards(SignedInGuard)
   async resendVerification(@CurrentIdentityUser() user: User): Promise<MessageResponse> {
+    await this.resendVerificationUseCase.execute(user);
+    return { message: IdentityMessages.verificationSent };
+  }
+
+  @ApiDoc({
+    summary: 'Send the verification e-mail again, from the login screen',
+    description:
+      'For an account not verified yet, whose owner is signed out: the login screen offers it after the 403 of a login. The e-mail and password prove the account as a login does, under the same limits (429 after repeated wrong passwords); the resend has the same 30 s cooldown as `POST /api/resend-verification`.',
+    body: loginSchema,
+    ok: messageResponseSchema,
+    errors: {
+      400: IdentityMessages.alreadyVerified,
+      401: IdentityMessages.invalidCredentials,
+      429: [IdentityMessages.tooManyRequests, IdentityMessages.tooManyLoginAttempts, 'Please wait N seconds before requesting another verification email.'],
+    },
+  })
+  @Post('login/resend-verification')
+  @HttpCode(200)
+  async resendVerificationAtLogin(@Req() request: FastifyRequest, @Body(new ZodPipe(loginSchema)) body: LoginRequest): Promise<MessageResponse> {
+    await this.limits.perAddress('login', request.ip);
+    const user = await this.logIn.checkPassword(body, request.ip);
     await this.resendVerificationUseCase.execute(user);
     return { message: IdentityMessages.verificationSent };
   }

@@ -23,6 +23,16 @@ export class LogInService {
 
   /** `address` is the caller's IP address (Fastify's `request.ip`, which honours TRUST_PROXY). */
   async verifyCredentials(input: LoginRequest, address: string): Promise<User> {
+    const user = await this.checkPassword(input, address);
+    if (!user.isVerified) throw new ForbiddenException({ message: IdentityMessages.verifyBeforeLogin });
+    return user;
+  }
+
+  /**
+   * The account these credentials open, verified or not, under the login's limits (the login screen's
+   * "Resend verification email" proves the password the same way a login does).
+   */
+  async checkPassword(input: LoginRequest, address: string): Promise<User> {
     // No session can be started without Redis. Answer 503 before the password is checked: otherwise a
     // wrong password (401) and a right one (503 when the session fails) would answer differently during
     // an outage, while the throttling has only this process's memory to count with.
@@ -35,7 +45,6 @@ export class LogInService {
       throw new UnauthorizedException({ message: IdentityMessages.invalidCredentials });
     }
     await this.limits.clearLoginFailures(input.email, address);
-    if (!user.isVerified) throw new ForbiddenException({ message: IdentityMessages.verifyBeforeLogin });
     return user;
   }
 }

@@ -46,6 +46,24 @@ describe('/auth login tab', () => {
     );
   });
 
+  it('offers a new verification link right there on a 403, with the 30 s cooldown', async () => {
+    const fetchMock = mockFetch({
+      ...signedOut,
+      'POST /api/login': { status: 403, body: { message: 'Please verify your email before logging in.' } },
+      'POST /api/login/resend-verification': { body: { message: 'Verification email sent' } },
+    });
+    const { user } = renderApp('/auth');
+
+    await fillLogin(user, 'ana@example.com', 'secret123');
+    const resend = await screen.findByRole('button', { name: 'Resend verification email' });
+    expect(screen.getByText(/We sent a link to ana@example.com when you signed up/)).toBeInTheDocument();
+    await user.click(resend);
+
+    expect(await findToast('Verification email sent')).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: /^Wait \d+s to resend$/ })).toBeDisabled();
+    expect(sentPayloads(fetchMock, 'POST', '/api/login/resend-verification')).toEqual([{ email: 'ana@example.com', password: 'secret123' }]);
+  });
+
   it('shows the server message for other failures', async () => {
     mockFetch({ ...signedOut, 'POST /api/login': { status: 429, body: { message: 'Too many requests.' } } });
     const { user } = renderApp('/auth');

@@ -1,4 +1,4 @@
-import type { MessageResponse } from '@plink/contracts';
+import type { LoginRequest, MessageResponse } from '@plink/contracts';
 import { apiClient } from '../../../lib/api-client';
 
 /** POST /api/verify-email: true on success, false on any failure. */
@@ -12,3 +12,7 @@ export async function verifyEmail(token: string): Promise<boolean> {
 }
 
 export const resendVerification = () => apiClient.post<MessageResponse>('/api/resend-verification');
+
+/** POST /api/login/resend-verification: the login screen's resend, proved by the e-mail and password. */
+export const resendVerificationAtLogin = (credentials: LoginRequest) =>
+  apiClient.post<MessageResponse>('/api/login/resend-verification', credentials);
