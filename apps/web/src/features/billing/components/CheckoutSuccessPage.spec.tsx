@@ -1,5 +1,5 @@
 import { screen } from '@testing-library/react';
-import { deferred, type MockReply, type MockRoutes, makeUser, mockFetch, sentPayloads } from '../../../test/fetch-mock';
+import { deferred, type MockReply, type MockRoutes, makeSubscription, makeUser, mockFetch, sentPayloads } from '../../../test/fetch-mock';
 import { renderApp } from '../../../test/render-app';
 
 const ACTIVE = { hasActiveSubscription: true, updated: true, isPremium: true };
@@ -23,6 +23,7 @@ describe('/checkout/success', () => {
         return { body: ACTIVE };
       },
       'GET /api/pages': { body: [] },
+      'GET /api/subscription': { body: makeSubscription({ isPremium: true, status: 'active', source: 'stripe', currentPeriodEnd: '2027-01-08T12:00:00.000Z' }) },
     });
 
     expect(await screen.findByRole('heading', { name: 'Processing Your Payment' })).toBeInTheDocument();
@@ -31,6 +32,7 @@ describe('/checkout/success', () => {
 
     expect(await screen.findByRole('heading', { name: 'Welcome to Pro!' })).toBeInTheDocument();
     expect(screen.getByText('Your subscription has been activated')).toBeInTheDocument();
+    expect(screen.queryByText(/Your trial ends on/)).not.toBeInTheDocument();
     expect(userFetches(fetchMock)).toBeGreaterThan(fetchesBefore);
     // StrictMode mounts the screen twice; the session is still verified once.
     expect(sentPayloads(fetchMock, 'POST', '/api/verify-checkout')).toEqual([{ sessionId: 'cs_test_42' }]);
@@ -40,6 +42,22 @@ describe('/checkout/success', () => {
     expect(location()).toBe('/dashboard');
     // The refetched user is Pro: no upgrade panel any more.
     expect(screen.queryByRole('heading', { name: 'Upgrade to Pro' })).not.toBeInTheDocument();
+  });
+
+  it('says when it is a trial, and the day it ends', async () => {
+    openSuccess('/checkout/success?session_id=cs_test_trial', {
+      'POST /api/verify-checkout': { body: { success: true, isPremium: true, hasActiveSubscription: true } },
+      'POST /api/check-subscription-status': { body: ACTIVE },
+      'GET /api/subscription': {
+        body: makeSubscription({ isPremium: true, status: 'trialing', source: 'stripe', trialEnd: '2026-12-10T12:00:00.000Z', trialAvailable: false }),
+      },
+    });
+
+    expect(await screen.findByRole('heading', { name: 'Welcome to Pro!' })).toBeInTheDocument();
+    expect(screen.getByText('Your free trial has started')).toBeInTheDocument();
+    expect(screen.getByText(/Your trial ends on/)).toHaveTextContent(
+      'Your trial ends on Dec 10, 2026. You will not be charged before then, and you can cancel any time in Settings.',
+    );
   });
 
   it('fails when the subscription is not active after all', async () => {

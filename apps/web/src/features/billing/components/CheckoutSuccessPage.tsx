@@ -4,6 +4,7 @@ import { CardPageLayout } from '../../../components/CardPageLayout';
 import { StatusIcon } from '../../../components/StatusIcon';
 import { SUPPORT_EMAIL, SUPPORT_MAILTO } from '../../../lib/constants';
 import { useCheckoutVerification } from '../hooks/useCheckoutVerification';
+import { formatDay } from '../model/subscription-summary';
 
 const DashboardButton = () => (
   <Button component={Link} to="/dashboard" fullWidth>
@@ -14,7 +15,7 @@ const DashboardButton = () => (
 /** /checkout/success?session_id=…: where Stripe Checkout sends the browser back. */
 export function CheckoutSuccessPage() {
   const sessionId = useSearchParams()[0].get('session_id');
-  const state = useCheckoutVerification(sessionId);
+  const { state, subscription } = useCheckoutVerification(sessionId);
 
   if (state === 'processing') {
     return (
@@ -26,11 +27,22 @@ export function CheckoutSuccessPage() {
     );
   }
   if (state === 'succeeded') {
+    const trialEnd = subscription?.status === 'trialing' ? subscription.trialEnd : null;
     return (
-      <CardPageLayout icon={<StatusIcon kind="success" />} title="Welcome to Pro!" description="Your subscription has been activated">
+      <CardPageLayout
+        icon={<StatusIcon kind="success" />}
+        title="Welcome to Pro!"
+        description={trialEnd ? 'Your free trial has started' : 'Your subscription has been activated'}
+      >
         <Text size="sm" ta="center">
           Unlimited pages, branding removal, tracking scripts and webhooks are yours now.
         </Text>
+        {trialEnd && (
+          <Text size="sm" ta="center">
+            Your trial ends on <strong>{formatDay(trialEnd)}</strong>. You will not be charged before then, and you
+            can cancel any time in Settings.
+          </Text>
+        )}
         <DashboardButton />
       </CardPageLayout>
     );
