@@ -205,6 +205,13 @@ describe('LandingPage — layout and appearance', () => {
     draw({ page: makePage({ showBranding: false }) });
     expect(screen.queryByText('Made with Plink')).toBeNull();
   });
+
+  it("drops Plink's footer links with the branding, keeping the consent's privacy link", () => {
+    const { container } = draw({ page: makePage({ showBranding: false }) });
+    expect(container.querySelector('footer')).toBeNull();
+    expect(container.querySelectorAll('a[href="/dashboard"], a[href="/terms"], a[href="/"]')).toHaveLength(0);
+    expect(screen.getByRole('link', { name: 'privacy policy' }).getAttribute('href')).toBe('/privacy');
+  });
 });
 
 describe('LandingPage — thank-you state', () => {

@@ -181,20 +181,22 @@ export function LandingPage({
           )}
         </div>
       </Card>
-      <footer className="plk-footer">
-        <nav className="plk-links" aria-label="Plink">
-          {FOOTER_LINKS.map(([href, label]) => (
-            <a key={href} href={href} {...newTab(preview)}>
-              {label}
-            </a>
-          ))}
-        </nav>
-        {page.showBranding && (
+      {/* Removing the branding (Pro) removes all of Plink from the page: its links as well as the badge. The
+          consent checkbox keeps its privacy link, the statement the visitor agrees to. */}
+      {page.showBranding && (
+        <footer className="plk-footer">
+          <nav className="plk-links" aria-label="Plink">
+            {FOOTER_LINKS.map(([href, label]) => (
+              <a key={href} href={href} {...newTab(preview)}>
+                {label}
+              </a>
+            ))}
+          </nav>
           <a className="plk-badge" href="/" {...newTab(preview)}>
             {LandingTexts.madeWith}
           </a>
-        )}
-      </footer>
+        </footer>
+      )}
     </div>
   );
 }
