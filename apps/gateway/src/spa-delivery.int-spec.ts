@@ -45,6 +45,7 @@ describe('SPA delivery: prerendered public screens, compression and caching', ()
     writeFileSync(join(dist, 'assets', 'index-abc123.js.br'), brotliCompressSync(ASSET));
     writeFileSync(join(dist, 'assets', 'index-abc123.js.gz'), gzipSync(ASSET));
     writeFileSync(join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    writeFileSync(join(dist, 'favicon.ico'), Buffer.from([0, 0, 1, 0]));
     gateway = await startTestGateway({ WEB_DIST_DIR: dist });
     const { publicOrigin } = gateway.config;
     if (publicOrigin) served = (html) => html.replace('</head>', `<meta name="plink-public-origin" content="${publicOrigin}">\n</head>`);
@@ -99,6 +100,15 @@ describe('SPA delivery: prerendered public screens, compression and caching', ()
       expect({ path, status: answer.status, html: decoded(answer) }).toEqual({ path, status: 404, html: served(SHELL) });
       expect(answer.headers['cache-control']).toBe('no-cache');
     }
+  });
+
+  it('lets a sandboxed landing page (an opaque origin) show the tab icon: no same-origin resource policy on it', async () => {
+    for (const path of ['/favicon.ico', '/favicon.svg']) {
+      const answer = await rawGet(gateway.origin, path, { origin: 'null', 'sec-fetch-site': 'cross-site', 'sec-fetch-dest': 'image' });
+      expect({ path, status: answer.status, policy: answer.headers['cross-origin-resource-policy'] }).toEqual({ path, status: 200, policy: undefined });
+    }
+    // The app's own files keep the app's headers.
+    expect((await rawGet(gateway.origin, '/assets/index-abc123.js')).headers['cross-origin-resource-policy']).toBe('same-origin');
   });
 
   it('compresses a large HTML answer for browsers that accept it (brotli first, else gzip), not for others', async () => {

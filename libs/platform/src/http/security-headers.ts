@@ -16,7 +16,19 @@ declare module 'fastify' {
  * own policy (see the page renderer), not the app's. `/` and `/:slug` also answer the SPA shell for app
  * paths (`/dashboard`): they send {@link appSecurityHeaders} themselves.
  */
-const VISITOR_ROUTES = new Set(['/', '/:slug', '/p/:slug', '/p/:username/:slug', '/api/page/:slug/submit', '/fonts/:file', '/uploads/*']);
+// The tab icons too: a landing page that carries its owner's code is sandboxed (an opaque origin), so the icon
+// it names is a cross-origin load, which helmet's Cross-Origin-Resource-Policy: same-origin would block.
+const VISITOR_ROUTES = new Set([
+  '/',
+  '/:slug',
+  '/p/:slug',
+  '/p/:username/:slug',
+  '/api/page/:slug/submit',
+  '/fonts/:file',
+  '/uploads/*',
+  '/favicon.ico',
+  '/favicon.svg',
+]);
 
 /** The visitor's JSON submit call (`POST /api/page/{slug}/submit`), as the router names its route. */
 const SUBMIT_ROUTE = '/api/page/:slug/submit';
