@@ -97,6 +97,8 @@ describe('/editor/new', () => {
     expect(await preview().findByRole('heading', { name: 'Free Guide' })).toBeInTheDocument();
     expect(preview().getByText('Ana Writes')).toBeInTheDocument();
     expect(preview().getByRole('button', { name: 'Submit' })).toBeInTheDocument();
+    // A picture, not controls: browsers keep an inert subtree out of the Tab order and the accessibility tree.
+    expect(screen.getByTestId('live-preview-page')).toHaveAttribute('inert');
 
     await user.click(tab('Thank You'));
     await user.clear(screen.getByLabelText('Thank You Headline'));

@@ -26,7 +26,7 @@ interface LivePreviewProps {
 
 /**
  * The page as visitors will see it, drawn by the same component as the server's render, on the
- * chosen background. In preview mode the form never submits and links open in a new tab.
+ * chosen background. In preview mode the form never submits and links open in a new tab; it takes no focus.
  */
 export function LivePreview({ page, state }: LivePreviewProps) {
   useLandingPageStyles();
@@ -45,7 +45,11 @@ export function LivePreview({ page, state }: LivePreviewProps) {
         style={{ overflow: 'auto', isolation: 'isolate' }}
         data-testid="live-preview"
       >
-        <LandingPage page={deferredPage} state={state} preview />
+        {/* A picture of the page, not part of the editor: `inert` keeps its form and links out of the Tab order
+            and the accessibility tree (the scroll box around it still scrolls). */}
+        <div inert data-testid="live-preview-page">
+          <LandingPage page={deferredPage} state={state} preview />
+        </div>
       </Paper>
     </Box>
   );
