@@ -1,19 +1,45 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { CaughtMail, SmtpCatcher } from '@plink/testing';
 import { leadsGateway, type Creator } from './testing/leads-gateway';
 
 /**
  * Leads where they meet the other services, through the whole gateway (see leadsGateway); the leads service's
- * own behaviour is tested in its lib (libs/leads, LeadsTestApp). Here: the thank-you page a form post leads
- * to (rendered by pages), and the page routes beside the API, health and the SPA.
+ * own behaviour is tested in its lib (libs/leads, LeadsTestApp). Here: the e-mail a lead's job has the
+ * notifications service send, the thank-you page a form post leads to (rendered by pages), and the page
+ * routes beside the API, health and the SPA.
  */
 describe('leads, across the services', () => {
   const world = leadsGateway();
-  const { browser, createPage, formPost, leadCount } = world;
+  const { browser, createPage, submit, formPost, leadCount, outboxDrained } = world;
   let origin: string;
   let pro: Creator;
+  let smtp: SmtpCatcher;
   beforeAll(() => {
-    ({ origin, pro } = world);
+    ({ origin, pro, smtp } = world);
+  });
+
+  it('e-mails the file link with the page title and nothing the visitor typed; a bot caught by the honeypot gets nothing', async () => {
+    const page = await createPage(pro, { title: 'The <Photo> Guide & more', fileUrl: 'https://files.example/guide.pdf?x=1&y=2' });
+    const visitor = "o'brien+tricky-note@example.com";
+    expect((await submit(page.slug, { email: 'bot@example.com', consent: true, website: 'https://spam.example' })).status).toBe(200);
+    expect((await submit(page.slug, { email: visitor, consent: true })).status).toBe(200);
+    const mail: CaughtMail = await smtp.waitFor((m) => m.to.includes(visitor));
+    expect(mail.raw).toMatch(/multipart\/alternative/);
+    expect(mail.subject).toBe('Your download: The <Photo> Guide & more');
+    expect(mail.text).toContain('The <Photo> Guide & more');
+    expect(mail.text).toContain('https://files.example/guide.pdf?x=1&y=2');
+    expect(mail.html).toContain('The &lt;Photo&gt; Guide &amp; more');
+    expect(mail.html).not.toContain('<Photo>');
+    expect(mail.html.match(/href="https:\/\/files\.example\/guide\.pdf\?x=1&amp;y=2"/g)).toHaveLength(2);
+    expect(mail.text).toContain('Plink');
+    // The address is only the recipient: neither body repeats what the visitor typed.
+    for (const body of [mail.text, mail.html]) {
+      expect(body).not.toContain('brien');
+      expect(body).not.toContain('tricky-note');
+    }
+    await outboxDrained();
+    expect(smtp.mailsTo('bot@example.com')).toHaveLength(0);
   });
 
   it('leads a form post without JavaScript to the thank-you state of the page, as pages renders it', async () => {
