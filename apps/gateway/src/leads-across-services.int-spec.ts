@@ -1,17 +1,17 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CaughtMail, SmtpCatcher } from '@plink/testing';
-import { leadsGateway, type Creator } from './testing/leads-gateway';
+import { leadsGateway, okAnswer, type Creator } from './testing/leads-gateway';
 
 /**
  * Leads where they meet the other services, through the whole gateway (see leadsGateway); the leads service's
  * own behaviour is tested in its lib (libs/leads, LeadsTestApp). Here: the e-mail a lead's job has the
- * notifications service send, the thank-you page a form post leads to (rendered by pages), and the page
+ * notifications service send, pages' own calls reaching the leads read model at once, the thank-you page a form post leads to (rendered by pages), and the page
  * routes beside the API, health and the SPA.
  */
 describe('leads, across the services', () => {
   const world = leadsGateway();
-  const { browser, createPage, submit, formPost, leadCount, outboxDrained } = world;
+  const { browser, tag, createPage, submit, formPost, leadCount, outboxDrained } = world;
   let origin: string;
   let pro: Creator;
   let smtp: SmtpCatcher;
@@ -40,6 +40,17 @@ describe('leads, across the services', () => {
     }
     await outboxDrained();
     expect(smtp.mailsTo('bot@example.com')).toHaveLength(0);
+  });
+
+  it("has pages' own calls reach the leads read model at once: a new page, a new slug, a deleted page", async () => {
+    const page = await createPage(pro);
+    expect(await submit(page.slug, { email: 'first@example.com', consent: true })).toMatchObject(okAnswer);
+    const newSlug = `moved-${tag()}`;
+    expect((await pro.browser.request('PUT', `/api/pages/${page.id}`, { slug: newSlug, thankYouHeadline: 'Welcome aboard' })).status).toBe(200);
+    expect((await submit(page.slug, { email: 'late@example.com', consent: true })).status).toBe(404);
+    expect(await submit(newSlug, { email: 'after@example.com', consent: true })).toMatchObject({ status: 200, body: { thankYouHeadline: 'Welcome aboard' } });
+    expect((await pro.browser.request('DELETE', `/api/pages/${page.id}`)).status).toBe(200);
+    expect((await submit(newSlug, { email: 'gone@example.com', consent: true })).status).toBe(404);
   });
 
   it('leads a form post without JavaScript to the thank-you state of the page, as pages renders it', async () => {
