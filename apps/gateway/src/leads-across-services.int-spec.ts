@@ -1,22 +1,25 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Client } from 'pg';
 import type { CaughtMail, SmtpCatcher } from '@plink/testing';
 import { leadsGateway, okAnswer, type Creator } from './testing/leads-gateway';
 
 /**
  * Leads where they meet the other services, through the whole gateway (see leadsGateway); the leads service's
  * own behaviour is tested in its lib (libs/leads, LeadsTestApp). Here: the e-mail a lead's job has the
- * notifications service send, pages' own calls reaching the leads read model at once, the thank-you page a form post leads to (rendered by pages), and the page
+ * notifications service send, pages' own calls reaching the leads read model at once, the views pages counts
+ * and the conversions it shows, a deleted page's leads removed, the thank-you page a form post leads to (rendered by pages), and the page
  * routes beside the API, health and the SPA.
  */
 describe('leads, across the services', () => {
   const world = leadsGateway();
-  const { browser, tag, createPage, submit, formPost, leadCount, outboxDrained } = world;
+  const { browser, tag, createPage, submit, formPost, leadCount, outboxDrained, eventually } = world;
   let origin: string;
   let pro: Creator;
   let smtp: SmtpCatcher;
+  let db: Client;
   beforeAll(() => {
-    ({ origin, pro, smtp } = world);
+    ({ origin, pro, smtp, db } = world);
   });
 
   it('e-mails the file link with the page title and nothing the visitor typed; a bot caught by the honeypot gets nothing', async () => {
@@ -51,6 +54,27 @@ describe('leads, across the services', () => {
     expect(await submit(newSlug, { email: 'after@example.com', consent: true })).toMatchObject({ status: 200, body: { thankYouHeadline: 'Welcome aboard' } });
     expect((await pro.browser.request('DELETE', `/api/pages/${page.id}`)).status).toBe(200);
     expect((await submit(newSlug, { email: 'gone@example.com', consent: true })).status).toBe(404);
+  });
+
+  it("shows the views pages counted in the stats, and the conversions leads counted in the pages calls; a deleted page's leads go", async () => {
+    const owner = await world.creator('pro');
+    const page = await createPage(owner);
+    const visitor = browser();
+    for (let i = 0; i < 4; i += 1) expect((await visitor.get(`/api/page/${page.slug}`)).status).toBe(200);
+    for (const email of ['first@example.com', 'second@example.com', 'third@example.com']) await submit(page.slug, { email, consent: true });
+    const stats = await eventually(
+      () => owner.browser.get(`/api/pages/${page.id}/stats`),
+      (r) => r.body?.views === 4,
+    );
+    expect(stats.body).toMatchObject({ views: 4, conversions: 3, conversionRate: 75 });
+    // The pages calls show the same conversions (read from leads through the ConversionsReader port).
+    expect((await owner.browser.get(`/api/pages/${page.id}`)).body).toMatchObject({ views: 4, conversions: 3 });
+    expect((await owner.browser.get('/api/pages')).body).toEqual([expect.objectContaining({ id: page.id, views: 4, conversions: 3 })]);
+
+    // Deleting the page through the pages service has the leads worker remove its leads and counter.
+    expect((await owner.browser.request('DELETE', `/api/pages/${page.id}`)).status).toBe(200);
+    expect(await eventually(() => leadCount(page.id), (c) => c === 0)).toBe(0);
+    expect((await db.query('select 1 from leads.page_counters where page_id = $1', [page.id])).rowCount).toBe(0);
   });
 
   it('leads a form post without JavaScript to the thank-you state of the page, as pages renders it', async () => {
