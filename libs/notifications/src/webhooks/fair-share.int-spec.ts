@@ -1,13 +1,10 @@
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import type { Job } from 'bullmq';
-import { QueueName, type JobEnvelope, type JobPayload, type WebhookDto } from '@plink/contracts';
-import { runPlinkCommand } from '@plink/billing';
+import { QueueName, type JobEnvelope, type JobPayload } from '@plink/contracts';
 import { JobQueue, initLogger } from '@plink/platform';
-import type { TestBrowser } from './testing/http-client';
-import { identityUsers } from './testing/operator-users';
-import { WEBHOOK_TEST_SETTINGS, startTestGateway, type TestGateway } from './testing/test-gateway';
 import { eventually, WebhookReceiver } from '@plink/testing';
+import { NotificationsTestApp, type Creator, type TestPage } from '../testing/notifications-test-app';
 
 /**
  * A receiver that takes connections, reads what comes and never answers: the worst a creator's automation
@@ -44,10 +41,11 @@ class MuteReceiver {
 
 /**
  * One creator's receiver hangs while their page gets a flood of leads; another creator's webhooks keep
- * arriving within a second (the whole gateway with its workers in-process, real PostgreSQL and Redis).
+ * arriving within a second (the notifications service's worker, real PostgreSQL and Redis; the leads'
+ * deliveries recorded as the leads service records them).
  */
 describe('webhooks: one receiver that hangs does not hold up the others', () => {
-  let gateway: TestGateway;
+  let t: NotificationsTestApp;
   let mute: MuteReceiver;
   let receiver: WebhookReceiver;
   /** The process's log lines (JSON), as an operator reads them. */
@@ -63,46 +61,30 @@ describe('webhooks: one receiver that hangs does not hold up the others', () => 
     initLogger({ level: 'info', pretty: false, destination });
     mute = await MuteReceiver.start();
     receiver = await WebhookReceiver.start();
-    gateway = await startTestGateway(WEBHOOK_TEST_SETTINGS);
+    t = await NotificationsTestApp.start();
   }, 60_000);
 
   afterAll(async () => {
-    await gateway?.close();
+    await t?.close();
     await receiver?.stop();
     await mute?.stop();
   });
 
-  /** A verified Pro creator's page with its webhook on `url`, once the delivery service's copy holds it. */
-  async function proPageWithWebhook(name: string, url: string): Promise<{ browser: TestBrowser; id: number; slug: string }> {
-    const tag = `${name}${Date.now().toString(36)}`;
-    const browser = gateway.browser();
-    const who = { username: `fair_${tag}`, email: `fair.${tag}@example.com`, password: 'secret-password' };
-    const registered = await browser.post('/api/register', who);
-    expect(registered.status).toBe(201);
-    await gateway.db.query('update identity.users set is_verified = true where id = $1', [registered.body.id]);
-    const granted = await runPlinkCommand(['grant-pro', who.email], { out: () => undefined, err: () => undefined, env: gateway.env.vars }, identityUsers);
-    expect(granted).toBe(0);
-    await eventually(async () => (await browser.get('/api/user')).body.isPremium === true);
-    const created = await browser.post('/api/pages', { slug: `fair-${tag}`, title: 'Fair', webhookUrl: url });
-    expect(created.status).toBe(201);
-    const id = created.body.id as number;
-    const row = async (sql: string) => (await gateway.db.query(sql, [id])).rows[0];
-    await eventually(async () => (await row('select enabled from notifications.webhook_endpoints where page_id = $1'))?.enabled === true);
-    await eventually(async () => (await row('select webhook_on from leads.page_facts where page_id = $1'))?.webhook_on === true);
-    await eventually(async () => (await gateway.db.query('select is_pro from leads.owner_plans where owner_id = $1', [registered.body.id])).rows[0]?.is_pro === true);
-    return { browser, id, slug: created.body.slug as string };
+  /** A Pro creator's page with its webhook on `url`, once the delivery service's copy holds it. */
+  async function proPageWithWebhook(url: string): Promise<{ owner: Creator; page: TestPage; id: number }> {
+    const owner = await t.creator();
+    const page = await t.pages.create(owner.id, url);
+    await eventually(async () => (await t.db.query('select enabled from notifications.webhook_endpoints where page_id = $1', [page.id])).rows[0]?.enabled === true);
+    return { owner, page, id: page.id };
   }
 
-  const submit = (slug: string, email: string) => gateway.browser().post(`/api/page/${slug}/submit`, { email, consent: true });
-
   it("another creator's leads reach their webhook within a second while a hanging receiver is flooded; the flood's leads wait, none lost", async () => {
-    const flooded = await proPageWithWebhook('flood', `${mute.origin}/hooks/never-answers`);
-    const other = await proPageWithWebhook('other', `${receiver.origin}/hooks/other`);
+    const flooded = await proPageWithWebhook(`${mute.origin}/hooks/never-answers`);
+    const other = await proPageWithWebhook(`${receiver.origin}/hooks/other`);
 
     // 200 leads on the page whose receiver never answers.
     for (let batch = 0; batch < 4; batch++) {
-      const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => submit(flooded.slug, `flood-${batch * 50 + i}@example.com`)));
-      expect(answers.every((a) => a.status === 200)).toBe(true);
+      await t.deliverLeads(flooded.page, Array.from({ length: 50 }, (_, i) => `flood-${batch * 50 + i}@example.com`));
     }
 
     // The other page's leads, one every 0.7 s for 14 s: across the flood's first attempts timing out (10 s).
@@ -110,7 +92,7 @@ describe('webhooks: one receiver that hangs does not hold up the others', () => 
     for (let i = 0; i < 20; i++) {
       const email = `other-${i}@example.com`;
       sent.set(email, Date.now());
-      expect((await submit(other.slug, email)).status).toBe(200);
+      await t.deliverLead(other.page, email);
       await new Promise((r) => setTimeout(r, 700));
     }
     await eventually(async () => receiver.on('/hooks/other').length >= sent.size, 30_000);
@@ -118,7 +100,7 @@ describe('webhooks: one receiver that hangs does not hold up the others', () => 
       .on('/hooks/other')
       .map((hook) => hook.at - sent.get(JSON.parse(hook.body).data.email as string)!)
       .sort((a, b) => a - b);
-    console.log(`other page, lead accepted → webhook received: p50 ${latencies[9]} ms, max ${latencies.at(-1)} ms; flooded receiver got ${mute.requests} attempts`);
+    console.log(`other page, delivery recorded → webhook received: p50 ${latencies[9]} ms, max ${latencies.at(-1)} ms; flooded receiver got ${mute.requests} attempts`);
     expect(latencies.at(-1)).toBeLessThanOrEqual(1_000);
     // Each of the other page's leads once.
     expect(new Set(receiver.on('/hooks/other').map((h) => h.headers['webhook-id'])).size).toBe(20);
@@ -136,7 +118,7 @@ describe('webhooks: one receiver that hangs does not hold up the others', () => 
     expect(parkedFor).toBeGreaterThanOrEqual(59_000);
     expect(parkedFor).toBeLessThanOrEqual(61_000);
     // Its Deliveries panel shows only the attempts made (timeouts, to be retried), none failed for good.
-    const panel = (await flooded.browser.get(`/api/pages/${flooded.id}/webhook`)).body as WebhookDto;
+    const panel = await t.webhookOf(flooded.owner, flooded.id);
     expect(panel.deliveries.length).toBeLessThanOrEqual(mute.requests);
     for (const delivery of panel.deliveries) {
       expect(delivery.status).toBe('failing');
@@ -145,13 +127,13 @@ describe('webhooks: one receiver that hangs does not hold up the others', () => 
     // Their retry comes while the endpoint is parked: it waits again, and the panel shows it no sooner than the park's end.
     const parkEnd = Date.parse(parked[0].until as string);
     const moved = await eventually(async () => {
-      const { deliveries } = (await flooded.browser.get(`/api/pages/${flooded.id}/webhook`)).body as WebhookDto;
+      const { deliveries } = await t.webhookOf(flooded.owner, flooded.id);
       return deliveries.length > 0 && deliveries.every((d) => d.nextAttemptAt && Date.parse(d.nextAttemptAt) >= parkEnd) && deliveries;
     }, 20_000);
     expect(moved.map((d) => d.attempts.length)).toEqual(moved.map(() => 1));
     expect(mute.requests).toBeLessThanOrEqual(8);
     // Nothing lost: every one of the flood's leads is still in a delivery job, waiting its turn.
-    const queue = gateway.app.get(JobQueue).queue(QueueName.Webhooks);
+    const queue = t.app.get(JobQueue).queue(QueueName.Webhooks);
     const jobs = (await queue.getJobs(['waiting', 'active', 'delayed', 'prioritized'])) as Job<JobEnvelope>[];
     const waitingLeads = new Set(
       jobs.flatMap((job) => {
