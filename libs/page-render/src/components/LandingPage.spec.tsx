@@ -186,6 +186,12 @@ describe('LandingPage — layout and appearance', () => {
     expect(rules.filter((rule) => /font-family/.test(rule)).map((rule) => rule.split('{')[0])).toEqual(['.plk-root']);
   });
 
+  it('draws a centred list item on its marker’s line (the item’s paragraph inline), without the left indent', () => {
+    const rules = LANDING_PAGE_CSS.split('\n');
+    expect(rules.some((rule) => rule.includes('.plk-center .plk-subtext li>p:first-child{display:inline}'))).toBe(true);
+    expect(rules.some((rule) => rule.includes('.plk-center .plk-subtext ul,.plk-center .plk-subtext ol{padding-left:0}'))).toBe(true);
+  });
+
   it('fills the window without scrolling when the content fits (padding inside the minimum height)', () => {
     const root = LANDING_PAGE_CSS.split('\n').find((rule) => rule.startsWith('.plk-root{'))!;
     expect(root).toContain('box-sizing:border-box');

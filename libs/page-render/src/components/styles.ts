@@ -19,6 +19,9 @@ export const LANDING_PAGE_CSS = [
   '.plk-subtext>:first-child{margin-top:0}.plk-subtext>:last-child{margin-bottom:0}',
   '.plk-subtext p{margin:0 0 10px}.plk-subtext h1{font-size:22px;margin:0 0 10px}.plk-subtext h2{font-size:18px;margin:0 0 8px}',
   '.plk-subtext ul,.plk-subtext ol{margin:0 0 10px;padding-left:22px}.plk-center .plk-subtext li{list-style-position:inside}',
+  // Centred, the marker sits inside the item: the item's first paragraph (the editor wraps every item's text in
+  // one) runs on the marker's line instead of dropping below it, and the list loses its left indent.
+  '.plk-center .plk-subtext ul,.plk-center .plk-subtext ol{padding-left:0}.plk-center .plk-subtext li>p:first-child{display:inline}',
   '.plk-subtext img{max-width:100%;height:auto}.plk-subtext a{color:inherit}',
   '.plk-form{margin-top:20px;display:flex;flex-direction:column;gap:12px}',
   '.plk-input{width:100%;padding:11px 12px;border:1px solid #d1d5db;border-radius:8px;font:inherit;font-size:15px;color:#111827;background:#fff}',
