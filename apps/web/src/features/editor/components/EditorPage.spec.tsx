@@ -112,6 +112,15 @@ describe('/editor/new', () => {
     expect(await preview().findByRole('button', { name: 'Submit' })).toBeInTheDocument();
   });
 
+  it('previews the page at a phone’s width on demand', async () => {
+    const { user } = await openEditor('/editor/new');
+    await user.click(screen.getByRole('radio', { name: 'Phone' }));
+    expect(screen.getByTestId('live-preview')).toHaveAttribute('data-device', 'phone');
+    expect(getComputedStyle(screen.getByTestId('live-preview')).maxWidth).toBe('calc(24.375rem * var(--mantine-scale))'); // 390 px
+    await user.click(screen.getByRole('radio', { name: 'Desktop' }));
+    expect(getComputedStyle(screen.getByTestId('live-preview')).maxWidth).toBe('');
+  });
+
   it("falls back to the username as author, and hides the author when it is turned off", async () => {
     const { user } = await openEditor('/editor/new');
 

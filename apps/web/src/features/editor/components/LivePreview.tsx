@@ -1,9 +1,14 @@
-import { Box, Paper, Text } from '@mantine/core';
+import { Box, Group, Paper, SegmentedControl, Text } from '@mantine/core';
 import type { PublicPageDto } from '@plink/contracts';
 import { LANDING_PAGE_CSS, LandingPage, allFontFacesCss, type LandingPageState } from '@plink/page-render';
-import { useDeferredValue, useInsertionEffect } from 'react';
+import { useDeferredValue, useInsertionEffect, useState } from 'react';
 
 const STYLE_ID = 'plk-landing-page-css';
+
+/** The phone the preview can stand for: the width of a common phone's screen in CSS pixels. */
+export const PHONE_PREVIEW_WIDTH_PX = 390;
+
+type PreviewDevice = 'desktop' | 'phone';
 
 /**
  * The landing page's stylesheet and the web fonts' faces, added to the document once (its selectors are
@@ -32,18 +37,36 @@ export function LivePreview({ page, state }: LivePreviewProps) {
   useLandingPageStyles();
   // Typing stays responsive: the preview may lag a keystroke behind on slow machines.
   const deferredPage = useDeferredValue(page);
+  // Most visitors come from a phone: the creator can see the page at a phone's width too.
+  const [device, setDevice] = useState<PreviewDevice>('desktop');
+  const phone = device === 'phone';
   return (
     <Box>
-      <Text size="sm" fw={600} c="dimmed" mb="xs">
-        Live Preview
-      </Text>
+      <Group justify="space-between" mb="xs" wrap="nowrap">
+        <Text size="sm" fw={600} c="dimmed">
+          Live Preview
+        </Text>
+        <SegmentedControl
+          size="xs"
+          aria-label="Preview size"
+          value={device}
+          onChange={(value) => setDevice(value as PreviewDevice)}
+          data={[
+            { value: 'desktop', label: 'Desktop' },
+            { value: 'phone', label: 'Phone' },
+          ]}
+        />
+      </Group>
       <Paper
         withBorder
         radius="md"
         h="calc(100vh - 72px)"
         mih={480}
+        mx={phone ? 'auto' : undefined}
+        maw={phone ? PHONE_PREVIEW_WIDTH_PX : undefined}
         style={{ overflow: 'auto', isolation: 'isolate' }}
         data-testid="live-preview"
+        data-device={device}
       >
         {/* A picture of the page, not part of the editor: `inert` keeps its form and links out of the Tab order
             and the accessibility tree (the scroll box around it still scrolls). */}
