@@ -7,6 +7,7 @@ export {
 export { parsePageId } from './api/page-id';
 export { pagesKeys } from './api/pages.keys';
 export { PageLoadError } from './components/PageLoadError';
+export { useCopyPageUrl } from './hooks/useCopyPageUrl';
 export { useCreatePage } from './hooks/useCreatePage';
 export { useDeletePage } from './hooks/useDeletePage';
 export { useKeepPageLive } from './hooks/useKeepPageLive';

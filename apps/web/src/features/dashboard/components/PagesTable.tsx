@@ -4,8 +4,7 @@ import { PausedPageTexts, formatConversionRate, type PageDto } from '@plink/cont
 import { Link } from 'react-router-dom';
 import { DeferredMenu, DeferredTooltip, useFloatingPartsAfterPaint } from '../../../components/DeferredFloating';
 import { IconChart, IconCopy, IconDots, IconDownload, IconExternalLink, IconPencil, IconPlayerPlay, IconTrash } from '../../../components/icons';
-import { displayPageUrl, leadsExportUrl, publicPagePath } from '../../pages';
-import { useCopyPageUrl } from '../hooks/useCopyPageUrl';
+import { displayPageUrl, leadsExportUrl, publicPagePath, useCopyPageUrl } from '../../pages';
 import classes from './PagesTable.module.css';
 
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;

@@ -182,6 +182,32 @@ describe('/editor/:id', () => {
     expect(sent).toMatchObject({ slug: 'free-guide', title: 'Better Guide', redirectUrl: 'https://example.com/next' });
   });
 
+  it('links to the live page and copies its link, following a saved slug change', async () => {
+    const { user } = await openEditor('/editor/4', {
+      'GET /api/pages/4': { body: page },
+      'PUT /api/pages/4': (payload) => ({ body: { ...page, ...(payload as object) } }),
+    });
+
+    expect(await screen.findByRole('link', { name: 'View live page' })).toHaveAttribute('href', '/free-guide');
+    await user.click(screen.getByRole('button', { name: 'Copy link' }));
+    expect(await findToast('URL Copied')).toBeInTheDocument();
+    expect(await navigator.clipboard.readText()).toBe(`${window.location.origin}/free-guide`);
+
+    // A slug being typed is not live yet; once saved, it is.
+    await user.clear(slug());
+    await user.type(slug(), 'better-guide');
+    expect(screen.getByRole('link', { name: 'View live page' })).toHaveAttribute('href', '/free-guide');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await findToast('Your page has been updated!')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'View live page' })).toHaveAttribute('href', '/better-guide');
+  });
+
+  it('has no live page to show while creating', async () => {
+    await openEditor('/editor/new');
+    expect(screen.queryByRole('link', { name: 'View live page' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Copy link' })).not.toBeInTheDocument();
+  });
+
   it('reports a failed update', async () => {
     const { user } = await openEditor('/editor/4', {
       'GET /api/pages/4': { body: page },

@@ -6,7 +6,7 @@ import { BackToDashboardLink } from '../../../components/BackToDashboardLink';
 import { errorStatus } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
 import { useSignedInUser } from '../../auth';
-import { useCreatePage, useUpdatePage } from '../../pages';
+import { publicPagePath, useCopyPageUrl, useCreatePage, useUpdatePage } from '../../pages';
 import { usePageForm } from '../hooks/usePageForm';
 import { useUnsavedChangesPrompt } from '../hooks/useUnsavedChangesPrompt';
 import { EDITOR_TABS, type EditorTab, tabOfField } from '../model/editor-tabs';
@@ -43,6 +43,9 @@ export function PageEditor({ mode, initialValues, actions }: PageEditorProps) {
   // On a narrow screen the form and the preview take turns.
   const [narrowView, setNarrowView] = useState<'edit' | 'preview'>('edit');
   const save = useSavePage(mode);
+  const copyPageUrl = useCopyPageUrl();
+  // The address the page answers at now: the last saved slug, not the one being typed.
+  const [liveSlug, setLiveSlug] = useState(initialValues.slug);
   const unsaved = useUnsavedChangesPrompt(form.isDirty());
 
   const submit = () => {
@@ -72,7 +75,10 @@ export function PageEditor({ mode, initialValues, actions }: PageEditorProps) {
     // Creating ends on the dashboard: that navigation is the save's own, not a loss of changes.
     if (mode.kind === 'create') unsaved.allowNextNavigation();
     save.mutate(formValuesToRequest(applyFreePlan(values, user.isPremium)), {
-      onSuccess: () => form.resetDirty(values),
+      onSuccess: () => {
+        form.resetDirty(values);
+        setLiveSlug(values.slug.trim());
+      },
       onError: (error) => {
         unsaved.allowNextNavigation(false);
         // A taken or reserved slug is the slug field's problem: show it there too.
@@ -109,6 +115,16 @@ export function PageEditor({ mode, initialValues, actions }: PageEditorProps) {
               </Text>
             )}
             {actions}
+            {!creating && liveSlug && (
+              <>
+                <Button variant="default" component="a" href={publicPagePath(liveSlug)} target="_blank" rel="noopener noreferrer">
+                  View live page
+                </Button>
+                <Button variant="default" onClick={() => void copyPageUrl(liveSlug)}>
+                  Copy link
+                </Button>
+              </>
+            )}
             <Button onClick={submit} loading={save.isPending}>
               Save
             </Button>

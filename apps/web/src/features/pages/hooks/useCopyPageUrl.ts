@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { toast, TOAST_DURATION } from '../../../lib/toast';
-import { absolutePageUrl } from '../../pages';
+import { absolutePageUrl } from '../api/pages.api';
 
 /** Puts `{origin}/{slug}` on the clipboard and says so ('URL Copied') for 2 s. */
 export function useCopyPageUrl() {
