@@ -49,6 +49,7 @@ const PUBLISHED_OPERATION_IDS: Record<string, string> = {
   'GET /api/pages': 'PagesController_list',
   'POST /api/pages': 'PagesController_create',
   'GET /api/pages/{id}': 'PagesController_one',
+  'GET /api/slug-availability': 'PagesController_slugAvailability',
   'PUT /api/pages/{id}': 'PagesController_update',
   'DELETE /api/pages/{id}': 'PagesController_remove',
   'GET /api/pages/{id}/export': 'LeadsController_export',

@@ -34,7 +34,8 @@ export function mockFetch(routes: MockRoutes) {
   unexpectedRequests.length = 0;
   const fetchMock = jest.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const key = `${init?.method ?? 'GET'} ${String(input)}`;
-    const route = routes[key];
+    // A route may be given with its query (one answer per query) or without (one answer for any query).
+    const route = routes[key] ?? routes[key.replace(/\?.*$/, '')];
     if (!route) {
       unexpectedRequests.push(key);
       throw new Error(`Unexpected request in test: ${key}`);
@@ -106,6 +107,11 @@ export function makeSubscription(overrides: Partial<SubscriptionDto> = {}): Subs
 /*
  * Answers of requests a screen makes besides the one a test is about, for tests that pass through that screen.
  */
+
+/** The editor's check of a slug being typed (GET /api/slug-availability): every address is free. */
+export const slugsAvailable: MockRoutes = {
+  'GET /api/slug-availability': { body: { slug: '', available: true, message: null } },
+};
 
 /** Settings → Subscription of a Free user, and the dashboard's upgrade offer to them (GET /api/subscription). */
 export const freePlan: MockRoutes = { 'GET /api/subscription': { body: makeSubscription() } };

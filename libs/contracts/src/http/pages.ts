@@ -187,6 +187,18 @@ export const createPageSchema = pageFieldsSchema;
 export type CreatePageRequest = z.input<typeof createPageSchema>;
 export type PageFields = z.output<typeof createPageSchema>;
 
+/**
+ * GET /api/slug-availability?slug=…[&pageId=…]: whether a page could take this address now, asked while the
+ * creator types it (`pageId`: the page being edited, which may keep its own). `message` is the reason it
+ * cannot, in the words a save would answer.
+ */
+export const slugAvailabilityQuerySchema = z.object({
+  slug: z.string(),
+  pageId: z.coerce.number().int().positive().optional(),
+});
+export const slugAvailabilitySchema = z.object({ slug: z.string(), available: z.boolean(), message: z.string().nullable() });
+export type SlugAvailabilityDto = z.infer<typeof slugAvailabilitySchema>;
+
 /** Page fields a template never carries: the address (the creator picks their own) and Pro-only settings. */
 export type PageTemplateExcluded = 'slug' | 'webhookUrl' | 'customCodeSnippet' | 'facebookPixelId' | 'googleAnalyticsId';
 

@@ -1,7 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, Post, Put, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, Post, Put, Query, Req, UseGuards } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyRequest } from 'fastify';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiQuery, ApiTags } from '@nestjs/swagger';
 import {
   PageMessages,
   WebhookMessages,
@@ -22,6 +22,10 @@ import {
   type PublicPageDto,
   type WebhookEndpointDto,
   isExampleSlug,
+  slugAvailabilityQuerySchema,
+  slugAvailabilitySchema,
+  slugSchema,
+  type SlugAvailabilityDto,
 } from '@plink/contracts';
 import { ApiDoc, CurrentUser, SignedInGuard, ZodPipe, type SignedInUser } from '@plink/platform';
 import { PagesDirectory } from '../directory/pages-directory';
@@ -92,6 +96,24 @@ export class PagesController {
   async create(@CurrentUser() user: SignedInUser, @Body(new ZodPipe(createPageSchema)) body: PageFields): Promise<PageDto> {
     // A new page has no conversions yet.
     return toPageDto(await this.createPage.execute(user, body), 0);
+  }
+
+  @ApiDoc({
+    summary: 'Whether a page could take this address',
+    description:
+      "Asked while a creator types a page's address: the same rules as a save (characters, length, reserved words, another page having it in any case). `pageId` names the page being edited, which keeps its own address. A save still checks again: two creators may race for one address.",
+    ok: slugAvailabilitySchema,
+  })
+  // The reference lists parameters bottom-up: the decorator nearest the route first.
+  @ApiQuery({ name: 'pageId', required: false, schema: { type: 'integer', minimum: 1 }, description: 'The page being edited' })
+  @ApiQuery({ name: 'slug', required: true, schema: { type: 'string' }, description: 'The address to check' })
+  @Get('slug-availability')
+  @UseGuards(SignedInGuard)
+  async slugAvailability(@Query(new ZodPipe(slugAvailabilityQuerySchema)) query: { slug: string; pageId?: number }): Promise<SlugAvailabilityDto> {
+    const parsed = slugSchema.safeParse(query.slug);
+    if (!parsed.success) return { slug: query.slug, available: false, message: parsed.error.issues[0]?.message ?? PageMessages.slugCharacters };
+    const taken = await this.pages.slugTaken(parsed.data, query.pageId);
+    return { slug: parsed.data, available: !taken, message: taken ? PageMessages.slugTaken : null };
   }
 
   @ApiDoc({ summary: 'One of your pages', ok: pageDtoSchema, errors: { 404: PageMessages.pageNotFound } })

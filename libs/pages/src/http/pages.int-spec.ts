@@ -319,6 +319,40 @@ describe('pages API', () => {
       expect(res.body).toEqual({ message: PageMessages.slugTaken });
     });
 
+    it('says while typing whether an address is free, by the rules a save applies, the edited page keeping its own', async () => {
+      const a = await t.creator({ premium: true });
+      const b = await t.creator();
+      const mine = (await a.client.post('/api/pages', { slug: slug('mine') })).body as PageDto;
+      const check = (client: typeof a.client, query: string) => client.get(`/api/slug-availability?${query}`);
+
+      const fresh = slug('fresh');
+      expect(await check(b.client, `slug=${fresh}`)).toMatchObject({ status: 200, body: { slug: fresh, available: true, message: null } });
+      // Another's page, in any case: taken, as a save would answer.
+      expect((await check(b.client, `slug=${mine.slug.toUpperCase()}`)).body).toEqual({
+        slug: mine.slug.toUpperCase(),
+        available: false,
+        message: PageMessages.slugCharacters,
+      });
+      expect((await check(b.client, `slug=${mine.slug}`)).body).toEqual({ slug: mine.slug, available: false, message: PageMessages.slugTaken });
+      // The page being edited keeps its own address; another page of the same owner may not take it.
+      expect((await check(a.client, `slug=${mine.slug}&pageId=${mine.id}`)).body).toMatchObject({ available: true, message: null });
+      expect((await check(a.client, `slug=${mine.slug}`)).body).toMatchObject({ available: false, message: PageMessages.slugTaken });
+      // The shape rules, in the save's words.
+      for (const [value, message] of [
+        ['dashboard', PageMessages.slugReserved],
+        ['has space', PageMessages.slugCharacters],
+        ['', PageMessages.slugRequired],
+        ['x'.repeat(61), PageMessages.slugTooLong],
+      ] as const) {
+        expect({ value, body: (await check(b.client, `slug=${encodeURIComponent(value)}`)).body }).toEqual({
+          value,
+          body: { slug: value, available: false, message },
+        });
+      }
+      expect((await t.client().get(`/api/slug-availability?slug=${fresh}`)).status).toBe(401);
+      expect((await check(b.client, 'pageId=abc&slug=x')).status).toBe(400);
+    });
+
     it('gives a slug to exactly one of 10 users creating it at once', async () => {
       const creators = await Promise.all(Array.from({ length: 10 }, () => t.creator()));
       const s = slug('race');

@@ -9,6 +9,7 @@ export { pagesKeys } from './api/pages.keys';
 export { PageLoadError } from './components/PageLoadError';
 export { useCopyPageUrl } from './hooks/useCopyPageUrl';
 export { useCreatePage } from './hooks/useCreatePage';
+export { useSlugAvailability } from './hooks/useSlugAvailability';
 export { useDeletePage } from './hooks/useDeletePage';
 export { useKeepPageLive } from './hooks/useKeepPageLive';
 export { usePage } from './hooks/usePage';

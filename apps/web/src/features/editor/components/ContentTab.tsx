@@ -1,20 +1,31 @@
 import { Stack, Switch, TextInput } from '@mantine/core';
-import { displayPageUrl } from '../../pages';
+import { displayPageUrl, useSlugAvailability } from '../../pages';
 import type { PageForm } from '../hooks/usePageForm';
 import { ImageField } from './ImageField';
 import { imageFieldProps } from './image-field-props';
 import { RichTextField } from './RichTextField';
 
-export function ContentTab({ form }: { form: PageForm }) {
+interface ContentTabProps {
+  form: PageForm;
+  /** The page being edited (its saved address is its own); none while creating. */
+  savedPage?: { id: number; savedSlug: string };
+}
+
+export function ContentTab({ form, savedPage }: ContentTabProps) {
   const subtext = form.getInputProps('subtext');
+  const slugInput = form.getInputProps('slug');
+  // Taken or free, said while typing; the save checks again (two creators may race for one address).
+  const availability = useSlugAvailability(form.values.slug, savedPage);
+  const address = displayPageUrl(form.values.slug.trim() || 'your-slug');
   return (
     <Stack gap="md">
       <TextInput
         label="URL Slug"
-        description={`Your page's address: ${displayPageUrl(form.values.slug.trim() || 'your-slug')}`}
         placeholder="my-free-guide"
         withAsterisk
-        {...form.getInputProps('slug')}
+        {...slugInput}
+        description={availability?.available ? `Your page's address: ${address} — available` : `Your page's address: ${address}`}
+        error={slugInput.error ?? (availability && !availability.available ? availability.message : undefined)}
       />
       <TextInput label="Title" placeholder="Get the free guide" {...form.getInputProps('title')} />
       <RichTextField

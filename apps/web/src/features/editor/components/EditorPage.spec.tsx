@@ -1,9 +1,9 @@
 import { act, screen, within } from '@testing-library/react';
-import { deferred, freePlan, makePage, mockFetch, type MockReply, type MockRoutes, noPages, sentPayloads, signedInAs, signedOut } from '../../../test/fetch-mock';
+import { deferred, freePlan, makePage, mockFetch, type MockReply, type MockRoutes, noPages, sentPayloads, signedInAs, signedOut, slugsAvailable } from '../../../test/fetch-mock';
 import { findToast, renderApp } from '../../../test/render-app';
 
 async function openEditor(url: string, routes: MockRoutes = {}, { isPremium = false } = {}) {
-  const fetchMock = mockFetch({ ...signedInAs({ isPremium, username: 'ana' }), ...noPages, ...routes });
+  const fetchMock = mockFetch({ ...signedInAs({ isPremium, username: 'ana' }), ...noPages, ...slugsAvailable, ...routes });
   const rendered = renderApp(url);
   // The editor chunk (tiptap) loads lazily: the first render can take a moment.
   await screen.findByRole('button', { name: 'Save' }, { timeout: 5000 });
@@ -29,6 +29,25 @@ describe('/editor/new', () => {
     await user.type(slug(), 'my-page');
     expect(slug()).not.toHaveAttribute('aria-invalid', 'true');
     expect(screen.queryByText('Slug is required')).not.toBeInTheDocument();
+  });
+
+  it('says whether the address is free once typing pauses, before any save', async () => {
+    const { user, fetchMock } = await openEditor('/editor/new', {
+      'GET /api/slug-availability?slug=taken-page': { body: { slug: 'taken-page', available: false, message: 'This URL is already taken. Please choose another one.' } },
+      'GET /api/slug-availability?slug=free-page': { body: { slug: 'free-page', available: true, message: null } },
+    });
+
+    await user.type(slug(), 'taken-page');
+    expect(await screen.findByText('This URL is already taken. Please choose another one.')).toBeInTheDocument();
+    expect(slug()).toHaveAttribute('aria-invalid', 'true');
+
+    await user.clear(slug());
+    await user.type(slug(), 'free-page');
+    expect(await screen.findByText(/free-page — available$/)).toBeInTheDocument();
+    expect(slug()).not.toHaveAttribute('aria-invalid', 'true');
+    // Asked once per pause in typing, not per keystroke, and never for a malformed or empty slug.
+    const asked = fetchMock.mock.calls.map(([url]) => String(url)).filter((url) => url.startsWith('/api/slug-availability'));
+    expect(asked).toEqual(['/api/slug-availability?slug=taken-page', '/api/slug-availability?slug=free-page']);
   });
 
   it('refuses to save without a slug and opens the Content tab', async () => {

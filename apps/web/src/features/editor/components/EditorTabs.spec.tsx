@@ -1,9 +1,9 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { makePage, mockFetch, type MockRoutes, noPages, proPlanStillActive, sentPayloads, signedInAs } from '../../../test/fetch-mock';
+import { makePage, mockFetch, type MockRoutes, noPages, proPlanStillActive, sentPayloads, signedInAs, slugsAvailable } from '../../../test/fetch-mock';
 import { findToast, renderApp } from '../../../test/render-app';
 
 async function openEditor(url: string, routes: MockRoutes = {}, { isPremium = false } = {}) {
-  const fetchMock = mockFetch({ ...signedInAs({ isPremium, username: 'ana' }), ...noPages, ...routes });
+  const fetchMock = mockFetch({ ...signedInAs({ isPremium, username: 'ana' }), ...noPages, ...slugsAvailable, ...routes });
   const rendered = renderApp(url);
   await screen.findByRole('button', { name: 'Save' }, { timeout: 5000 });
   return { fetchMock, ...rendered };

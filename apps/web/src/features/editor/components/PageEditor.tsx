@@ -154,7 +154,7 @@ export function PageEditor({ mode, initialValues, actions }: PageEditorProps) {
                   ))}
                 </Tabs.List>
                 <Tabs.Panel value="content">
-                  <ContentTab form={form} />
+                  <ContentTab form={form} savedPage={mode.kind === 'edit' ? { id: mode.id, savedSlug: liveSlug } : undefined} />
                 </Tabs.Panel>
                 <Tabs.Panel value="appearance">
                   <AppearanceTab form={form} />

@@ -1,4 +1,4 @@
-import type { CreatePageRequest, KeepPageLiveResponse, PageDto, PageStatsDto, UpdatePageRequest } from '@plink/contracts';
+import type { CreatePageRequest, KeepPageLiveResponse, PageDto, PageStatsDto, SlugAvailabilityDto, UpdatePageRequest } from '@plink/contracts';
 import { apiClient } from '../../../lib/api-client';
 
 /** One function per endpoint of the pages API (pages and their stats). */
@@ -16,6 +16,10 @@ export const deletePage = (id: number) => apiClient.delete<unknown>(`/api/pages/
 
 /** A Free owner with paused pages chooses the one page that stays live (the page live before is paused). */
 export const keepPageLive = (id: number) => apiClient.post<KeepPageLiveResponse>(`/api/pages/${id}/keep-live`);
+
+/** GET /api/slug-availability: whether a page could take this address now (`pageId`: the page being edited). */
+export const fetchSlugAvailability = (slug: string, pageId?: number) =>
+  apiClient.get<SlugAvailabilityDto>(`/api/slug-availability?${new URLSearchParams({ slug, ...(pageId ? { pageId: String(pageId) } : {}) })}`);
 
 export const fetchPageStats = (id: number) => apiClient.get<PageStatsDto>(`/api/pages/${id}/stats`);
 
