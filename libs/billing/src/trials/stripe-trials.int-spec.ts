@@ -1,17 +1,16 @@
 import { Writable } from 'node:stream';
 import Stripe from 'stripe';
 import { initLogger } from '@plink/platform';
-import { FakeStripe } from '@plink/testing';
-import type { TestBrowser } from './testing/http-client';
-import { startTestGateway, type TestGateway } from './testing/test-gateway';
+import type { FakeStripe } from '@plink/testing';
+import { BillingTestApp, type Creator } from '../testing/billing-test-app';
 
 /**
- * One free trial per person and one subscription per customer, end to end: the whole gateway with its
- * workers (real PostgreSQL and Redis) and the real `stripe` SDK against FakeStripe, whose webhooks reach the
- * gateway signed as Stripe signs them. A person is known by their normalised e-mail and their card.
+ * One free trial per person and one subscription per customer: billing's HTTP side and worker (real
+ * PostgreSQL and Redis) and the real `stripe` SDK against FakeStripe, whose webhooks reach billing signed as
+ * Stripe signs them. A person is known by their normalised e-mail and their card.
  */
-describe('trials and checkouts on Stripe, end to end', () => {
-  let gateway: TestGateway;
+describe('trials and checkouts on Stripe', () => {
+  let t: BillingTestApp;
   let stripe: FakeStripe;
   let sdk: Stripe;
   const logLines: Record<string, unknown>[] = [];
@@ -27,41 +26,19 @@ describe('trials and checkouts on Stripe, end to end', () => {
         },
       }),
     });
-    stripe = await FakeStripe.start();
+    t = await BillingTestApp.start({ overrides: { LOG_LEVEL: 'info' }, stripe: {} });
+    stripe = t.stripe!;
     sdk = new Stripe(stripe.secretKey, { host: '127.0.0.1', port: stripe.port, protocol: 'http' });
-    gateway = await startTestGateway({
-      PLINK_WORKERS: 'all',
-      AUTH_RATE_LIMIT_PER_MINUTE: '0',
-      LOG_LEVEL: 'info',
-      STRIPE_SECRET_KEY: stripe.secretKey,
-      STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
-      STRIPE_PRICE_ID: stripe.priceId,
-      STRIPE_API_URL: stripe.url,
-    });
-    stripe.setWebhookUrl(`${gateway.origin}/api/webhooks/stripe`);
   });
 
   afterAll(async () => {
-    await gateway?.close();
-    await stripe?.close();
+    await t?.close();
   });
 
-  interface Creator {
-    id: number;
-    browser: TestBrowser;
-  }
+  /** A verified creator with a session. */
+  const creator = (email: string): Promise<Creator> => t.creator({ email });
 
-  let n = 0;
-  /** A registered, verified creator with a session. */
-  async function creator(email: string): Promise<Creator> {
-    n += 1;
-    const browser = gateway.browser();
-    const registered = await browser.post('/api/register', { username: `trial_${n}_${Date.now().toString(36)}`, email, password: 'secret-password' });
-    expect(registered.status).toBe(201);
-    await gateway.db.query('update identity.users set is_verified = true where id = $1', [registered.body.id]);
-    return { id: registered.body.id, browser };
-  }
-
+  /** Polls until `check` holds; says what did not happen when it never does. */
   async function eventually(check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
     const started = Date.now();
     while (!(await check())) {
@@ -70,23 +47,18 @@ describe('trials and checkouts on Stripe, end to end', () => {
     }
   }
 
-  const plan = async (c: Creator) => (await c.browser.get('/api/subscription')).body as { trialAvailable: boolean; status: string; isPremium: boolean; cancelAtPeriodEnd: boolean };
-  const account = async (c: Creator) =>
-    (await gateway.db.query('select status, is_premium, stripe_customer_id, stripe_subscription_id, cancel_at_period_end from billing.accounts where user_id = $1', [c.id])).rows[0];
+  const plan = async (c: Creator) => (await c.client.get('/api/subscription')).body as { trialAvailable: boolean; status: string; isPremium: boolean; cancelAtPeriodEnd: boolean };
+  const account = (c: Creator) => t.account(c.id);
   const sessionsOf = (c: Creator) => stripe.requestsTo('POST', '/v1/checkout/sessions').filter((r) => r.params.client_reference_id === String(c.id) && r.status === 200);
   const logged = (msg: string, userId: number) => logLines.filter((line) => line.msg === msg && line.userId === userId);
 
-  async function startCheckout(c: Creator): Promise<{ url: string; sessionId: string }> {
-    const answer = await c.browser.post('/api/create-subscription');
-    expect(answer.status).toBe(200);
-    return { url: answer.body.url, sessionId: /\/c\/pay\/(cs_[A-Za-z0-9_]+)/.exec(answer.body.url)![1] };
-  }
+  const startCheckout = (c: Creator) => t.startCheckout(c);
 
   /** Checkout finished on Stripe's page (with the card given, if any), then verified by the return page. */
   async function subscribe(c: Creator, options: { cardNumber?: string; withCard?: boolean } = {}): Promise<string> {
     const { sessionId } = await startCheckout(c);
     await stripe.completeCheckout(sessionId, options);
-    const verified = await c.browser.post('/api/verify-checkout', { sessionId });
+    const verified = await c.client.post('/api/verify-checkout', { sessionId });
     expect(verified.body).toEqual({ success: true, isPremium: true, hasActiveSubscription: true });
     return stripe.checkoutSession(sessionId).subscription as string;
   }
@@ -110,7 +82,7 @@ describe('trials and checkouts on Stripe, end to end', () => {
     expect(stripe.checkoutSession(sessionId).subscription_data).toMatchObject({ trial_period_days: undefined });
     // Finished, it is a paid subscription at once.
     await stripe.completeCheckout(sessionId, { withCard: true });
-    expect((await second.browser.post('/api/verify-checkout', { sessionId })).body).toEqual({ success: true, isPremium: true, hasActiveSubscription: true });
+    expect((await second.client.post('/api/verify-checkout', { sessionId })).body).toEqual({ success: true, isPremium: true, hasActiveSubscription: true });
     expect(await plan(second)).toMatchObject({ status: 'active', isPremium: true });
 
     // Gmail's other spellings are the same person; another mailbox is not.
@@ -157,7 +129,7 @@ describe('trials and checkouts on Stripe, end to end', () => {
     // subscription ends with it (what the checkout's trial settings say).
     await stripe.completeCheckout(late.sessionId, { withCard: false });
     const subscriptionId = stripe.checkoutSession(late.sessionId).subscription as string;
-    expect((await second.browser.post('/api/verify-checkout', { sessionId: late.sessionId })).body).toEqual({ success: false, isPremium: false, hasActiveSubscription: false });
+    expect((await second.client.post('/api/verify-checkout', { sessionId: late.sessionId })).body).toEqual({ success: false, isPremium: false, hasActiveSubscription: false });
     await eventually(async () => stripe.subscription(subscriptionId).status === 'canceled', 'the second trial is ended');
     await eventually(async () => (await account(second))?.status === 'canceled', 'the plan says so');
     expect(await plan(second)).toMatchObject({ isPremium: false, trialAvailable: false });
@@ -175,11 +147,11 @@ describe('trials and checkouts on Stripe, end to end', () => {
     expect(sessionsOf(c)).toHaveLength(1);
 
     await stripe.completeCheckout(one.sessionId);
-    expect((await c.browser.post('/api/verify-checkout', { sessionId: one.sessionId })).body).toMatchObject({ success: true });
-    const customer = (await account(c)).stripe_customer_id as string;
+    expect((await c.client.post('/api/verify-checkout', { sessionId: one.sessionId })).body).toMatchObject({ success: true });
+    const customer = (await account(c))!.stripe_customer_id as string;
     expect((await sdk.subscriptions.list({ customer, status: 'all' })).data).toHaveLength(1);
     // Already Pro: no other checkout at all.
-    expect((await c.browser.post('/api/create-subscription')).status).toBe(400);
+    expect((await c.client.post('/api/create-subscription')).status).toBe(400);
 
     // A session that expired (or was finished) is not answered again: a new one is opened.
     const other = await creator('expired.session@example.com');
@@ -193,7 +165,7 @@ describe('trials and checkouts on Stripe, end to end', () => {
   it('cancels every running subscription of the customer, and logs an error when there is more than one', async () => {
     const c = await creator('two.subscriptions@example.com');
     const firstId = await subscribe(c, { withCard: true });
-    const customer = (await account(c)).stripe_customer_id as string;
+    const customer = (await account(c))!.stripe_customer_id as string;
     // A second subscription of the same customer, as two checkouts finished at once used to make.
     const session = await sdk.checkout.sessions.create({
       mode: 'subscription',
@@ -212,10 +184,10 @@ describe('trials and checkouts on Stripe, end to end', () => {
     // One of them set to end (as the cancel before this change did): the plan says what the other does.
     await sdk.subscriptions.update(secondId, { cancel_at_period_end: true });
     await stripe.settled();
-    expect((await c.browser.post('/api/check-subscription-status')).status).toBe(200);
+    expect((await c.client.post('/api/check-subscription-status')).status).toBe(200);
     expect(await plan(c)).toMatchObject({ isPremium: true, cancelAtPeriodEnd: false });
 
-    const cancelled = await c.browser.post('/api/cancel-subscription');
+    const cancelled = await c.client.post('/api/cancel-subscription');
     expect(cancelled.status).toBe(200);
     expect(stripe.subscription(firstId).cancel_at_period_end).toBe(true);
     expect(stripe.subscription(secondId).cancel_at_period_end).toBe(true);
