@@ -1,9 +1,12 @@
-import { Global, Module } from '@nestjs/common';
+import { Global, Module, type INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
-import { PlatformModule, SessionLookup, Storage, createHttpApp, loadConfig, serveUploads, type AppConfig } from '@plink/platform';
+import { QueueName } from '@plink/contracts';
+import { JobQueue, PinoNestLogger, PlatformModule, SessionLookup, Storage, UploadUsage, createHttpApp, loadConfig, serveUploads, type AppConfig } from '@plink/platform';
 import { TestClient, TestSignIns, createTestEnvironment, type TestEnvironment } from '@plink/testing';
-import { UploadsHttpModule } from '../uploads.module';
+import { UploadsHttpModule, UploadsWorkerModule } from '../uploads.module';
+import { StandInPages } from './stand-in-pages';
 
 export interface Creator {
   id: number;
@@ -13,10 +16,13 @@ export interface Creator {
 /**
  * The upload call as the gateway mounts it (signed-in creators as real rows of a test session lookup
  * instead of identity, and `/uploads/{key}` served through the Storage port), on a fresh database and
- * Redis prefix.
+ * Redis prefix. `startWorker()` adds the uploads queue's worker as the pages worker app runs it, told which
+ * uploads are in use by {@link StandInPages} (`pages`), which also records what pages sends that queue.
  */
 export class UploadsTestApp {
   app!: NestFastifyApplication;
+  worker?: INestApplicationContext;
+  readonly pages = new StandInPages();
   origin!: string;
   env!: TestEnvironment;
   config!: AppConfig;
@@ -41,9 +47,39 @@ export class UploadsTestApp {
     await t.app.init();
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     t.origin = (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
+    t.pages.app = t.app;
     t.db = new Client({ connectionString: t.env.database.url });
     await t.db.connect();
     return t;
+  }
+
+  /**
+   * Runs the uploads queue's worker (removing the images pages says it no longer shows, and the scheduled
+   * sweep), with `UploadUsage` answered by the stand-in pages, as `apps/pages` runs it beside the pages worker.
+   */
+  async startWorker(): Promise<INestApplicationContext> {
+    this.worker = await this.workerContext();
+    await this.worker.init();
+    return this.worker;
+  }
+
+  /** A worker context of the uploads queue, not started (a test may start a second one). */
+  async workerContext(): Promise<INestApplicationContext> {
+    const pages = this.pages;
+
+    @Module({ providers: [{ provide: UploadUsage, useValue: pages }], exports: [UploadUsage] })
+    class StandInUsageModule {}
+
+    // The uploads service keeps no tables: the worker opens the platform's schema (the outbox) only.
+    @Module({ imports: [PlatformModule.forRoot({ config: this.config, schemas: [] }), UploadsWorkerModule.forUsage(StandInUsageModule)] })
+    class UploadsWorkerRoot {}
+
+    return NestFactory.createApplicationContext(UploadsWorkerRoot, { logger: new PinoNestLogger(), abortOnError: false });
+  }
+
+  /** The uploads queue, as the worker reads it. */
+  uploadsQueue() {
+    return this.app.get(JobQueue).queue(QueueName.Uploads);
   }
 
   client(headers: Record<string, string> = {}): TestClient {
@@ -57,6 +93,7 @@ export class UploadsTestApp {
   }
 
   async close(): Promise<void> {
+    await this.worker?.close();
     await this.app?.close();
     await this.db?.end();
     await this.signIns?.close();
