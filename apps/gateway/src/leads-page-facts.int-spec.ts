@@ -1,6 +1,6 @@
 import type { Client } from 'pg';
 import { LeadMessages, QueueName, type EventPayload } from '@plink/contracts';
-import { JobQueue } from '@plink/platform';
+import { JobQueue } from '@plink/queue';
 import { OwnerPlanChangedService } from '@plink/pages';
 import { leadsGateway, okAnswer, type Creator } from './testing/leads-gateway';
 

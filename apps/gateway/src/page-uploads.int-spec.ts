@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { JOBS, QueueName, type UploadImageType } from '@plink/contracts';
-import { JobQueue, LocalStorage, RecurringJobs, S3Storage, Storage } from '@plink/platform';
+import { JobQueue, RecurringJobs } from '@plink/queue';
+import { LocalStorage, S3Storage, Storage } from '@plink/storage';
 import { TestClient, localUploadStore, s3rverUploadStore } from '@plink/testing';
 import { SweepUploadsService } from '@plink/uploads';
 import { startTestGateway, type TestGateway } from './testing/test-gateway';

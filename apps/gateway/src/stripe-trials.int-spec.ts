@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import Stripe from 'stripe';
-import { initLogger } from '@plink/platform';
+import { initLogger } from '@plink/observability';
 import { FakeStripe } from '@plink/testing';
 import type { TestBrowser } from './testing/http-client';
 import { startTestGateway, type TestGateway } from './testing/test-gateway';

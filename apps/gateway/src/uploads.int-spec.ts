@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { CommonMessages } from '@plink/contracts';
 import { SESSION_COOKIE } from '@plink/identity';
-import { Storage } from '@plink/platform';
+import { Storage } from '@plink/storage';
 import { rawRequest } from '@plink/testing';
 import { TestBrowser } from './testing/http-client';
 import { startTestGateway, type TestGateway } from './testing/test-gateway';

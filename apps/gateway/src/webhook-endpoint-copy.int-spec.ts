@@ -1,6 +1,7 @@
 import { QueueName, type WebhookDto } from '@plink/contracts';
 import { runPlinkCommand } from '@plink/billing';
-import { JobQueue, WebhookSecretBox } from '@plink/platform';
+import { JobQueue } from '@plink/queue';
+import { WebhookSecretBox } from '@plink/pages';
 import type { TestBrowser } from './testing/http-client';
 import { identityUsers } from './testing/operator-users';
 import { startTestGateway, type TestGateway } from './testing/test-gateway';

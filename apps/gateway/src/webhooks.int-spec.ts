@@ -2,7 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import type { Job } from 'bullmq';
 import { QueueName, WebhookMessages, type JobEnvelope, type JobPayload, type LeadCreatedEvent, type WebhookDeliveryDto, type WebhookDto } from '@plink/contracts';
 import { runPlinkCommand } from '@plink/billing';
-import { JobQueue } from '@plink/platform';
+import { JobQueue } from '@plink/queue';
 import { SmtpCatcher, type CaughtMail, WebhookReceiver, type ReceivedWebhook, eventually } from '@plink/testing';
 import type { TestBrowser } from './testing/http-client';
 import { identityUsers } from './testing/operator-users';

@@ -1,7 +1,10 @@
 import { Global, Module } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
-import { PlatformModule, SessionLookup, Storage, createHttpApp, loadConfig, serveUploads, type AppConfig } from '@plink/platform';
+import { PlatformModule, createHttpApp } from '@plink/platform';
+import { SessionLookup, serveUploads } from '@plink/http';
+import { Storage } from '@plink/storage';
+import { loadConfig, type AppConfig } from '@plink/config';
 import { TestClient, TestSignIns, createTestEnvironment, type TestEnvironment } from '@plink/testing';
 import { UploadsHttpModule } from '../uploads.module';
 
