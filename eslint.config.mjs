@@ -17,25 +17,59 @@ const testData = { group: ['@plink/contracts/testing'], message: '@plink/contrac
 const testFiles = ['**/*.spec.{ts,tsx}', '**/*.int-spec.ts', '**/*.e2e-spec.ts', '**/__fixtures__/**', 'apps/web/src/test/**'];
 
 /**
- * Which projects a project of each tag may import. `forTests`: in tests and test helpers, a service may also
- * use the testing lib (throw-away databases, SMTP catcher, local Stripe).
+ * The platform's layers, bottom up: each capability lib may import only the ones listed for it (and the contracts).
+ * Config and observability stand on nothing; the composition (`@plink/platform`: PlatformModule, the app
+ * bootstraps, health) stands on all of them.
+ */
+const platformLayers = {
+  'platform:config': [],
+  'platform:observability': [],
+  'platform:crypto': [],
+  'platform:net': [],
+  'platform:storage': ['platform:config', 'platform:observability'],
+  'platform:mail': ['platform:config', 'platform:observability'],
+  'platform:data': ['platform:config', 'platform:observability'],
+  'platform:redis': ['platform:config', 'platform:observability'],
+  'platform:queue': ['platform:config', 'platform:observability', 'platform:data', 'platform:redis'],
+  'platform:http': ['platform:config', 'platform:observability', 'platform:data', 'platform:redis', 'platform:storage'],
+  'platform:composition': [
+    'platform:config',
+    'platform:observability',
+    'platform:data',
+    'platform:redis',
+    'platform:queue',
+    'platform:storage',
+    'platform:mail',
+    'platform:http',
+  ],
+};
+
+/**
+ * Which projects a project of each tag may import. `forTests`: tests and the test helpers beside them may also use
+ * the testing lib (throw-away databases, SMTP catcher, local Stripe); production code never does.
  */
 function depConstraints(forTests) {
+  const testing = forTests ? ['type:testing'] : [];
   return [
     // The SPA: shared contracts and the shared page renderer only.
     { sourceTag: 'scope:web', onlyDependOnLibsWithTags: ['type:contracts', 'type:ui'] },
     { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: [] },
     // The page renderer: React, shared by the SPA's preview and the server render.
-    { sourceTag: 'type:ui', onlyDependOnLibsWithTags: ['type:contracts'] },
+    { sourceTag: 'type:ui', onlyDependOnLibsWithTags: ['type:contracts', ...testing] },
     { sourceTag: 'type:testing', onlyDependOnLibsWithTags: [] },
-    { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:contracts', 'type:testing'] },
+    { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', ...testing] },
+    ...Object.entries(platformLayers).map(([sourceTag, below]) => ({
+      sourceTag,
+      onlyDependOnLibsWithTags: ['type:contracts', ...below, ...testing],
+    })),
     // Services: the platform, the contracts and the page renderer; never another service (services own their
     // data: another's comes in a job's payload or from a read model fed by its jobs). Only the apps compose them.
-    { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts', 'type:ui', ...(forTests ? ['type:testing'] : [])] },
-    { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:service', 'type:platform', 'type:contracts', 'type:testing', 'type:ui'] },
+    { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts', 'type:ui', ...testing] },
+    { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:service', 'type:platform', 'type:contracts', 'type:ui', ...testing] },
+    // Browser journeys and benchmarks are test code through and through.
     { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:testing', 'type:contracts'] },
     // The deploy checks read the apps' settings (the config schema) to hold the deploy files to them.
-    { sourceTag: 'type:deploy', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform'] },
+    { sourceTag: 'type:deploy', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', ...testing] },
   ];
 }
 

@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createStorage, envSchema, loadConfig, SMTP_REQUIRED } from '@plink/platform';
+import { createStorage } from '@plink/storage';
+import { envSchema, loadConfig, SMTP_REQUIRED } from '@plink/config';
 import { parse } from 'yaml';
 
 /**

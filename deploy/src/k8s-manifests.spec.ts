@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { QUEUE_OWNER, QueueName } from '@plink/contracts';
-import { loadConfig } from '@plink/platform';
+import { loadConfig } from '@plink/config';
 import { parseAllDocuments } from 'yaml';
 
 /**

@@ -1,6 +1,7 @@
 import { runPlinkCommand } from '@plink/billing';
 import { IDENTITY_SCHEMA, IdentityUserDirectoryModule } from '@plink/identity';
-import { assertNodeVersion, initLogger } from '@plink/platform';
+import { assertNodeVersion } from '@plink/platform';
+import { initLogger } from '@plink/observability';
 import { runMigrate } from './migrate-command';
 import { withNpmStartSettings } from './npm-start-settings';
 

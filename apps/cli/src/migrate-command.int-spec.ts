@@ -1,5 +1,6 @@
 import { BILLING_SCHEMA } from '@plink/billing';
-import { PendingMigrationsError, loadConfig, openOrm } from '@plink/platform';
+import { PendingMigrationsError, openOrm } from '@plink/data';
+import { loadConfig } from '@plink/config';
 import { createTestDatabase, type TestDatabase } from '@plink/testing';
 import { Client } from 'pg';
 import { ALL_SCHEMAS, runMigrate } from './migrate-command';

@@ -3,7 +3,8 @@ import { IDENTITY_SCHEMA } from '@plink/identity';
 import { LEADS_SCHEMA } from '@plink/leads';
 import { NOTIFICATIONS_SCHEMA } from '@plink/notifications';
 import { PAGES_SCHEMA } from '@plink/pages';
-import { ConfigError, OUTBOX_SCHEMA, loadConfig, migrateServices, pendingMigrations, type AppConfig, type ServiceSchema } from '@plink/platform';
+import { ConfigError, loadConfig, type AppConfig } from '@plink/config';
+import { OUTBOX_SCHEMA, migrateServices, pendingMigrations, type ServiceSchema } from '@plink/data';
 
 /**
  * Every schema of a Plink database, in the order they are migrated (the outbox first, as every process does).

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AUTH_ALIASES, authAliasTarget } from '@plink/contracts';
-import type { PlainRouteDoc } from '@plink/platform';
+import type { PlainRouteDoc } from '@plink/http';
 
 /** The API reference's entries of {@link serveAuthAliases}. */
 export const AUTH_ALIAS_DOCS: PlainRouteDoc[] = [

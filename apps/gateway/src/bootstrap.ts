@@ -1,5 +1,9 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { JobQueue, SpaShell, Storage, createHttpApp, installSecurityHeaders, serveUploads, type AppConfig } from '@plink/platform';
+import { createHttpApp } from '@plink/platform';
+import { JobQueue } from '@plink/queue';
+import { SpaShell, installSecurityHeaders, serveUploads } from '@plink/http';
+import { Storage } from '@plink/storage';
+import type { AppConfig } from '@plink/config';
 import { serveApiDocs } from './api-docs/api-docs';
 import { serveAuthAliases } from './auth-aliases';
 import { GatewayModule } from './gateway.module';

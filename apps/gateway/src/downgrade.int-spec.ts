@@ -1,7 +1,7 @@
 import { LeadRemovalService, runPlinkCommand } from '@plink/billing';
 import { LeadMessages, PageMessages, QueueName, type PageDto } from '@plink/contracts';
 import { OwnerPlanChangedService } from '@plink/pages';
-import { JobQueue } from '@plink/platform';
+import { JobQueue } from '@plink/queue';
 import { SmtpCatcher, type CaughtMail } from '@plink/testing';
 import type { TestBrowser } from './testing/http-client';
 import { identityUsers } from './testing/operator-users';

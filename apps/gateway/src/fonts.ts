@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { CommonMessages } from '@plink/contracts';
-import { apiNotFound, type PlainRouteDoc } from '@plink/platform';
+import { apiNotFound, type PlainRouteDoc } from '@plink/http';
 import { FONTS_PATH, resolveFontFile } from '@plink/page-render';
 
 /** The API reference's entry of {@link serveFonts}. */

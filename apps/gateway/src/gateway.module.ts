@@ -4,7 +4,9 @@ import { IDENTITY_SCHEMA, IdentityHttpModule, IdentitySessionsModule, SESSION_CO
 import { LEADS_SCHEMA, LeadsHttpModule, LeadsReadModule } from '@plink/leads';
 import { NOTIFICATIONS_SCHEMA, WebhooksHttpModule } from '@plink/notifications';
 import { PAGES_SCHEMA, PagesHttpModule, PagesReadModule } from '@plink/pages';
-import { PlatformModule, SpaShell, type AppConfig } from '@plink/platform';
+import { PlatformModule } from '@plink/platform';
+import { SpaShell } from '@plink/http';
+import type { AppConfig } from '@plink/config';
 import { UploadsHttpModule } from '@plink/uploads';
 import { HealthController } from './health.controller';
 import { SERVICE_PORTS, SERVICE_PORT_TOKENS } from './service-ports';

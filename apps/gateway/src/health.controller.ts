@@ -3,7 +3,8 @@ import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyReply } from 'fastify';
 import { ApiResponse, ApiTags } from '@nestjs/swagger';
 import { healthReportSchema, livenessReportSchema } from '@plink/contracts';
-import { ApiDoc, HealthService, type HealthReport, type LivenessReport } from '@plink/platform';
+import { HealthService, type HealthReport, type LivenessReport } from '@plink/platform';
+import { ApiDoc } from '@plink/http';
 
 /**
  * `/health/live`: 200 while the process answers (restart it when this fails); `/health/ready` and

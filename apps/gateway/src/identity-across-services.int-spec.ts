@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { initLogger } from '@plink/platform';
+import { initLogger } from '@plink/observability';
 import { SmtpCatcher, linkIn, type CaughtMail } from '@plink/testing';
 import type { TestBrowser } from './testing/http-client';
 import { startTestGateway, type TestGateway } from './testing/test-gateway';

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { loadConfig } from '@plink/platform';
+import { loadConfig } from '@plink/config';
 import { SmtpCatcher, createTestEnvironment, deleteRedisPrefix, freePort, testRedisUrl, type TestEnvironment } from '@plink/testing';
 import { TestBrowser } from './testing/http-client';
 

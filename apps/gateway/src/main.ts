@@ -1,4 +1,6 @@
-import { assertNodeVersion, describeConfig, getLogger, initLogger, listenMetricsPort, loadConfig, stopOnSignals } from '@plink/platform';
+import { assertNodeVersion, stopOnSignals } from '@plink/platform';
+import { describeConfig, loadConfig } from '@plink/config';
+import { getLogger, initLogger, listenMetricsPort } from '@plink/observability';
 import { createGateway } from './bootstrap';
 
 async function main() {

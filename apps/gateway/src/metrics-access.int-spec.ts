@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { listenMetricsPort } from '@plink/platform';
+import { listenMetricsPort } from '@plink/observability';
 import { startTestGateway, type TestGateway } from './testing/test-gateway';
 
 const TOKEN = 'metrics-token-for-tests-0123456789';

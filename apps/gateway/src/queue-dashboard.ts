@@ -6,7 +6,10 @@ import { FastifyAdapter } from '@bull-board/fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { CommonMessages, QueueName } from '@plink/contracts';
-import { JobQueue, getLogger, toApiError, type AppConfig, type PlainRouteDoc } from '@plink/platform';
+import { JobQueue } from '@plink/queue';
+import { getLogger } from '@plink/observability';
+import { toApiError, type PlainRouteDoc } from '@plink/http';
+import type { AppConfig } from '@plink/config';
 
 export const QUEUE_DASHBOARD_PATH = '/admin/queues';
 

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { loadConfig } from '@plink/platform';
+import { loadConfig } from '@plink/config';
 import { SmtpCatcher, createTestEnvironment, freePort, type TestEnvironment, eventually } from '@plink/testing';
 import { createGateway } from './bootstrap';
 import { TestBrowser } from './testing/http-client';

@@ -7,7 +7,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { appScreenOf } from '@plink/contracts';
 import { escapeHtml } from '@plink/page-render';
-import { COMPRESS_THRESHOLD_BYTES, SpaShell, apiNotFound, type PlainRouteDoc } from '@plink/platform';
+import { COMPRESS_THRESHOLD_BYTES, SpaShell, apiNotFound, type PlainRouteDoc } from '@plink/http';
 
 /** The <meta> naming the landing pages' origin, read by the SPA to show and copy page links. */
 export const PUBLIC_ORIGIN_META = 'plink-public-origin';

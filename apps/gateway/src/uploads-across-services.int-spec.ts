@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { CommonMessages, JOBS, QueueName } from '@plink/contracts';
 import { SESSION_COOKIE } from '@plink/identity';
-import { JobQueue } from '@plink/platform';
+import { JobQueue } from '@plink/queue';
 import { localUploadStore, pollUntil, rawRequest } from '@plink/testing';
 import { TestBrowser } from './testing/http-client';
 import { startTestGateway, type TestGateway } from './testing/test-gateway';

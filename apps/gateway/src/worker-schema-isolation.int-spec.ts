@@ -7,7 +7,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
 import sharp from 'sharp';
 import { SESSION_COOKIE } from '@plink/identity';
-import { loadConfig } from '@plink/platform';
+import { loadConfig } from '@plink/config';
 import { FakeStripe, SmtpCatcher, adminDatabaseUrl, createTestEnvironment, freePort, linkIn, type TestEnvironment, pollUntil } from '@plink/testing';
 import { createGateway } from './bootstrap';
 import { TestBrowser } from './testing/http-client';

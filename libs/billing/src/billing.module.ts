@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { APP_CONFIG, type AppConfig } from '@plink/platform';
+import { APP_CONFIG, type AppConfig } from '@plink/config';
 import { BillingAccountsRepository } from './accounts/billing-accounts.repository';
 import { BillingController } from './http/billing.controller';
 import { StripeWebhookController } from './http/stripe-webhook.controller';
@@ -44,7 +44,7 @@ export class BillingCoreModule {}
 /**
  * The subscription calls and Stripe's webhook intake, mounted by the gateway. The payment provider is a
  * port: Stripe when STRIPE_SECRET_KEY is set, otherwise every payment call answers 503 "Payments are not
- * configured on this server.". Needs the platform's `UserDirectory` port (the gateway provides identity's).
+ * configured on this server.". Needs the `UserDirectory` port of the contracts (the gateway provides identity's).
  */
 @Module({
   imports: [BillingCoreModule],
@@ -81,7 +81,7 @@ export class BillingHttpModule {}
 })
 export class BillingWorkerModule {}
 
-/** What the operator's command needs: grant and revoke (and the platform's `UserDirectory` port, which the command line provides). */
+/** What the operator's command needs: grant and revoke (and the `UserDirectory` port of the contracts, which the command line provides). */
 @Module({
   imports: [BillingCoreModule],
   providers: [OperatorPlansService],

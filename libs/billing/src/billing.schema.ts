@@ -1,4 +1,4 @@
-import type { ServiceSchema } from '@plink/platform';
+import type { ServiceSchema } from '@plink/data';
 import { BillingAccountSchema } from './accounts/billing-account.entity';
 import { CreateBillingAccounts20261123 } from './migrations/20261123-create-billing-accounts';
 import { AddDowngradedAt20261124 } from './migrations/20261124-add-downgraded-at';

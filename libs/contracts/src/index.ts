@@ -14,3 +14,6 @@ export * from './jobs/queues';
 export * from './jobs/jobs';
 export * from './jobs/events';
 export * from './jobs/job-repeat';
+export * from './uploads/upload-urls';
+export * from './ports/user-directory';
+export * from './ports/upload-usage';

@@ -6,7 +6,8 @@ import { LocalStrategy } from './http/local.strategy';
 import { LoginGuard } from './http/login.guard';
 import { ApplyPlanChangeService } from './plans/apply-plan-change.service';
 import { IdentityProcessor } from './plans/identity.processor';
-import { SessionLookup, UserDirectory } from '@plink/platform';
+import { SessionLookup } from '@plink/http';
+import { UserDirectory } from '@plink/contracts';
 import { IdentitySessionLookup } from './sessions/session.guard';
 import { SessionStore } from './sessions/session.store';
 import { AccountEmailService } from './use-cases/account-email.service';
@@ -30,7 +31,7 @@ import { UsersRepository } from './users/users.repository';
 export class IdentityReadModule {}
 
 /**
- * Who a user is, for services that must not import identity: identity's answer to the platform's
+ * Who a user is, for services that must not import identity: identity's answer to the contracts'
  * `UserDirectory` port, provided globally. Imported where identity is composed with such a service (the
  * gateway through IdentitySessionsModule, the operator's command line).
  */
@@ -43,7 +44,7 @@ export class IdentityReadModule {}
 export class IdentityUserDirectoryModule {}
 
 /**
- * Who is signed in: identity's implementation of the platform's `SessionLookup` port, provided globally so
+ * Who is signed in: identity's implementation of the `SessionLookup` port of `@plink/http`, provided globally so
  * every service's `SignedInGuard` finds it (with the `UserDirectory` port). Imported where an HTTP app is
  * composed (the gateway).
  */

@@ -1,4 +1,4 @@
-import type { ServiceSchema } from '@plink/platform';
+import type { ServiceSchema } from '@plink/data';
 import { CreateUsers20261121 } from './migrations/20261121-create-users';
 import { AddUserPlan20261123 } from './migrations/20261123-add-user-plan';
 import { CreateExamplesAccount20261125 } from './migrations/20261125-create-examples-account';

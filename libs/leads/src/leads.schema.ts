@@ -1,4 +1,4 @@
-import type { ServiceSchema } from '@plink/platform';
+import type { ServiceSchema } from '@plink/data';
 import { PageCounterSchema } from './model/page-counter.entity';
 import { LeadSchema } from './model/lead.entity';
 import { CreateLeads20261121 } from './migrations/20261121-create-leads';

@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
-import { WebhookSecretBox } from '@plink/platform';
 import { WebhooksController } from './http/webhooks.controller';
 import { EmailProcessor } from './processors/email.processor';
 import { DeliverWebhookService } from './webhooks/deliver-webhook.service';
 import { WebhookEndpointsRepository } from './webhooks/webhook-endpoints.repository';
 import { WebhookLogRepository } from './webhooks/webhook-log.repository';
+import { WebhookSecretOpener } from './webhooks/webhook-secret-opener';
 import { WebhooksProcessor } from './webhooks/webhooks.processor';
 
 /**
@@ -15,7 +15,7 @@ import { WebhooksProcessor } from './webhooks/webhooks.processor';
 @Module({
   providers: [
     EmailProcessor,
-    WebhookSecretBox,
+    WebhookSecretOpener,
     WebhookEndpointsRepository,
     WebhookLogRepository,
     DeliverWebhookService,
@@ -31,6 +31,6 @@ export class NotificationsWorkerModule {}
  */
 @Module({
   controllers: [WebhooksController],
-  providers: [WebhookSecretBox, WebhookEndpointsRepository, WebhookLogRepository, DeliverWebhookService],
+  providers: [WebhookSecretOpener, WebhookEndpointsRepository, WebhookLogRepository, DeliverWebhookService],
 })
 export class WebhooksHttpModule {}

@@ -1,4 +1,4 @@
-import type { ServiceSchema } from '@plink/platform';
+import type { ServiceSchema } from '@plink/data';
 import { CreateWebhookLog20261124 } from './migrations/20261124-create-webhook-log';
 import { CreateWebhookEndpoints20261125 } from './migrations/20261125-create-webhook-endpoints';
 import { LighterWebhookLog20261126 } from './migrations/20261126-lighter-webhook-log';

@@ -4,3 +4,4 @@ export { PagesDirectory, type VisitorPage, type OwnedPage, type WebhookTarget } 
 export { ConversionsReader } from './model/conversions-reader';
 export { ViewCounter } from './views/view-counter';
 export { OwnerPlanChangedService } from './use-cases/owner-plan-changed.service';
+export { WebhookSecretBox, type SecretBox } from './webhooks/webhook-secret-box';

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
-import { UploadUrls, UploadUsage } from '@plink/platform';
+import { UploadUrls, UploadUsage } from '@plink/contracts';
+import { APP_CONFIG, type AppConfig } from '@plink/config';
+import { Storage } from '@plink/storage';
 import { PageChanges } from './cache/page-changes';
 import { PagesDirectory } from './directory/pages-directory';
 import { PagesController } from './http/pages.controller';
@@ -43,7 +45,7 @@ export class PagesReadModule {}
   imports: [PagesReadModule],
   controllers: [PagesController, PublicPageController],
   providers: [
-    UploadUrls,
+    { provide: UploadUrls, inject: [Storage, APP_CONFIG], useFactory: (storage: Storage, config: AppConfig) => new UploadUrls(storage, config) },
     RenderedPages,
     CachedPageAnswer,
     ListPagesService,
@@ -61,7 +63,7 @@ export class PagesHttpModule {}
 
 /**
  * Which uploads the pages show (any page's image fields, the owner's rich text): the pages service's answer
- * to the platform's `UploadUsage` port. The process that runs the uploads queue passes it to
+ * to the `UploadUsage` port of the contracts. The process that runs the uploads queue passes it to
  * `UploadsWorkerModule.forUsage` (the pages worker app, and the gateway when it runs the pages worker).
  */
 @Module({

@@ -1,4 +1,4 @@
-import type { ServiceSchema } from '@plink/platform';
+import type { ServiceSchema } from '@plink/data';
 import { CreatePages20261122 } from './migrations/20261122-create-pages';
 import { AddPausedAt20261124 } from './migrations/20261124-add-paused-at';
 import { WebhookEndpoint20261124 } from './migrations/20261124-webhook-endpoint';

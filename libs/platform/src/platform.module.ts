@@ -1,18 +1,15 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
-import { ConfigModule } from './config/config.module';
-import type { AppConfig } from './config/config.schema';
-import { DatabaseModule } from './database/database.module';
-import type { ServiceSchema } from './database/service-schema';
+import { ConfigModule, type AppConfig } from '@plink/config';
+import { DatabaseModule, type ServiceSchema } from '@plink/data';
 import { DatabaseHealthIndicator, QueuesHealthIndicator, RedisHealthIndicator } from './health/health-indicators';
 import { HealthService } from './health/health.service';
-import { EarlyAnswers } from './http/early-answers';
-import { MailModule } from './mail/mail.module';
-import { MetricsSources } from './metrics/metrics-sources';
-import { QueueModule } from './queue/queue.module';
-import { RateLimiter } from './rate-limit/rate-limiter';
-import { RedisModule } from './redis/redis.module';
-import { StorageModule } from './storage/storage.module';
+import { EarlyAnswers } from '@plink/http';
+import { MailModule } from '@plink/mail';
+import { MetricsSources } from './health/metrics-sources';
+import { QueueModule } from '@plink/queue';
+import { RateLimiter, RedisModule } from '@plink/redis';
+import { StorageModule } from '@plink/storage';
 
 /**
  * Everything a Plink process stands on: validated config, the database (with the migrations of

@@ -30,7 +30,7 @@ interface UserRow {
 /**
  * Signed-in users for a service's own HTTP tests, without the identity service: users and sessions are
  * real rows (schema `test_identity` of the test database), read afresh on every request. It answers what
- * the platform's `SessionLookup` and `UserDirectory` ports ask (a test app provides it for both), so a
+ * the `SessionLookup` (`@plink/http`) and `UserDirectory` (`@plink/contracts`) ports ask (a test app provides it for both), so a
  * test changes a user's plan with one update and the next request carries it, as
  * identity's copy of the user would. The end-to-end sign-in with identity is tested in the gateway.
  */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import { SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import { loadConfig } from '@plink/platform';
+import { loadConfig } from '@plink/config';
 import { API_DOCS_JSON_PATH, API_DOCS_PATH, createApiDocument, createDocumentApp } from './openapi';
 
 /** The repository's root (this file runs from apps/gateway/src or apps/gateway/dist). */

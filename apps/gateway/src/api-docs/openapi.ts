@@ -8,16 +8,9 @@ import { DECORATORS, DocumentBuilder, SwaggerModule, type OpenAPIObject } from '
 import { z } from 'zod';
 import { CommonMessages, IdentityMessages, apiErrorSchema } from '@plink/contracts';
 import { SESSION_COOKIE } from '@plink/identity';
-import {
-  METRICS_ROUTE_DOC,
-  SignedInGuard,
-  UPLOADS_ROUTE_DOC,
-  errorMessagesOf,
-  errorResponse,
-  requestJsonSchema,
-  type AppConfig,
-  type PlainRouteDoc,
-} from '@plink/platform';
+import { METRICS_ROUTE_DOC } from '@plink/platform';
+import { SignedInGuard, UPLOADS_ROUTE_DOC, errorMessagesOf, errorResponse, requestJsonSchema, type PlainRouteDoc } from '@plink/http';
+import type { AppConfig } from '@plink/config';
 import { AUTH_ALIAS_DOCS } from '../auth-aliases';
 import { FONTS_ROUTE_DOC } from '../fonts';
 import { GatewayModule } from '../gateway.module';

@@ -2,7 +2,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Client } from 'pg';
 import type { PageDto, QueueName } from '@plink/contracts';
 import { ApplyPlanService } from '@plink/billing';
-import { JobQueue } from '@plink/platform';
+import { JobQueue } from '@plink/queue';
 import { SmtpCatcher, pollUntil as eventually } from '@plink/testing';
 import { TestBrowser } from './http-client';
 import { startTestGateway, type TestGateway } from './test-gateway';

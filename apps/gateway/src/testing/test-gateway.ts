@@ -1,6 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
-import { loadConfig, type AppConfig } from '@plink/platform';
+import { loadConfig, type AppConfig } from '@plink/config';
 import { createTestEnvironment, type TestEnvironment } from '@plink/testing';
 import { createGateway } from '../bootstrap';
 import { TestBrowser } from './http-client';

@@ -16,7 +16,7 @@ import {
   type SubscriptionStatusResponse,
   type VerifyCheckoutRequest,
 } from '@plink/contracts';
-import { ApiDoc, CurrentUser, SignedInGuard, ZodPipe, type SignedInUser } from '@plink/platform';
+import { ApiDoc, CurrentUser, SignedInGuard, ZodPipe, type SignedInUser } from '@plink/http';
 import { PaymentsGateway, type CheckoutVerification } from '../payments/payments.gateway';
 import { leadRemovalAtOf, periodEndOf } from '../plans/plan-rules';
 import { ReadPlanService } from '../use-cases/read-plan.service';

@@ -2,7 +2,7 @@ import { Body, Controller, Header, Headers, HttpCode, Post } from '@nestjs/commo
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiHeader, ApiTags } from '@nestjs/swagger';
 import { BillingMessages } from '@plink/contracts';
-import { ApiDoc } from '@plink/platform';
+import { ApiDoc } from '@plink/http';
 import { RecordStripeEventService } from '../use-cases/record-stripe-event.service';
 
 /** Largest webhook body taken (Stripe's events are a few kilobytes; an invoice with many lines more). */

@@ -4,8 +4,12 @@ import { parseArgs } from 'node:util';
 import { Module, type INestApplicationContext, type ModuleMetadata } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { MikroORM } from '@mikro-orm/postgresql';
-import { QueueName } from '@plink/contracts';
-import { ConfigError, JobQueue, Outbox, PlatformModule, UserDirectory, getLogger, loadConfig, runWithCorrelation, withOrmContext, type AppConfig, type ServiceSchema } from '@plink/platform';
+import { QueueName, UserDirectory } from '@plink/contracts';
+import { PlatformModule } from '@plink/platform';
+import { ConfigError, loadConfig, type AppConfig } from '@plink/config';
+import { JobQueue, Outbox } from '@plink/queue';
+import { getLogger, runWithCorrelation } from '@plink/observability';
+import { withOrmContext, type ServiceSchema } from '@plink/data';
 import { BillingOperatorModule } from '../billing.module';
 import { BILLING_SCHEMA } from '../billing.schema';
 import { OperatorCommandError, OperatorPlansService, type OperatorResult } from '../use-cases/operator-plans.service';
@@ -54,7 +58,7 @@ export interface PlinkCommandIo {
 }
 
 /**
- * Where the command finds users by e-mail address: a module providing the platform's `UserDirectory` port
+ * Where the command finds users by e-mail address: a module providing the `UserDirectory` port of the contracts
  * globally, and the schemas it reads. Billing does not know users; the process that runs the command
  * composes the identity service for it (`apps/cli`).
  */

@@ -1,7 +1,8 @@
 import { Inject, Injectable, ServiceUnavailableException } from '@nestjs/common';
 import Stripe from 'stripe';
 import { BillingMessages } from '@plink/contracts';
-import { APP_CONFIG, getLogger, type AppConfig } from '@plink/platform';
+import { APP_CONFIG, type AppConfig } from '@plink/config';
+import { getLogger } from '@plink/observability';
 
 /** Each call to Stripe gives up after this long (the SDK's default is 80 s, far longer than a user waits). */
 export const STRIPE_TIMEOUT_MS = 10_000;

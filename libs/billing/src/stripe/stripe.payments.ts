@@ -3,7 +3,7 @@ import { BadRequestException, ForbiddenException, NotFoundException } from '@nes
 import { EntityManager } from '@mikro-orm/postgresql';
 import type Stripe from 'stripe';
 import { BillingMessages, type SubscriptionStatusResponse } from '@plink/contracts';
-import { getLogger } from '@plink/platform';
+import { getLogger } from '@plink/observability';
 import type { BillingAccount } from '../accounts/billing-account.entity';
 import type { BillingAccountsRepository, CheckoutState } from '../accounts/billing-accounts.repository';
 import { PaymentsGateway, type CheckoutVerification, type Payer } from '../payments/payments.gateway';

@@ -2,8 +2,11 @@ import { Global, Inject, Injectable, Module, type INestApplicationContext } from
 import { Processor } from '@nestjs/bullmq';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
-import { QUEUE_SETTINGS, QueueName, jobsOfQueue, type AccountEmail } from '@plink/contracts';
-import { ContractWorker, PlatformModule, SessionLookup, UserDirectory, createHttpApp, createWorkerContext, loadConfig, type AppConfig, type JobHandlers } from '@plink/platform';
+import { QUEUE_SETTINGS, QueueName, jobsOfQueue, type AccountEmail, UserDirectory } from '@plink/contracts';
+import { PlatformModule, createHttpApp, createWorkerContext } from '@plink/platform';
+import { ContractWorker, type JobHandlers } from '@plink/queue';
+import { SessionLookup } from '@plink/http';
+import { loadConfig, type AppConfig } from '@plink/config';
 import { FakeStripe, TestClient, TestSignIns, createTestEnvironment, eventually, type FakeStripeOptions, type TestEnvironment } from '@plink/testing';
 import { BillingHttpModule, BillingWorkerModule } from '../billing.module';
 import { BILLING_SCHEMA } from '../billing.schema';

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import Stripe from 'stripe';
-import { initLogger } from '@plink/platform';
+import { initLogger } from '@plink/observability';
 import type { FakeStripe } from '@plink/testing';
 import { BillingTestApp, type Creator } from '../testing/billing-test-app';
 

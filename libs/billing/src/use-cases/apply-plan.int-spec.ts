@@ -1,7 +1,9 @@
 import { Module, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { QueueName, type JobEnvelope } from '@plink/contracts';
-import { JobQueue, PlatformModule, loadConfig } from '@plink/platform';
+import { PlatformModule } from '@plink/platform';
+import { JobQueue } from '@plink/queue';
+import { loadConfig } from '@plink/config';
 import { createTestEnvironment, type TestEnvironment } from '@plink/testing';
 import { BillingCoreModule } from '../billing.module';
 import { BILLING_SCHEMA } from '../billing.schema';

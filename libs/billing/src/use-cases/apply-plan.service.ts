@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import type { PlanStatus } from '@plink/contracts';
-import { Outbox, getLogger } from '@plink/platform';
+import { Outbox } from '@plink/queue';
+import { getLogger } from '@plink/observability';
 import type { BillingAccount, PlanSource } from '../accounts/billing-account.entity';
 import { BillingAccountsRepository } from '../accounts/billing-accounts.repository';
 import { decidePremium, periodEndOf } from '../plans/plan-rules';

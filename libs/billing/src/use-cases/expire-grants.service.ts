@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { getLogger } from '@plink/platform';
+import { getLogger } from '@plink/observability';
 import { BillingAccountsRepository } from '../accounts/billing-accounts.repository';
 import { ApplyPlanService } from './apply-plan.service';
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { Outbox, getLogger } from '@plink/platform';
+import { Outbox } from '@plink/queue';
+import { getLogger } from '@plink/observability';
 import { BillingAccountsRepository } from '../accounts/billing-accounts.repository';
 import { LEAD_REMOVAL_DAYS, LEAD_REMOVAL_WARNING_DAYS, leadRemovalAtOf, leadRemovalStep } from '../plans/plan-rules';
 

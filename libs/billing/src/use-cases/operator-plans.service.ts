@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { UserDirectory, type DirectoryUser } from '@plink/platform';
+import { UserDirectory, type DirectoryUser } from '@plink/contracts';
 import { ApplyPlanService } from './apply-plan.service';
 import { ReadPlanService } from './read-plan.service';
 
@@ -20,7 +20,7 @@ export interface OperatorResult {
 /**
  * The operator's grant and revoke of Pro (`npm run plink -- grant-pro|revoke-pro`): how a server without
  * Stripe (and a test) makes a user Pro. Same rules as a Stripe change: through {@link ApplyPlanService}.
- * Users are found by e-mail address through the platform's `UserDirectory` port: the operator's command
+ * Users are found by e-mail address through the `UserDirectory` port of the contracts: the operator's command
  * line composes identity's answer to it with this service.
  */
 @Injectable()

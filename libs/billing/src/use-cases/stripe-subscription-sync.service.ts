@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type Stripe from 'stripe';
-import { getLogger } from '@plink/platform';
+import { getLogger } from '@plink/observability';
 import { StripeConnection } from '../stripe/stripe-client';
 import { idOf, isRunning, pickCurrentSubscription, planChangeOf } from '../stripe/subscription-state';
 import { TrialLedger, cardFingerprintOf, hadTrial } from '../trials/trial-ledger.service';

@@ -1,6 +1,6 @@
 import { Processor } from '@nestjs/bullmq';
 import { QUEUE_SETTINGS, QueueName } from '@plink/contracts';
-import { ContractWorker, type JobHandlers } from '@plink/platform';
+import { ContractWorker, type JobHandlers } from '@plink/queue';
 import { ExpireGrantsService } from '../use-cases/expire-grants.service';
 import { LeadRemovalService } from '../use-cases/lead-removal.service';
 import { HandleStripeEventService } from '../use-cases/handle-stripe-event.service';

@@ -23,6 +23,12 @@ export type PlanStatus = (typeof PLAN_STATUSES)[number];
 const isoDate = z.iso.datetime({ offset: true });
 const id = z.number().int().positive();
 
+/**
+ * What the signing secrets of 'webhook-endpoint.changed' are sealed for (the purpose their key is derived with):
+ * the pages service seals them, the notifications service opens its copy, so both sides name it here.
+ */
+export const WEBHOOK_SECRET_SEAL = 'webhook-secret';
+
 /** A page's webhook endpoint as the pages service has it (signing secrets sealed, as stored). */
 const webhookEndpointStateSchema = z.object({
   url: z.string().min(1).max(2048).nullable(),

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { UserDirectory, type DirectoryUser } from '@plink/platform';
+import { UserDirectory, type DirectoryUser } from '@plink/contracts';
 import { UsersRepository } from '../users/users.repository';
 
 export interface UserContact {
@@ -12,7 +12,7 @@ export interface UserContact {
 
 /**
  * The identity service's read API for other services (never its entities); also its answer to the
- * platform's {@link UserDirectory} port, for services that must not import identity.
+ * contracts' {@link UserDirectory} port, for services that must not import identity.
  */
 @Injectable()
 export class IdentityDirectory extends UserDirectory {

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { initLogger } from '@plink/platform';
+import { initLogger } from '@plink/observability';
 import { SESSION_COOKIE } from '../sessions/session.store';
 import { IdentityTestApp, type TestClient } from '../testing/identity-test-app';
 

@@ -24,7 +24,8 @@ import {
   type VerifyEmailRequest,
   type VerifyResetTokenResponse,
 } from '@plink/contracts';
-import { APP_CONFIG, ApiDoc, SignedInGuard, ZodPipe, type AppConfig, type AuthedRequest } from '@plink/platform';
+import { APP_CONFIG, type AppConfig } from '@plink/config';
+import { ApiDoc, SignedInGuard, ZodPipe, type AuthedRequest } from '@plink/http';
 import { clearSessionCookie, readSessionId, setSessionCookie } from '../sessions/session-cookie';
 import { CurrentIdentityUser } from '../sessions/session.guard';
 import { SESSION_COOKIE, SessionStore } from '../sessions/session.store';

@@ -2,7 +2,7 @@ import { ExecutionContext, Injectable } from '@nestjs/common';
 import { AuthGuard } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
 import { loginSchema } from '@plink/contracts';
-import { ZodPipe } from '@plink/platform';
+import { ZodPipe } from '@plink/http';
 import { AuthRateLimits } from '../use-cases/auth-rate-limits';
 
 const loginBody = new ZodPipe(loginSchema);

@@ -1,7 +1,8 @@
 import { type INestApplicationContext } from '@nestjs/common';
 import { Client } from 'pg';
 import type { EventPayload } from '@plink/contracts';
-import { createWorkerContext, loadConfig } from '@plink/platform';
+import { createWorkerContext } from '@plink/platform';
+import { loadConfig } from '@plink/config';
 import { createTestEnvironment, type TestEnvironment } from '@plink/testing';
 import { IdentityWorkerModule } from '../identity.module';
 import { IDENTITY_SCHEMA } from '../identity.schema';

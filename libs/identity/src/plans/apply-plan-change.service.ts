@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, LockMode } from '@mikro-orm/postgresql';
 import type { EventPayload } from '@plink/contracts';
-import { getLogger } from '@plink/platform';
+import { getLogger } from '@plink/observability';
 import { User } from '../users/user.entity';
 
 /**

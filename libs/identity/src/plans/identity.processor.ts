@@ -1,6 +1,6 @@
 import { Processor } from '@nestjs/bullmq';
 import { QUEUE_SETTINGS, QueueName } from '@plink/contracts';
-import { ContractWorker, type JobHandlers } from '@plink/platform';
+import { ContractWorker, type JobHandlers } from '@plink/queue';
 import { AccountEmailService } from '../use-cases/account-email.service';
 import { ApplyPlanChangeService } from './apply-plan-change.service';
 

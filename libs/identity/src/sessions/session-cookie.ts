@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppConfig } from '@plink/platform';
+import type { AppConfig } from '@plink/config';
 import { SESSION_COOKIE, SESSION_TTL_SECONDS } from './session.store';
 
 export function readSessionId(request: FastifyRequest): string | undefined {

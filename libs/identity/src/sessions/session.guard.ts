@@ -1,6 +1,6 @@
 import { ExecutionContext, Injectable, createParamDecorator } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { SessionLookup, type AuthedRequest } from '@plink/platform';
+import { SessionLookup, type AuthedRequest } from '@plink/http';
 import type { User } from '../users/user.entity';
 import { UsersRepository } from '../users/users.repository';
 import { readSessionId } from './session-cookie';

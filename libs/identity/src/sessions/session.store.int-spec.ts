@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
-import { RedisKeys, loadConfig } from '@plink/platform';
+import { RedisKeys } from '@plink/redis';
+import { loadConfig } from '@plink/config';
 import { deleteRedisPrefix, testRedisUrl, uniqueRedisPrefix } from '@plink/testing';
 import { SessionStore } from './session.store';
 

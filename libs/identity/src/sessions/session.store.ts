@@ -1,6 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { APP_CONFIG, REDIS, RedisKeys, hmac, randomToken, type AppConfig } from '@plink/platform';
+import { APP_CONFIG, type AppConfig } from '@plink/config';
+import { REDIS, RedisKeys } from '@plink/redis';
+import { hmac, randomToken } from '@plink/crypto';
 
 export const SESSION_COOKIE = 'plink_session';
 export const SESSION_TTL_SECONDS = 30 * 24 * 3600;

@@ -1,7 +1,10 @@
 import { type INestApplicationContext } from '@nestjs/common';
 import { Client } from 'pg';
 import { QueueName, type AccountEmail } from '@plink/contracts';
-import { JobQueue, createWorkerContext, hashToken, loadConfig, seal, type AppConfig } from '@plink/platform';
+import { createWorkerContext } from '@plink/platform';
+import { JobQueue } from '@plink/queue';
+import { hashToken, seal } from '@plink/crypto';
+import { loadConfig, type AppConfig } from '@plink/config';
 import { createTestEnvironment, type TestEnvironment } from '@plink/testing';
 import { IdentityWorkerModule } from '../identity.module';
 import { IDENTITY_SCHEMA } from '../identity.schema';

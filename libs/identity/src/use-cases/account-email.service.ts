@@ -1,7 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import type { JobPayload } from '@plink/contracts';
-import { APP_CONFIG, Outbox, getLogger, hashToken, unseal, type AppConfig } from '@plink/platform';
+import { APP_CONFIG, type AppConfig } from '@plink/config';
+import { Outbox } from '@plink/queue';
+import { getLogger } from '@plink/observability';
+import { hashToken, unseal } from '@plink/crypto';
 import type { User } from '../users/user.entity';
 import { UsersRepository } from '../users/users.repository';
 

@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
-import { RateLimiter, RedisKeys, loadConfig } from '@plink/platform';
+import { RateLimiter, RedisKeys } from '@plink/redis';
+import { loadConfig } from '@plink/config';
 import { deleteRedisPrefix, freePort, testRedisUrl, uniqueRedisPrefix } from '@plink/testing';
 import { AuthRateLimits, loginBackoffSeconds } from './auth-rate-limits';
 

@@ -3,7 +3,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { IdentityMessages, tooManyLoginAttemptsMessage } from '@plink/contracts';
-import { APP_CONFIG, RateLimiter, REDIS, RedisKeys, getLogger, tooManyRequests, type AppConfig } from '@plink/platform';
+import { APP_CONFIG, type AppConfig } from '@plink/config';
+import { RateLimiter, REDIS, RedisKeys } from '@plink/redis';
+import { getLogger } from '@plink/observability';
+import { tooManyRequests } from '@plink/http';
 
 /** Wrong passwords one (account, address) pair may send in the window before it has to wait. */
 export const LOGIN_FREE_FAILURES = 5;

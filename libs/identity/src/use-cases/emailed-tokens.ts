@@ -1,6 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { APP_CONFIG, Outbox, seal, type AppConfig } from '@plink/platform';
+import { APP_CONFIG, type AppConfig } from '@plink/config';
+import { Outbox } from '@plink/queue';
+import { seal } from '@plink/crypto';
 import type { User } from '../users/user.entity';
 import { RESET_TOKEN_TTL_MS, VERIFICATION_TOKEN_TTL_MS, issueToken } from './tokens';
 

@@ -1,7 +1,7 @@
 import { ForbiddenException, Inject, Injectable, UnauthorizedException } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { IdentityMessages, type LoginRequest } from '@plink/contracts';
-import { REDIS, RedisUnavailableError } from '@plink/platform';
+import { REDIS, RedisUnavailableError } from '@plink/redis';
 import { PasswordHasher } from '../users/password-hasher';
 import type { User } from '../users/user.entity';
 import { UsersRepository } from '../users/users.repository';

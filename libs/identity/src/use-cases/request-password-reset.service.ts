@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { RateLimiter, getLogger } from '@plink/platform';
+import { RateLimiter } from '@plink/redis';
+import { getLogger } from '@plink/observability';
 import { UsersRepository } from '../users/users.repository';
 import { EmailedTokens } from './emailed-tokens';
 

@@ -1,7 +1,8 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { IdentityMessages, RESEND_VERIFICATION_COOLDOWN_SECONDS } from '@plink/contracts';
-import { RateLimiter, tooManyRequests } from '@plink/platform';
+import { RateLimiter } from '@plink/redis';
+import { tooManyRequests } from '@plink/http';
 import type { User } from '../users/user.entity';
 import { EmailedTokens } from './emailed-tokens';
 

@@ -1,7 +1,7 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { IdentityMessages } from '@plink/contracts';
-import { hashToken } from '@plink/platform';
+import { hashToken } from '@plink/crypto';
 import { SessionStore } from '../sessions/session.store';
 import { PasswordHasher } from '../users/password-hasher';
 import { User } from '../users/user.entity';

@@ -1,4 +1,4 @@
-import { hashToken } from '@plink/platform';
+import { hashToken } from '@plink/crypto';
 import { RESET_TOKEN_TTL_MS, VERIFICATION_TOKEN_TTL_MS, issueToken } from './tokens';
 
 describe('issueToken', () => {

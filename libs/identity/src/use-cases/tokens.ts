@@ -1,4 +1,4 @@
-import { hashToken, randomToken } from '@plink/platform';
+import { hashToken, randomToken } from '@plink/crypto';
 
 export const VERIFICATION_TOKEN_TTL_MS = 24 * 3600 * 1000;
 export const RESET_TOKEN_TTL_MS = 3600 * 1000;

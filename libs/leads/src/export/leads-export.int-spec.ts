@@ -1,6 +1,8 @@
 import type { Readable } from 'node:stream';
 import { MikroORM } from '@mikro-orm/postgresql';
-import { loadConfig, openOrm, withOrmContext, type NativePgPool, type Outbox } from '@plink/platform';
+import { loadConfig } from '@plink/config';
+import { openOrm, withOrmContext, type NativePgPool } from '@plink/data';
+import type { Outbox } from '@plink/queue';
 import { createTestEnvironment, type TestEnvironment } from '@plink/testing';
 import { LEADS_SCHEMA } from '../leads.schema';
 import { LeadsRepository } from '../model/leads.repository';

@@ -4,7 +4,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiConsumes, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { NOT_FOUND_POLICY, creatorCodeIsolation, renderNotFoundDocument, renderPausedDocument, renderPublicPage } from '@plink/page-render';
 import { LeadMessages } from '@plink/contracts';
-import { APP_CONFIG, ApiDoc, apiNotFound, mayAnswerLandingPage, redirectToLandingPagesHost, toApiError, type AppConfig } from '@plink/platform';
+import { APP_CONFIG, type AppConfig } from '@plink/config';
+import { ApiDoc, apiNotFound, mayAnswerLandingPage, redirectToLandingPagesHost, toApiError } from '@plink/http';
 import type { SubmissionPage } from '../page-facts/page-facts.repository';
 import { CaptureLeadService } from '../use-cases/capture-lead.service';
 

@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Ip, Param, Post } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiParam, ApiTags } from '@nestjs/swagger';
 import { CommonMessages, LeadMessages, submitLeadResponseSchema, submitLeadSchema, type SubmitLeadResponse } from '@plink/contracts';
-import { ApiDoc } from '@plink/platform';
+import { ApiDoc } from '@plink/http';
 import { CaptureLeadService } from '../use-cases/capture-lead.service';
 
 /**

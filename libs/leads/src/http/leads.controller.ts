@@ -2,7 +2,7 @@ import { Controller, Get, Param, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ApiTags } from '@nestjs/swagger';
 import { LeadMessages, PageMessages, pageStatsSchema, type PageStatsDto } from '@plink/contracts';
-import { ApiDoc, CurrentUser, SignedInGuard, type SignedInUser } from '@plink/platform';
+import { ApiDoc, CurrentUser, SignedInGuard, type SignedInUser } from '@plink/http';
 import { ExportLeadsService } from '../use-cases/export-leads.service';
 import { PageStatsService } from '../use-cases/page-stats.service';
 

@@ -1,5 +1,6 @@
 import type { BeforeApplicationShutdown } from '@nestjs/common';
-import { getLogger, isDatabaseUnavailableError, leadBatchSize } from '@plink/platform';
+import { getLogger, leadBatchSize } from '@plink/observability';
+import { isDatabaseUnavailableError } from '@plink/data';
 import type { BatchLead, InsertedLead } from './leads.repository';
 
 interface Pending {

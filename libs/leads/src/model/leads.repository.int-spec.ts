@@ -1,5 +1,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
-import { Outbox, loadConfig, openOrm, withOrmContext, type JobQueue, type NewRowJobs } from '@plink/platform';
+import { Outbox, type JobQueue, type NewRowJobs } from '@plink/queue';
+import { loadConfig } from '@plink/config';
+import { openOrm, withOrmContext } from '@plink/data';
 import { createTestEnvironment, type TestEnvironment } from '@plink/testing';
 import { LEADS_SCHEMA } from '../leads.schema';
 import { DeletePageLeadsService } from '../use-cases/delete-page-leads.service';

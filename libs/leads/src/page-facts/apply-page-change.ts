@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import type { EventPayload } from '@plink/contracts';
-import { Outbox } from '@plink/platform';
+import { Outbox } from '@plink/queue';
 import { PageFactsChanges } from './page-facts-changes';
 import { OwnerPlansRepository, PageFactsRepository } from './page-facts.repository';
 

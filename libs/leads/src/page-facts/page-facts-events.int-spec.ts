@@ -1,5 +1,5 @@
 import { LeadMessages, QueueName, type EventPayload } from '@plink/contracts';
-import { JobQueue } from '@plink/platform';
+import { JobQueue } from '@plink/queue';
 import { pollUntil } from '@plink/testing';
 import { LeadsTestApp, okAnswer, type Creator } from '../testing/leads-test-app';
 

@@ -1,6 +1,8 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import type { EventPayload, PageFacts } from '@plink/contracts';
-import { Outbox, loadConfig, openOrm, withOrmContext, type JobQueue } from '@plink/platform';
+import { Outbox, type JobQueue } from '@plink/queue';
+import { loadConfig } from '@plink/config';
+import { openOrm, withOrmContext } from '@plink/data';
 import { createTestEnvironment, type TestEnvironment } from '@plink/testing';
 import { LEADS_SCHEMA } from '../leads.schema';
 import { OwnerPlansRepository, PageFactsRepository, sendsWebhook } from './page-facts.repository';

@@ -1,5 +1,6 @@
 import { Injectable, Optional } from '@nestjs/common';
-import { ChannelCache, getLogger } from '@plink/platform';
+import { ChannelCache } from '@plink/redis';
+import { getLogger } from '@plink/observability';
 import { PageFactsChanges } from './page-facts-changes';
 import { PageFactsRepository, toSubmissionPage, type SubmissionPage } from './page-facts.repository';
 import { PageFactsFallback } from './ports';

@@ -1,6 +1,6 @@
 import { Processor } from '@nestjs/bullmq';
 import { QUEUE_SETTINGS, QueueName } from '@plink/contracts';
-import { ContractWorker, type JobHandlers } from '@plink/platform';
+import { ContractWorker, type JobHandlers } from '@plink/queue';
 import { ApplyOwnerPlanService, ApplyPageChangeService } from '../page-facts/apply-page-change';
 import { DeletePageContactsService } from '../use-cases/delete-page-contacts.service';
 import { DeletePageLeadsService } from '../use-cases/delete-page-leads.service';

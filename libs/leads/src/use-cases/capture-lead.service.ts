@@ -1,7 +1,10 @@
 import { BadRequestException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { LeadMessages, mayBePageSlug, submitLeadSchema, type PublicPageDto, type SubmitLeadResponse } from '@plink/contracts';
 import { thankYouButton } from '@plink/page-render';
-import { APP_CONFIG, Outbox, RateLimiter, ZodPipe, tooManyRequests, type AppConfig, type DeferredJob } from '@plink/platform';
+import { APP_CONFIG, type AppConfig } from '@plink/config';
+import { Outbox, type DeferredJob } from '@plink/queue';
+import { RateLimiter } from '@plink/redis';
+import { ZodPipe, tooManyRequests } from '@plink/http';
 import { LeadBatcher } from '../model/lead-batcher';
 import { sendsWebhook, type SubmissionPage } from '../page-facts/page-facts.repository';
 import { SubmissionPages } from '../page-facts/submission-pages';

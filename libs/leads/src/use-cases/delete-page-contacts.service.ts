@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { getLogger } from '@plink/platform';
+import { getLogger } from '@plink/observability';
 import { LeadsRepository } from '../model/leads.repository';
 import { DELETE_BATCH } from './delete-page-leads.service';
 

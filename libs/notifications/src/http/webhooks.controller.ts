@@ -10,7 +10,9 @@ import {
   type WebhookDto,
   type WebhookTestResult,
 } from '@plink/contracts';
-import { ApiDoc, CurrentUser, Outbox, RateLimiter, SignedInGuard, tooManyRequests, type SignedInUser } from '@plink/platform';
+import { ApiDoc, CurrentUser, SignedInGuard, tooManyRequests, type SignedInUser } from '@plink/http';
+import { Outbox } from '@plink/queue';
+import { RateLimiter } from '@plink/redis';
 import { DeliverWebhookService } from '../webhooks/deliver-webhook.service';
 import { WebhookLogRepository } from '../webhooks/webhook-log.repository';
 import { WebhookEndpointLookup, type OwnedWebhookEndpoint } from './webhook-endpoint-lookup';

@@ -1,7 +1,10 @@
 import { Inject } from '@nestjs/common';
 import { Processor } from '@nestjs/bullmq';
 import { QUEUE_SETTINGS, QueueName } from '@plink/contracts';
-import { APP_CONFIG, ContractWorker, Mailer, unseal, type AppConfig, type JobHandlers, type MailMessage } from '@plink/platform';
+import { APP_CONFIG, type AppConfig } from '@plink/config';
+import { ContractWorker, type JobHandlers } from '@plink/queue';
+import { Mailer, type MailMessage } from '@plink/mail';
+import { unseal } from '@plink/crypto';
 import { fileDeliveryEmail } from '../templates/file-delivery-email';
 import { passwordResetEmail, verificationEmail } from '../templates/identity-emails';
 import { leadRemovalWarningEmail, paymentFailedEmail, proEndedEmail, proStartedEmail, trialEndingEmail } from '../templates/plan-emails';

@@ -1,4 +1,4 @@
-import type { MailMessage } from '@plink/platform';
+import type { MailMessage } from '@plink/mail';
 import { PRODUCT_NAME, renderActionEmail } from './layout';
 
 interface Recipient {

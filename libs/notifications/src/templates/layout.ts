@@ -1,4 +1,4 @@
-import type { MailMessage } from '@plink/platform';
+import type { MailMessage } from '@plink/mail';
 
 export const PRODUCT_NAME = 'Plink';
 

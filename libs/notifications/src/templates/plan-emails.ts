@@ -1,4 +1,4 @@
-import type { MailMessage } from '@plink/platform';
+import type { MailMessage } from '@plink/mail';
 import { PRODUCT_NAME, renderActionEmail } from './layout';
 
 /** Days after the downgrade before the leads of paused pages go (billing's LEAD_REMOVAL_DAYS, said in the e-mail). */

@@ -6,6 +6,7 @@ import type { Job } from 'bullmq';
 import { Client } from 'pg';
 import {
   QueueName,
+  WEBHOOK_SECRET_SEAL,
   WebhookMessages,
   type EventPayload,
   type JobEnvelope,
@@ -13,7 +14,11 @@ import {
   type WebhookDisableReason,
   type WebhookDto,
 } from '@plink/contracts';
-import { JobQueue, Outbox, PlatformModule, SessionLookup, WebhookSecretBox, createHttpApp, createWorkerContext, loadConfig, type AppConfig } from '@plink/platform';
+import { seal } from '@plink/crypto';
+import { PlatformModule, createHttpApp, createWorkerContext } from '@plink/platform';
+import { JobQueue, Outbox } from '@plink/queue';
+import { SessionLookup } from '@plink/http';
+import { loadConfig, type AppConfig } from '@plink/config';
 import { TestClient, TestSignIns, createTestEnvironment, type TestEnvironment } from '@plink/testing';
 import { NotificationsWorkerModule, WebhooksHttpModule } from '../notifications.module';
 import { NOTIFICATIONS_SCHEMA } from '../notifications.schema';
@@ -72,7 +77,8 @@ export class TestPages extends WebhookEndpointLookup {
   private nextId = 1_000 + Math.floor(Math.random() * 1_000_000);
 
   constructor(
-    private readonly secrets: WebhookSecretBox,
+    /** Seals a secret as the pages service does before it stores and publishes it. */
+    private readonly sealSecret: (plain: string) => string,
     private readonly publicOrigin: string,
     private readonly publishEvent: (payload: EventPayload<'webhook-endpoint.changed'>) => Promise<void>,
   ) {
@@ -157,7 +163,7 @@ export class TestPages extends WebhookEndpointLookup {
 
   private sealedOf(secret: string | null): string | null {
     if (!secret) return null;
-    if (!this.sealed.has(secret)) this.sealed.set(secret, this.secrets.seal(secret));
+    if (!this.sealed.has(secret)) this.sealed.set(secret, this.sealSecret(secret));
     return this.sealed.get(secret)!;
   }
 
@@ -220,8 +226,8 @@ export class NotificationsTestApp {
     t.env = await createTestEnvironment({ ...WEBHOOK_TEST_SETTINGS, ...overrides });
     t.config = loadConfig(t.env.vars);
     t.signIns = await TestSignIns.open(t.env.database.url);
-    const secrets = new WebhookSecretBox(t.config);
-    t.pages = new TestPages(secrets, t.config.publicOrigin, (payload) => t.inTransaction((em, outbox) => outbox.publish(em, 'webhook-endpoint.changed', payload)));
+    const sealSecret = (plain: string) => seal(t.config.sessionSecret, plain, WEBHOOK_SECRET_SEAL);
+    t.pages = new TestPages(sealSecret, t.config.publicOrigin, (payload) => t.inTransaction((em, outbox) => outbox.publish(em, 'webhook-endpoint.changed', payload)));
 
     @Global()
     @Module({

@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import type { Job } from 'bullmq';
 import { QueueName, WebhookMessages, type JobEnvelope, type JobPayload, type LeadCreatedEvent, type WebhookDeliveryDto } from '@plink/contracts';
-import { JobQueue } from '@plink/platform';
+import { JobQueue } from '@plink/queue';
 import { WebhookReceiver, type ReceivedWebhook, eventually } from '@plink/testing';
 import { NotificationsTestApp, type Creator, type TestPage } from '../testing/notifications-test-app';
 

@@ -1,5 +1,6 @@
 import { QueueName } from '@plink/contracts';
-import { JobQueue, WebhookSecretBox } from '@plink/platform';
+import { JobQueue } from '@plink/queue';
+import { WebhookSecretOpener } from './webhook-secret-opener';
 import { eventually } from '@plink/testing';
 import { NotificationsTestApp } from '../testing/notifications-test-app';
 
@@ -41,7 +42,7 @@ describe("notifications' copy of the webhook endpoints", () => {
     // The secret is copied sealed, as the pages service stores it, and opens to the one the owner is shown.
     const panel = await t.webhookOf(owner, page.id);
     expect(first.secret).not.toContain('whsec_');
-    expect(t.app.get(WebhookSecretBox, { strict: false }).open(first.secret!)).toBe(panel.secret);
+    expect(t.app.get(WebhookSecretOpener, { strict: false }).open(first.secret!)).toBe(panel.secret);
 
     // A URL change: the owner's panel answers it right away (from the pages service, not from the copy),
     // before the change has reached the copy; the copy follows.

@@ -2,7 +2,8 @@ import { createServer, type AddressInfo, type Server, type Socket } from 'node:n
 import { Writable } from 'node:stream';
 import type { Job } from 'bullmq';
 import { QueueName, type JobEnvelope, type JobPayload } from '@plink/contracts';
-import { JobQueue, initLogger } from '@plink/platform';
+import { JobQueue } from '@plink/queue';
+import { initLogger } from '@plink/observability';
 import { eventually, WebhookReceiver } from '@plink/testing';
 import { NotificationsTestApp, type Creator, type TestPage } from '../testing/notifications-test-app';
 

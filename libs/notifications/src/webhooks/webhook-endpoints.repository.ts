@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import type { EventPayload } from '@plink/contracts';
-import { WebhookSecretBox, nativePoolOf } from '@plink/platform';
+import { nativePoolOf } from '@plink/data';
+import { WebhookSecretOpener } from './webhook-secret-opener';
 
 /** A page's webhook endpoint as deliveries see it: the notifications service's own copy (see the migration). */
 export interface WebhookEndpoint {
@@ -43,7 +44,7 @@ export class WebhookEndpointsRepository {
 
   constructor(
     private readonly em: EntityManager,
-    private readonly box: WebhookSecretBox,
+    private readonly box: WebhookSecretOpener,
   ) {}
 
   /**

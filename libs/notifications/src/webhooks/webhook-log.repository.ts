@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { createHash, randomBytes } from 'node:crypto';
 import type { WebhookAttemptDto, WebhookDeliveryDto, WebhookDeliveryStatus, WebhookEventType } from '@plink/contracts';
-import { nativePoolOf } from '@plink/platform';
+import { nativePoolOf } from '@plink/data';
 import type { AttemptResult } from './webhook-sender';
 
 /** Messages kept per page: older ones are dropped as new ones come (and by the daily clean-up). */

@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import type { Resolver } from '@plink/platform';
+import type { Resolver } from '@plink/net';
 import { MAX_RESPONSE_BYTES, WebhookSender } from './webhook-sender';
 
 const SECRET = `whsec_${Buffer.alloc(24, 1).toString('base64')}`;

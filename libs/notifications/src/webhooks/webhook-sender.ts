@@ -2,7 +2,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { BlockedAddressError, guardedLookup, hostOf, isBlockedAddress, isWebhookScheme, type Resolver } from '@plink/platform';
+import { BlockedAddressError, guardedLookup, hostOf, isBlockedAddress, isWebhookScheme, type Resolver } from '@plink/net';
 
 /** An attempt gives up after this long (connecting, sending and the answer together): WEBHOOK_RESPONSE_TIMEOUT_MS's default. */
 export const ATTEMPT_TIMEOUT_MS = 10_000;

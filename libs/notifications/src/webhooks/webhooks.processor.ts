@@ -1,7 +1,9 @@
 import { Inject, OnApplicationBootstrap } from '@nestjs/common';
 import { Processor } from '@nestjs/bullmq';
 import { QUEUE_SETTINGS, QueueName } from '@plink/contracts';
-import { APP_CONFIG, ContractWorker, getLogger, type AppConfig, type JobHandlers } from '@plink/platform';
+import { APP_CONFIG, type AppConfig } from '@plink/config';
+import { ContractWorker, type JobHandlers } from '@plink/queue';
+import { getLogger } from '@plink/observability';
 import { DeliverWebhookService } from './deliver-webhook.service';
 import { webhookBackoff } from './retry-schedule';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';

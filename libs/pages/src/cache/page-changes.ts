@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { APP_CONFIG, ChangeChannel, REDIS, RedisKeys, type AppConfig } from '@plink/platform';
+import { APP_CONFIG, type AppConfig } from '@plink/config';
+import { ChangeChannel, REDIS, RedisKeys } from '@plink/redis';
 
 /**
  * Tells every process that a page changed (its slug), so their in-memory caches of visitor pages drop it:

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { PageFacts, PublicPageDto, WebhookEndpointDto } from '@plink/contracts';
-import { APP_CONFIG, type AppConfig, ChannelCache } from '@plink/platform';
+import { APP_CONFIG, type AppConfig } from '@plink/config';
+import { ChannelCache } from '@plink/redis';
 import { PageChanges } from '../cache/page-changes';
 import { OwnersRepository, type Owner } from '../owners/owners.repository';
 import { factsOf } from '../model/page-events';

@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { EXAMPLE_SLUGS } from '@plink/contracts';
-import { Storage, getLogger } from '@plink/platform';
+import { Storage } from '@plink/storage';
+import { getLogger } from '@plink/observability';
 
 /** Where the example pages' images are stored: `/uploads/examples/{slug}.jpg` (see the examples migration). */
 export const exampleImageKey = (slug: string) => `examples/${slug}.jpg`;

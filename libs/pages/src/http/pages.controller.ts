@@ -27,7 +27,7 @@ import {
   slugSchema,
   type SlugAvailabilityDto,
 } from '@plink/contracts';
-import { ApiDoc, CurrentUser, SignedInGuard, ZodPipe, type SignedInUser } from '@plink/platform';
+import { ApiDoc, CurrentUser, SignedInGuard, ZodPipe, type SignedInUser } from '@plink/http';
 import { PagesDirectory } from '../directory/pages-directory';
 import { toPageDto, toPageTemplate } from '../model/page.dto';
 import { PagesRepository } from '../model/pages.repository';

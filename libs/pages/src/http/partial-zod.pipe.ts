@@ -1,6 +1,6 @@
 import { PipeTransform } from '@nestjs/common';
 import type { ZodType, z } from 'zod';
-import { ZodPipe } from '@plink/platform';
+import { ZodPipe } from '@plink/http';
 
 /**
  * Validates a partial update with a shared schema and keeps only the fields the request sent: zod fills

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PageFacts } from '@plink/contracts';
-import { Outbox } from '@plink/platform';
+import { Outbox } from '@plink/queue';
 import { changeVersion } from './change-version';
 import { toPublicPage, type PageOwner } from './page.dto';
 import type { Page } from './page.entity';

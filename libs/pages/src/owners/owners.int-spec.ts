@@ -1,5 +1,5 @@
 import { MikroORM } from '@mikro-orm/postgresql';
-import { Outbox } from '@plink/platform';
+import { Outbox } from '@plink/queue';
 import { PagesTestApp, waitFor } from '../testing/pages-test-app';
 
 /**

@@ -1,6 +1,6 @@
 import { Processor } from '@nestjs/bullmq';
 import { QUEUE_SETTINGS, QueueName } from '@plink/contracts';
-import { ContractWorker, type JobHandlers } from '@plink/platform';
+import { ContractWorker, type JobHandlers } from '@plink/queue';
 import { FlushViewsService } from '../use-cases/flush-views.service';
 import { OwnerPlanChangedService } from '../use-cases/owner-plan-changed.service';
 import { RemovePausedLeadsService } from '../use-cases/remove-paused-leads.service';

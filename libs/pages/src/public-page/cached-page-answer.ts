@@ -1,15 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import {
-  APP_CONFIG,
-  EVERY_ANSWER_HEADERS,
-  EarlyAnswers,
-  chooseEncoding,
-  httpRequestSeconds,
-  landingPagesHost,
-  requestIdOf,
-  type AppConfig,
-} from '@plink/platform';
+import { APP_CONFIG, type AppConfig } from '@plink/config';
+import { EVERY_ANSWER_HEADERS, EarlyAnswers, chooseEncoding, landingPagesHost, requestIdOf } from '@plink/http';
+import { httpRequestSeconds } from '@plink/observability';
 import { ViewCounter } from '../views/view-counter';
 import { RenderedPages, pageStateOf } from './rendered-pages';
 

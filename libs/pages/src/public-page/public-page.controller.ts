@@ -3,18 +3,8 @@ import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiExcludeEndpoint, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { appScreenOf, isFileName, mayBePageSlug } from '@plink/contracts';
-import {
-  APP_CONFIG,
-  ApiDoc,
-  PrecompressedDocument,
-  SpaShell,
-  apiNotFound,
-  appSecurityHeaders,
-  mayAnswerLandingPage,
-  redirectToLandingPagesHost,
-  sendPrecompressed,
-  type AppConfig,
-} from '@plink/platform';
+import { APP_CONFIG, type AppConfig } from '@plink/config';
+import { ApiDoc, PrecompressedDocument, SpaShell, apiNotFound, appSecurityHeaders, mayAnswerLandingPage, redirectToLandingPagesHost, sendPrecompressed } from '@plink/http';
 import { ViewCounter } from '../views/view-counter';
 import { RenderedPages, pageStateOf } from './rendered-pages';
 

@@ -7,7 +7,9 @@ import {
   renderPublicPage,
   type CreatorCodeIsolation,
 } from '@plink/page-render';
-import { APP_CONFIG, type AppConfig, PrecompressedDocument, publicPageBaseHeaders, TtlCache } from '@plink/platform';
+import { APP_CONFIG, type AppConfig } from '@plink/config';
+import { PrecompressedDocument, publicPageBaseHeaders } from '@plink/http';
+import { TtlCache } from '@plink/redis';
 import { PageChanges } from '../cache/page-changes';
 import { PagesDirectory } from '../directory/pages-directory';
 

@@ -1,7 +1,10 @@
 import { Global, Module, type INestApplicationContext } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
-import { PlatformModule, SessionLookup, SpaShell, Storage, createHttpApp, createWorkerContext, loadConfig, serveUploads, type AppConfig } from '@plink/platform';
+import { PlatformModule, createHttpApp, createWorkerContext } from '@plink/platform';
+import { SessionLookup, SpaShell, serveUploads } from '@plink/http';
+import { Storage } from '@plink/storage';
+import { loadConfig, type AppConfig } from '@plink/config';
 import { TestClient, TestSignIns, createTestEnvironment, type TestEnvironment } from '@plink/testing';
 import { PagesHttpModule, PagesReadModule, PagesWorkerModule } from '../pages.module';
 import { PAGES_SCHEMA } from '../pages.schema';

@@ -1,7 +1,8 @@
 import { ConflictException, ForbiddenException, Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { PageMessages, type PageFields } from '@plink/contracts';
-import { Outbox, type SignedInUser } from '@plink/platform';
+import { Outbox } from '@plink/queue';
+import type { SignedInUser } from '@plink/http';
 import { PageChanges } from '../cache/page-changes';
 import { OwnersRepository } from '../owners/owners.repository';
 import { Page } from '../model/page.entity';

@@ -1,6 +1,6 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
-import { PageMessages } from '@plink/contracts';
-import { Outbox, UploadUrls } from '@plink/platform';
+import { PageMessages, UploadUrls } from '@plink/contracts';
+import { Outbox } from '@plink/queue';
 import { PageChanges } from '../cache/page-changes';
 import { PagesRepository } from '../model/pages.repository';
 import { PageEvents } from '../model/page-events';

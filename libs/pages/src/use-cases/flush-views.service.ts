@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { getLogger, recordViewFlush } from '@plink/platform';
+import { getLogger, recordViewFlush } from '@plink/observability';
 import { PagesRepository } from '../model/pages.repository';
 import { PendingViewsStore } from '../views/pending-views.store';
 

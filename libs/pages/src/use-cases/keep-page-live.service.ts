@@ -1,7 +1,7 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { PageMessages, type KeepPageLiveResponse } from '@plink/contracts';
-import { getLogger } from '@plink/platform';
+import { getLogger } from '@plink/observability';
 import { PageChanges } from '../cache/page-changes';
 import { decideKeepLive } from '../model/pause-rules';
 import { PagesRepository } from '../model/pages.repository';

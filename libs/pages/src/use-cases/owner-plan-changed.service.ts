@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { getLogger } from '@plink/platform';
+import { getLogger } from '@plink/observability';
 import { PageChanges } from '../cache/page-changes';
 import { OwnersRepository, type OwnerChange } from '../owners/owners.repository';
 import { decidePausing } from '../model/pause-rules';

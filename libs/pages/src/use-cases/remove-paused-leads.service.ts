@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { Outbox, getLogger } from '@plink/platform';
+import { Outbox } from '@plink/queue';
+import { getLogger } from '@plink/observability';
 import { OwnersRepository } from '../owners/owners.repository';
 import { PagesRepository } from '../model/pages.repository';
 

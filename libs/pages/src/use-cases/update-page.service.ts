@@ -1,7 +1,8 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { PageMessages, type PageFields } from '@plink/contracts';
-import { Outbox, UploadUrls, type SignedInUser } from '@plink/platform';
+import { PageMessages, type PageFields, UploadUrls } from '@plink/contracts';
+import { Outbox } from '@plink/queue';
+import type { SignedInUser } from '@plink/http';
 import { PageChanges } from '../cache/page-changes';
 import type { Page } from '../model/page.entity';
 import { OwnersRepository } from '../owners/owners.repository';

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { REDIS, RedisKeys } from '@plink/platform';
+import { REDIS, RedisKeys } from '@plink/redis';
 import { pendingViewsKey } from './view-counter';
 
 /** Marks which flush a processing hash belongs to (a field no page id can take). */

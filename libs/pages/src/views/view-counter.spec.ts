@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { RedisKeys } from '@plink/platform';
+import { RedisKeys } from '@plink/redis';
 import { ViewCounter } from './view-counter';
 
 /** A Redis stand-in that records HINCRBY pipelines, and can fail. */

@@ -1,6 +1,7 @@
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { REDIS, RedisKeys, getLogger } from '@plink/platform';
+import { REDIS, RedisKeys } from '@plink/redis';
+import { getLogger } from '@plink/observability';
 import { isCrawler } from './crawler';
 
 /** How often a process hands its counted views to Redis. */

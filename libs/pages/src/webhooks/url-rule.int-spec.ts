@@ -1,5 +1,5 @@
 import { PageMessages, WebhookMessages } from '@plink/contracts';
-import { WebhookSecretBox } from '@plink/platform';
+import { WebhookSecretBox } from './webhook-secret-box';
 import { PagesTestApp } from '../testing/pages-test-app';
 
 /**

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { WebhookEndpointState } from '@plink/contracts';
-import type { Outbox } from '@plink/platform';
+import type { Outbox } from '@plink/queue';
 import { changeVersion } from '../model/change-version';
 import type { Page } from '../model/page.entity';
 

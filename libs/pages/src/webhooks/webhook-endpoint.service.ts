@@ -1,7 +1,9 @@
 import { ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { PageMessages, WebhookMessages, type JobPayload } from '@plink/contracts';
-import { getLogger, Outbox, type SignedInUser } from '@plink/platform';
+import { getLogger } from '@plink/observability';
+import { Outbox } from '@plink/queue';
+import type { SignedInUser } from '@plink/http';
 import { PageChanges } from '../cache/page-changes';
 import { OwnersRepository } from '../owners/owners.repository';
 import { PageEvents } from '../model/page-events';

@@ -1,4 +1,4 @@
-import type { AppConfig } from '@plink/platform';
+import type { AppConfig } from '@plink/config';
 import {
   PREVIOUS_SECRET_GRACE_MS,
   WebhookSecretBox,

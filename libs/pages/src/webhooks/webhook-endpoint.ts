@@ -1,7 +1,9 @@
 import { BadRequestException, Inject, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { PageMessages, WebhookMessages, type WebhookDisableReason, type WebhookEndpointDto } from '@plink/contracts';
-import { APP_CONFIG, checkOutboundUrl, type AppConfig, type SecretBox } from '@plink/platform';
+import { APP_CONFIG, type AppConfig } from '@plink/config';
+import { checkOutboundUrl } from '@plink/net';
+import type { SecretBox } from './webhook-secret-box';
 import type { Page } from '../model/page.entity';
 
 /** How long the secret before a rotation keeps signing beside the new one. */
@@ -12,8 +14,7 @@ export function newWebhookSecret(): string {
   return `whsec_${randomBytes(24).toString('base64')}`;
 }
 
-/** Sealing moved to the platform (the notifications service opens its copy of the secrets too). */
-export { WebhookSecretBox, type SecretBox } from '@plink/platform';
+export { WebhookSecretBox, type SecretBox } from './webhook-secret-box';
 
 /** The secrets that sign now: the current one, and the previous one during its 24 hours (space-separated when shown). */
 export function signingSecrets(

@@ -6,18 +6,10 @@ import { NestFactory } from '@nestjs/core';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { MikroORM } from '@mikro-orm/postgresql';
-import type { AppConfig } from '../config/config.schema';
+import type { AppConfig } from '@plink/config';
 import { CommonMessages } from '@plink/contracts';
-import type { PlainRouteDoc } from '../http/api-docs';
-import { ApiExceptionFilter } from '../http/api-exception.filter';
-import { EarlyAnswers } from '../http/early-answers';
-import { installBodyParsers } from '../http/body-parsers';
-import { installCsrfDefence } from '../http/csrf';
-import { installHttpEdge } from '../http/http-edge';
-import { installRouteOptions } from '../http/route-options';
-import { getLogger } from '../logging/logger';
-import { PinoNestLogger } from '../logging/nest-logger';
-import { httpRequestSeconds, mayReadMetrics, renderMetrics } from '../metrics/metrics';
+import { type PlainRouteDoc, ApiExceptionFilter, EarlyAnswers, installBodyParsers, installCsrfDefence, installHttpEdge, installRouteOptions } from '@plink/http';
+import { getLogger, PinoNestLogger, httpRequestSeconds, mayReadMetrics, renderMetrics } from '@plink/observability';
 
 /** On close, how long requests under way may take before the connections still open are cut. */
 export const CLOSE_GRACE_MS = 3_000;

@@ -2,9 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/terminus';
 import type { Redis } from 'ioredis';
-import { JobHandlerRegistry } from '../queue/contract-worker';
-import { JobQueue } from '../queue/job-queue';
-import { REDIS } from '../redis/redis.module';
+import { JobHandlerRegistry, JobQueue } from '@plink/queue';
+import { REDIS } from '@plink/redis';
 
 /** How long a readiness check waits for PostgreSQL or Redis before calling it down. */
 export const HEALTH_CHECK_TIMEOUT_MS = 1_000;

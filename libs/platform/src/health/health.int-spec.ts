@@ -4,9 +4,9 @@ import { Processor } from '@nestjs/bullmq';
 import type { INestApplicationContext } from '@nestjs/common';
 import { QUEUE_SETTINGS, QueueName, jobsOfQueue } from '@plink/contracts';
 import { createTestEnvironment, type TestEnvironment } from '@plink/testing';
-import { loadConfig, type AppConfig } from '../config/config.schema';
+import { loadConfig, type AppConfig } from '@plink/config';
 import { PlatformModule } from '../platform.module';
-import { ContractWorker, type JobHandlers } from '../queue/contract-worker';
+import { ContractWorker, type JobHandlers } from '@plink/queue';
 import { HealthService } from './health.service';
 
 @Processor(QueueName.Uploads, { concurrency: QUEUE_SETTINGS[QueueName.Uploads].concurrency })

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { CommonMessages } from '@plink/contracts';
-import { Storage } from '@plink/platform';
+import { Storage } from '@plink/storage';
 import { rawRequest } from '@plink/testing';
 import { UploadsTestApp, imageForm, upload, type Creator } from '../testing/uploads-test-app';
 

@@ -27,7 +27,8 @@ import {
   type UploadImageQuery,
   type UploadImageResponse,
 } from '@plink/contracts';
-import { ApiDoc, CurrentUser, SignedInGuard, ZodPipe, getLogger, toApiError, type SignedInUser } from '@plink/platform';
+import { ApiDoc, CurrentUser, SignedInGuard, ZodPipe, toApiError, type SignedInUser } from '@plink/http';
+import { getLogger } from '@plink/observability';
 import { UploadImageService } from '../use-cases/upload-image.service';
 import { drainAtMost } from './drain-request';
 import { missingImage, readImage, tooLarge } from './read-image';

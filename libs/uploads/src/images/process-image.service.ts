@@ -1,7 +1,6 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
 import sharp from 'sharp';
-import { MAX_IMAGE_PIXELS, UPLOAD_IMAGE_SIZES, UploadMessages, type UploadImageType } from '@plink/contracts';
-import type { UploadExt } from '@plink/platform';
+import { MAX_IMAGE_PIXELS, UPLOAD_IMAGE_SIZES, UploadMessages, type UploadImageType, type UploadExt } from '@plink/contracts';
 import { BmpError, decodeBmp, decodeIconBitmap, isBmp, type BmpPixels } from './bmp';
 import { DecodeBudget } from './decode-budget';
 

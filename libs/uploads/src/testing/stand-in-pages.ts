@@ -1,6 +1,8 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import type { INestApplicationContext } from '@nestjs/common';
-import { Outbox, UploadUrls, UploadUsage, withOrmContext } from '@plink/platform';
+import { Outbox } from '@plink/queue';
+import { UploadUrls, UploadUsage } from '@plink/contracts';
+import { withOrmContext } from '@plink/data';
 
 /** The page fields that may show an uploaded image, as pages has them. */
 const IMAGE_FIELDS = ['imageUrl', 'backgroundImage', 'metaImageUrl', 'faviconUrl'] as const;

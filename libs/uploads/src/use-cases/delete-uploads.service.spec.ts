@@ -1,4 +1,6 @@
-import { LocalStorage, loadConfig, UploadUrls, newUploadKey, type UploadUsage } from '@plink/platform';
+import { LocalStorage } from '@plink/storage';
+import { loadConfig } from '@plink/config';
+import { UploadUrls, newUploadKey, type UploadUsage } from '@plink/contracts';
 import { DeleteUploadsService } from './delete-uploads.service';
 
 const config = loadConfig({ DATABASE_URL: 'postgres://localhost/plink' });

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { Storage, getLogger, UploadUrls, uploadKeyOwner, UploadUsage } from '@plink/platform';
+import { Storage } from '@plink/storage';
+import { getLogger } from '@plink/observability';
+import { UploadUrls, uploadKeyOwner, UploadUsage } from '@plink/contracts';
 
 /**
  * Removes uploaded images no page shows any more ('pages.delete-uploads', recorded when a page is deleted

@@ -1,5 +1,6 @@
 import { JOBS, type UploadImageType } from '@plink/contracts';
-import { JobQueue, LocalStorage, RecurringJobs, S3Storage, Storage } from '@plink/platform';
+import { JobQueue, RecurringJobs } from '@plink/queue';
+import { LocalStorage, S3Storage, Storage } from '@plink/storage';
 import { localUploadStore, pollUntil, s3rverUploadStore } from '@plink/testing';
 import { SweepUploadsService } from './sweep-uploads.service';
 import { makeImage } from '../testing/test-images';

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { MAX_IMAGE_BYTES, type UploadImageType } from '@plink/contracts';
-import { LocalStorage, S3Storage, Storage } from '@plink/platform';
+import { LocalStorage, S3Storage, Storage } from '@plink/storage';
 import { localUploadStore, s3rverUploadStore } from '@plink/testing';
 import { makeAnimation, makeBmp, makeImage, noisePng, photoWithExif } from '../testing/test-images';
 import { UploadsTestApp, imageForm, servedBytes, upload, type Creator } from '../testing/uploads-test-app';

@@ -1,4 +1,6 @@
-import { LocalStorage, loadConfig, newUploadKey, type ListedObject } from '@plink/platform';
+import { LocalStorage, type ListedObject } from '@plink/storage';
+import { loadConfig } from '@plink/config';
+import { newUploadKey } from '@plink/contracts';
 import type { DeleteUploadsService } from './delete-uploads.service';
 import { SWEEP_BATCH_SIZE, SweepUploadsService } from './sweep-uploads.service';
 

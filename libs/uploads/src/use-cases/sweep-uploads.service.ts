@@ -1,5 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, Storage, getLogger, type AppConfig, uploadKeyOwner } from '@plink/platform';
+import { APP_CONFIG, type AppConfig } from '@plink/config';
+import { Storage } from '@plink/storage';
+import { getLogger } from '@plink/observability';
+import { uploadKeyOwner } from '@plink/contracts';
 import { DeleteUploadsService } from './delete-uploads.service';
 
 /** Keys checked against the pages and removed together: one `deleteMany` each, and flat memory however many files. */

@@ -1,6 +1,9 @@
 import { ForbiddenException, HttpStatus, Injectable } from '@nestjs/common';
-import { UploadMessages, type UploadImageResponse, type UploadImageType } from '@plink/contracts';
-import { ApiError, RateLimiter, Storage, getLogger, type SignedInUser, UploadUrls, newUploadKey } from '@plink/platform';
+import { UploadMessages, type UploadImageResponse, type UploadImageType, UploadUrls, newUploadKey } from '@plink/contracts';
+import { ApiError, type SignedInUser } from '@plink/http';
+import { RateLimiter } from '@plink/redis';
+import { Storage } from '@plink/storage';
+import { getLogger } from '@plink/observability';
 import { ProcessImageService } from '../images/process-image.service';
 
 /** Uploads one user may make per minute (each costs a decode and an encode). */

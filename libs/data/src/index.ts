@@ -1,0 +1,6 @@
+export * from './service-schema';
+export * from './database-unavailable';
+export * from './database.module';
+export * from './migrate';
+export * from './request-orm-context';
+export * from './outbox.entity';
