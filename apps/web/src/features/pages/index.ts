@@ -1,5 +1,4 @@
 export {
-  absolutePageUrl,
   displayPageUrl,
   leadsExportUrl,
   publicPagePath,
