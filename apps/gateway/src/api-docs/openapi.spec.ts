@@ -32,6 +32,10 @@ const messagesOf = (response: any): string[] => {
  */
 const PUBLISHED_OPERATION_IDS: Record<string, string> = {
   'GET /admin/queues': 'get_admin_queues',
+  'POST /api/account/email': 'IdentityController_requestEmailChange',
+  'POST /api/account/email/cancel': 'IdentityController_cancelEmailChange',
+  'POST /api/account/email/confirm': 'IdentityController_confirmEmailChange',
+  'POST /api/account/username': 'IdentityController_updateUsername',
   'POST /api/admin/reset-subscription-status': 'BillingController_resetStatus',
   'POST /api/billing-portal': 'BillingController_billingPortal',
   'POST /api/cancel-subscription': 'BillingController_cancel',
