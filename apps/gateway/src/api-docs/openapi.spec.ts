@@ -187,7 +187,7 @@ describe('the API reference (OpenAPI)', () => {
     const user = (document.paths['/api/user'].get as Operation).responses['200'].content['application/json'].schema;
     expect(user).toEqual({ $ref: '#/components/schemas/User' });
     expect(document.components?.schemas?.User).toEqual(
-      expect.objectContaining({ required: ['id', 'username', 'email', 'isVerified', 'isPremium', 'createdAt'] }),
+      expect.objectContaining({ required: ['id', 'username', 'email', 'isVerified', 'isPremium', 'createdAt', 'pendingEmail'] }),
     );
     const exportCsv = (document.paths['/api/pages/{id}/export'].get as Operation).responses['200'];
     expect(Object.keys(exportCsv.content)).toEqual(['text/csv']);
