@@ -12,6 +12,8 @@ import { IdentitySessionLookup } from './sessions/session.guard';
 import { SessionStore } from './sessions/session.store';
 import { AccountEmailService } from './use-cases/account-email.service';
 import { AuthRateLimits } from './use-cases/auth-rate-limits';
+import { ChangeEmailService } from './use-cases/change-email.service';
+import { ChangeUsernameService } from './use-cases/change-username.service';
 import { EmailedTokens } from './use-cases/emailed-tokens';
 import { LogInService } from './use-cases/log-in.service';
 import { RegisterUserService } from './use-cases/register-user.service';
@@ -73,6 +75,8 @@ export class IdentitySessionsModule {}
     RequestPasswordResetService,
     ResetPasswordService,
     UpdatePasswordService,
+    ChangeEmailService,
+    ChangeUsernameService,
   ],
 })
 export class IdentityHttpModule {}

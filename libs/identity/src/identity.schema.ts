@@ -4,6 +4,7 @@ import { AddUserPlan20261123 } from './migrations/20261123-add-user-plan';
 import { CreateExamplesAccount20261125 } from './migrations/20261125-create-examples-account';
 import { AnnouncePageOwners20261126 } from './migrations/20261126-announce-page-owners';
 import { PlanVersion20261128 } from './migrations/20261128-plan-version';
+import { AccountChanges20261130 } from './migrations/20261130-account-changes';
 import { UserSchema } from './users/user.entity';
 
 /** The identity service's tables (schema "identity") and their migrations. */
@@ -16,5 +17,6 @@ export const IDENTITY_SCHEMA: ServiceSchema = {
     { name: '20261125_create_examples_account', class: CreateExamplesAccount20261125 },
     { name: '20261126_announce_page_owners', class: AnnouncePageOwners20261126 },
     { name: '20261128_plan_version', class: PlanVersion20261128 },
+    { name: '20261130_account_changes', class: AccountChanges20261130 },
   ],
 };

@@ -32,6 +32,10 @@ const messagesOf = (response: any): string[] => {
  */
 const PUBLISHED_OPERATION_IDS: Record<string, string> = {
   'GET /admin/queues': 'get_admin_queues',
+  'POST /api/account/email': 'IdentityController_requestEmailChange',
+  'POST /api/account/email/cancel': 'IdentityController_cancelEmailChange',
+  'POST /api/account/email/confirm': 'IdentityController_confirmEmailChange',
+  'POST /api/account/username': 'IdentityController_updateUsername',
   'POST /api/admin/reset-subscription-status': 'BillingController_resetStatus',
   'POST /api/billing-portal': 'BillingController_billingPortal',
   'POST /api/cancel-subscription': 'BillingController_cancel',
@@ -183,7 +187,7 @@ describe('the API reference (OpenAPI)', () => {
     const user = (document.paths['/api/user'].get as Operation).responses['200'].content['application/json'].schema;
     expect(user).toEqual({ $ref: '#/components/schemas/User' });
     expect(document.components?.schemas?.User).toEqual(
-      expect.objectContaining({ required: ['id', 'username', 'email', 'isVerified', 'isPremium', 'createdAt'] }),
+      expect.objectContaining({ required: ['id', 'username', 'email', 'isVerified', 'isPremium', 'createdAt', 'pendingEmail'] }),
     );
     const exportCsv = (document.paths['/api/pages/{id}/export'].get as Operation).responses['200'];
     expect(Object.keys(exportCsv.content)).toEqual(['text/csv']);

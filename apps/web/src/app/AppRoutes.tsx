@@ -12,6 +12,7 @@ const AuthPage = lazyPage(() => import('../features/auth/components/AuthPage'), 
 const DashboardPage = lazyPage(() => import('../features/dashboard/components/DashboardPage'), 'DashboardPage');
 const VerifyEmailPage = lazyPage(() => import('../features/email-verification/components/VerifyEmailPage'), 'VerifyEmailPage');
 const VerifyPromptPage = lazyPage(() => import('../features/email-verification/components/VerifyPromptPage'), 'VerifyPromptPage');
+const ConfirmEmailPage = lazyPage(() => import('../features/settings/components/ConfirmEmailPage'), 'ConfirmEmailPage');
 const ForgotPasswordPage = lazyPage(() => import('../features/password-reset/components/ForgotPasswordPage'), 'ForgotPasswordPage');
 const ResetPasswordPage = lazyPage(() => import('../features/password-reset/components/ResetPasswordPage'), 'ResetPasswordPage');
 const TermsPage = lazyPage(() => import('../features/legal'), 'TermsPage');
@@ -35,6 +36,8 @@ export function AppRoutes() {
         <Route path="signup" element={<AuthAlias />} />
         <Route path="verify-email" element={<VerifyEmailPage />} />
         <Route path="verify-prompt" element={<VerifyPromptPage />} />
+        {/* The link of an e-mail change, opened from the new address (signed in or not). */}
+        <Route path="confirm-email" element={<ConfirmEmailPage />} />
         <Route path="forgot-password" element={<ForgotPasswordPage />} />
         <Route path="reset-password" element={<ResetPasswordPage />} />
         <Route path="terms" element={<TermsPage />} />

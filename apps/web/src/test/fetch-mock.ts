@@ -64,6 +64,7 @@ export function makeUser(overrides: Partial<UserDto> = {}): UserDto {
     isVerified: true,
     isPremium: false,
     createdAt: '2025-01-01T00:00:00.000Z',
+    pendingEmail: null,
     ...overrides,
   };
 }

@@ -42,6 +42,7 @@ export const userDtoSchema = z
     isVerified: z.boolean(),
     isPremium: z.boolean(),
     createdAt: isoDate(),
+    pendingEmail: z.string().nullable(),
   })
   .meta({ id: 'User' });
 

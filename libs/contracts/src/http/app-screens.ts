@@ -12,6 +12,7 @@ export const APP_SCREENS = [
   '/signup',
   '/verify-email',
   '/verify-prompt',
+  '/confirm-email',
   '/forgot-password',
   '/reset-password',
   '/terms',

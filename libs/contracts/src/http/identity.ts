@@ -29,6 +29,13 @@ export const IdentityMessages = {
   passwordResetDone: 'Your password has been reset. You can now log in.',
   passwordUpdated: 'Your password has been updated.',
   verificationSent: 'Verification email sent',
+  sameEmail: 'This is already your email address',
+  emailChangeSent: 'We sent a confirmation link to your new email address. Your email changes when you open it.',
+  invalidEmailChangeToken: 'Invalid or expired confirmation link',
+  emailChanged: 'Your email address has been changed.',
+  emailChangeCancelled: 'The email change was cancelled.',
+  noPendingEmailChange: 'There is no email change to cancel',
+  usernameChanged: 'Your username has been changed.',
 } as const;
 
 /**
@@ -55,6 +62,24 @@ export const LIMITS = {
 
 /** Resend-verification cooldown (30 s after a resend), enforced by the server and counted down by the SPA. */
 export const RESEND_VERIFICATION_COOLDOWN_SECONDS = 30;
+
+/** Between two e-mail change requests of one account (each sends two e-mails, one to an address not proven yet). */
+export const EMAIL_CHANGE_COOLDOWN_SECONDS = 30;
+
+/** "Please wait N seconds …": the 429 of a second e-mail change request within the cooldown. */
+export function emailChangeCooldownMessage(retryAfterSeconds: number): string {
+  return `Please wait ${retryAfterSeconds} seconds before requesting another email change.`;
+}
+
+/**
+ * An address as e-mails may show it to someone who may not be its owner (the old address of an account,
+ * which may have passed to someone else): the first character of the local part and the domain, "n***@example.com".
+ */
+export function maskEmail(address: string): string {
+  const at = address.lastIndexOf('@');
+  if (at <= 0) return '***';
+  return `${address[0]}***${address.slice(at)}`;
+}
 
 const email = (message: string) =>
   plainText('Email', { trim: true, error: message })
@@ -140,6 +165,29 @@ export const updatePasswordFormSchema = updatePasswordSchema
   });
 export type UpdatePasswordForm = z.infer<typeof updatePasswordFormSchema>;
 
+const currentPassword = plainText('Current password', { error: IdentityMessages.currentPasswordRequired })
+  .min(1, { error: IdentityMessages.currentPasswordRequired })
+  .max(LIMITS.passwordMax, { error: IdentityMessages.currentPasswordWrong });
+
+/** Settings → Account: a new sign-in address, proven by the current password (it applies once confirmed). */
+export const changeEmailSchema = z.object({
+  newEmail: email(IdentityMessages.invalidEmailAddress),
+  currentPassword,
+});
+export type ChangeEmailRequest = z.infer<typeof changeEmailSchema>;
+
+/** The token of the link e-mailed to the new address (`/confirm-email?token=…`). */
+export const confirmEmailChangeSchema = z.object({
+  token: plainText('Token', { trim: true, error: IdentityMessages.invalidEmailChangeToken })
+    .min(1, { error: IdentityMessages.invalidEmailChangeToken })
+    .max(LIMITS.tokenMax, { error: IdentityMessages.invalidEmailChangeToken }),
+});
+export type ConfirmEmailChangeRequest = z.infer<typeof confirmEmailChangeSchema>;
+
+/** Settings → Account: a new username, under the registration's rules. */
+export const changeUsernameSchema = z.object({ username: usernameSchema });
+export type ChangeUsernameRequest = z.infer<typeof changeUsernameSchema>;
+
 /** What the API answers for a user: never a password hash, never a token value. */
 export interface UserDto {
   id: number;
@@ -148,6 +196,8 @@ export interface UserDto {
   isVerified: boolean;
   isPremium: boolean;
   createdAt: string;
+  /** The address an e-mail change waits to be confirmed at (the link sent there), or null. */
+  pendingEmail: string | null;
 }
 
 export interface MessageResponse {

@@ -10,6 +10,8 @@ describe('job contracts', () => {
 
   it('lists the e-mail jobs on the e-mail queue', () => {
     expect(jobsOfQueue(QueueName.Email).sort()).toEqual([
+      'email.email-change-confirm',
+      'email.email-change-notice',
       'email.file-delivery',
       'email.lead-removal-warning',
       'email.password-reset',

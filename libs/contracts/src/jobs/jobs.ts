@@ -104,6 +104,22 @@ export const JOBS = {
     schema: z.object({ v: z.literal(1), to: recipientSchema, sealedToken }),
   },
   /**
+   * Send the link that confirms an e-mail change to the NEW address (`to.email` is that address, not the
+   * account's yet): the change applies when it is opened. Recorded by identity with the change.
+   */
+  'email.email-change-confirm': {
+    queue: QueueName.Email,
+    schema: z.object({ v: z.literal(1), to: recipientSchema, sealedToken }),
+  },
+  /**
+   * Tell the account's current address that a change of it to `newEmail` (masked: the old address may no
+   * longer be its owner's) was asked for (`requested`) or has been made (`changed`).
+   */
+  'email.email-change-notice': {
+    queue: QueueName.Email,
+    schema: z.object({ v: z.literal(1), to: recipientSchema, newEmail: z.string().min(1).max(320), stage: z.enum(['requested', 'changed']) }),
+  },
+  /**
    * E-mail a visitor the file link of the page they signed up on. Recorded by the leads service with the
    * lead, it carries what the e-mail shows: the visitor's address, the page's title and file link, and the
    * page owner's name.

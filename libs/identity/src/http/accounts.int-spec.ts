@@ -64,6 +64,7 @@ describe('identity: accounts and sessions', () => {
       isVerified: false,
       isPremium: false,
       createdAt: expect.any(String),
+      pendingEmail: null,
     });
     const cookieLine = registered.headers.getSetCookie().find((c) => c.startsWith(`${SESSION_COOKIE}=`))!;
     expect(cookieLine).toMatch(/HttpOnly/i);

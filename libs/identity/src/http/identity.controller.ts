@@ -3,6 +3,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiTags } from '@nestjs/swagger';
 import {
   IdentityMessages,
+  changeEmailSchema,
+  changeUsernameSchema,
+  confirmEmailChangeSchema,
   forgotPasswordSchema,
   loginSchema,
   messageResponseSchema,
@@ -13,6 +16,9 @@ import {
   resetPasswordSchema,
   updatePasswordSchema,
   verifyEmailSchema,
+  type ChangeEmailRequest,
+  type ChangeUsernameRequest,
+  type ConfirmEmailChangeRequest,
   type ForgotPasswordRequest,
   type LoginRequest,
   type MessageResponse,
@@ -30,6 +36,8 @@ import { clearSessionCookie, readSessionId, setSessionCookie } from '../sessions
 import { CurrentIdentityUser } from '../sessions/session.guard';
 import { SESSION_COOKIE, SessionStore } from '../sessions/session.store';
 import { AuthRateLimits } from '../use-cases/auth-rate-limits';
+import { ChangeEmailService } from '../use-cases/change-email.service';
+import { ChangeUsernameService } from '../use-cases/change-username.service';
 import { LogInService } from '../use-cases/log-in.service';
 import { RegisterUserService } from '../use-cases/register-user.service';
 import { RequestPasswordResetService } from '../use-cases/request-password-reset.service';
@@ -56,6 +64,8 @@ export class IdentityController {
     private readonly requestReset: RequestPasswordResetService,
     private readonly resetPasswordUseCase: ResetPasswordService,
     private readonly updatePasswordUseCase: UpdatePasswordService,
+    private readonly changeEmail: ChangeEmailService,
+    private readonly changeUsername: ChangeUsernameService,
   ) {}
 
   @ApiDoc({ summary: 'The signed-in user', ok: userDtoSchema })
@@ -228,6 +238,73 @@ export class IdentityController {
   ): Promise<MessageResponse> {
     await this.updatePasswordUseCase.execute(user, body, request.sessionId);
     return { message: IdentityMessages.passwordUpdated };
+  }
+
+  @ApiDoc({
+    summary: "Change the signed-in user's e-mail address (once the new address confirms it)",
+    description:
+      'Checks the current password (wrong ones count toward the login limits), then e-mails a confirmation link to the new address (`/confirm-email?token=…`, valid 24 hours, once) and a notice to the current one. The address changes only when the link is opened (`POST /api/account/email/confirm`); until then the answer\'s `pendingEmail` shows the change. One request per 30 s.',
+    body: changeEmailSchema,
+    ok: userDtoSchema,
+    errors: {
+      400: [IdentityMessages.currentPasswordWrong, IdentityMessages.sameEmail, IdentityMessages.invalidEmailAddress],
+      409: IdentityMessages.emailExists,
+      429: [IdentityMessages.tooManyLoginAttempts, 'Please wait N seconds before requesting another email change.'],
+    },
+  })
+  @Post('account/email')
+  @HttpCode(200)
+  @UseGuards(SignedInGuard)
+  async requestEmailChange(
+    @Req() request: FastifyRequest,
+    @CurrentIdentityUser() user: User,
+    @Body(new ZodPipe(changeEmailSchema)) body: ChangeEmailRequest,
+  ): Promise<UserDto> {
+    return toUserDto(await this.changeEmail.request(user, body, request.ip));
+  }
+
+  @ApiDoc({
+    summary: 'Confirm an e-mail change',
+    description:
+      'The token is the `token` query parameter of the link e-mailed to the new address (`/confirm-email?token=…`, a page of the app that sends this call). It works once; the previous address is told. Sessions stay signed in.',
+    body: confirmEmailChangeSchema,
+    ok: successResponseSchema,
+    errors: { 400: IdentityMessages.invalidEmailChangeToken, 409: IdentityMessages.emailExists, 429: IdentityMessages.tooManyRequests },
+  })
+  @Post('account/email/confirm')
+  @HttpCode(200)
+  async confirmEmailChange(@Req() request: FastifyRequest, @Body(new ZodPipe(confirmEmailChangeSchema)) body: ConfirmEmailChangeRequest): Promise<SuccessResponse> {
+    await this.limits.perAddress('confirm-email', request.ip);
+    await this.changeEmail.confirm(body.token);
+    return { success: true, message: IdentityMessages.emailChanged };
+  }
+
+  @ApiDoc({
+    summary: 'Cancel a pending e-mail change',
+    description: 'The link sent to the new address stops working.',
+    ok: userDtoSchema,
+    errors: { 400: IdentityMessages.noPendingEmailChange },
+  })
+  @Post('account/email/cancel')
+  @HttpCode(200)
+  @UseGuards(SignedInGuard)
+  async cancelEmailChange(@CurrentIdentityUser() user: User): Promise<UserDto> {
+    return toUserDto(await this.changeEmail.cancel(user));
+  }
+
+  @ApiDoc({
+    summary: "Change the signed-in user's username",
+    description:
+      "The registration's rules (3 to 30 letters, numbers, underscores or hyphens; unique in any case). The pages then answer at `/p/{new username}/{slug}`; the old long address answers 404 (the old name is free for others).",
+    body: changeUsernameSchema,
+    ok: userDtoSchema,
+    errors: { 400: [IdentityMessages.usernameLength, IdentityMessages.usernameCharacters], 409: IdentityMessages.usernameExists },
+  })
+  @Post('account/username')
+  @HttpCode(200)
+  @UseGuards(SignedInGuard)
+  async updateUsername(@CurrentIdentityUser() user: User, @Body(new ZodPipe(changeUsernameSchema)) body: ChangeUsernameRequest): Promise<UserDto> {
+    return toUserDto(await this.changeUsername.execute(user, body));
   }
 
   /** A new session id on every sign-in (the old one, if any, ends): no session fixation. */

@@ -12,9 +12,11 @@ import { IDENTITY_SCHEMA } from '../identity.schema';
 
 export { TestClient };
 
+const TOKEN_MAILS = new Set(['email.verification', 'email.password-reset', 'email.email-change-confirm']);
+
 /** An account e-mail as identity records it for the e-mail worker, with its token unsealed. */
 export interface AccountMail {
-  kind: 'verification' | 'password-reset';
+  kind: 'verification' | 'password-reset' | 'email-change-confirm';
   to: { userId: number; email: string; username: string };
   token: string;
 }
@@ -64,12 +66,12 @@ export class IdentityTestApp {
   async mailsTo(email: string): Promise<AccountMail[]> {
     const jobs = await this.app.get(JobQueue).queue(QueueName.Email).getJobs(['waiting', 'delayed', 'prioritized', 'active', 'completed', 'failed']);
     return jobs
-      .filter((j) => j && (j.name === 'email.verification' || j.name === 'email.password-reset'))
+      .filter((j) => j && TOKEN_MAILS.has(j.name))
       .map((j) => ({ job: j, payload: j.data.payload as JobPayload<'email.verification'> }))
       .filter(({ payload }) => payload.to.email.toLowerCase() === email.toLowerCase())
       .sort((a, b) => a.job.timestamp - b.job.timestamp)
       .map(({ job, payload }) => ({
-        kind: job.name === 'email.verification' ? 'verification' : 'password-reset',
+        kind: job.name.slice('email.'.length) as AccountMail['kind'],
         to: payload.to,
         token: unseal(this.config.sessionSecret, payload.sealedToken),
       }));
@@ -78,6 +80,31 @@ export class IdentityTestApp {
   /** Waits for the newest account e-mail of that kind to an address, beyond the first `after` of them. */
   async mailFor(email: string, kind: AccountMail['kind'], after = 0): Promise<AccountMail> {
     return eventually(async () => (await this.mailsTo(email)).filter((m) => m.kind === kind)[after]);
+  }
+
+  /** The e-mail-change notices recorded for an address (any case) so far, oldest first. */
+  async noticesTo(email: string): Promise<JobPayload<'email.email-change-notice'>[]> {
+    const jobs = await this.app.get(JobQueue).queue(QueueName.Email).getJobs(['waiting', 'delayed', 'prioritized', 'active', 'completed', 'failed']);
+    return jobs
+      .filter((j) => j?.name === 'email.email-change-notice')
+      .sort((a, b) => a.timestamp - b.timestamp)
+      .map((j) => j.data.payload as JobPayload<'email.email-change-notice'>)
+      .filter((payload) => payload.to.email.toLowerCase() === email.toLowerCase());
+  }
+
+  /** Waits for the `after`-th notice (from 0) of that stage to an address. */
+  async noticeFor(email: string, stage: 'requested' | 'changed', after = 0): Promise<JobPayload<'email.email-change-notice'>> {
+    return eventually(async () => (await this.noticesTo(email)).filter((n) => n.stage === stage)[after]);
+  }
+
+  /** The 'user.renamed' messages the pages service was sent for a user, oldest first. */
+  async renamesOf(userId: number): Promise<JobPayload<'user.renamed'>[]> {
+    const jobs = await this.app.get(JobQueue).queue(QueueName.Pages).getJobs(['waiting', 'delayed', 'prioritized', 'active', 'completed', 'failed']);
+    return jobs
+      .filter((j) => j?.name === 'user.renamed')
+      .map((j) => j.data.payload as JobPayload<'user.renamed'>)
+      .filter((p) => p.userId === userId)
+      .sort((a, b) => a.version - b.version);
   }
 
   async userCount(): Promise<number> {

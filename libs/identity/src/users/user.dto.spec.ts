@@ -17,7 +17,7 @@ describe('toUserDto', () => {
       createdAt: new Date('2026-01-02T03:04:05Z'),
     });
     const dto = toUserDto(user);
-    expect(dto).toEqual({ id: 7, username: 'ada', email: 'ada@example.com', isVerified: false, isPremium: false, createdAt: '2026-01-02T03:04:05.000Z' });
+    expect(dto).toEqual({ id: 7, username: 'ada', email: 'ada@example.com', isVerified: false, isPremium: false, createdAt: '2026-01-02T03:04:05.000Z', pendingEmail: null });
     expect(JSON.stringify(dto)).not.toMatch(/argon2|aaaa|bbbb/);
   });
 });

@@ -10,5 +10,7 @@ export function toUserDto(user: User): UserDto {
     isVerified: user.isVerified,
     isPremium: user.isPremium,
     createdAt: user.createdAt.toISOString(),
+    // A change whose link expired is no longer pending: the owner may ask again.
+    pendingEmail: user.pendingEmail && user.emailChangeTokenExpiry && user.emailChangeTokenExpiry.getTime() > Date.now() ? user.pendingEmail : null,
   };
 }

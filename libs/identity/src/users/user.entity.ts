@@ -18,6 +18,13 @@ export const UserSchema = defineEntity({
     /** SHA-256 of the password-reset token. */
     resetPasswordToken: p.string().length(64).nullable().hidden(),
     resetPasswordTokenExpiry: p.datetime().nullable().hidden(),
+    /** The address an e-mail change waits to be confirmed at; the e-mail stays `email` until then. */
+    pendingEmail: p.string().length(254).nullable(),
+    /** SHA-256 of the token of the link sent to `pendingEmail`. */
+    emailChangeToken: p.string().length(64).nullable().hidden(),
+    emailChangeTokenExpiry: p.datetime().nullable().hidden(),
+    /** Counts the username's changes ('user.renamed' carries it): copies keep the highest. */
+    usernameVersion: p.integer().default(0).hidden(),
     stripeCustomerId: p.string().length(100).nullable(),
     stripeSubscriptionId: p.string().length(100).nullable(),
     isPremium: p.boolean().default(false),

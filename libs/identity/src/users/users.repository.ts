@@ -37,6 +37,19 @@ export class UsersRepository {
     return em.findOne(User, { verificationToken: tokenHash, verificationTokenExpiry: { $gt: new Date() } });
   }
 
+  findByEmailChangeToken(tokenHash: string, em: EntityManager = this.em): Promise<User | null> {
+    return em.findOne(User, { emailChangeToken: tokenHash, emailChangeTokenExpiry: { $gt: new Date() } });
+  }
+
+  /** Whether another account than `exceptUserId` has this address or this username (any case). */
+  async takenByAnother(exceptUserId: number, field: UniqueField, value: string): Promise<boolean> {
+    const rows: { taken: boolean }[] = await this.em.execute(
+      `select exists(select 1 from identity.users where lower(${field}) = lower(?) and id <> ?) as taken`,
+      [value, exceptUserId],
+    );
+    return !!rows[0]?.taken;
+  }
+
   findByResetToken(tokenHash: string, em: EntityManager = this.em): Promise<User | null> {
     return em.findOne(User, { resetPasswordToken: tokenHash, resetPasswordTokenExpiry: { $gt: new Date() } });
   }

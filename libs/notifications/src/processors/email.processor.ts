@@ -6,7 +6,7 @@ import { ContractWorker, type JobHandlers } from '@plink/queue';
 import { Mailer, type MailMessage } from '@plink/mail';
 import { unseal } from '@plink/crypto';
 import { fileDeliveryEmail } from '../templates/file-delivery-email';
-import { passwordResetEmail, verificationEmail } from '../templates/identity-emails';
+import { emailChangeConfirmEmail, emailChangeNoticeEmail, passwordResetEmail, verificationEmail } from '../templates/identity-emails';
 import { leadRemovalWarningEmail, paymentFailedEmail, proEndedEmail, proStartedEmail, trialEndingEmail } from '../templates/plan-emails';
 import { webhookDisabledEmail } from '../templates/webhook-emails';
 
@@ -25,6 +25,8 @@ export class EmailProcessor extends ContractWorker<QueueName.Email> {
   protected readonly handlers: JobHandlers<QueueName.Email> = {
     'email.verification': (payload) => this.send(verificationEmail(this.config.appOrigin, payload.to, this.token(payload.sealedToken))),
     'email.password-reset': (payload) => this.send(passwordResetEmail(this.config.appOrigin, payload.to, this.token(payload.sealedToken))),
+    'email.email-change-confirm': (payload) => this.send(emailChangeConfirmEmail(this.config.appOrigin, payload.to, this.token(payload.sealedToken))),
+    'email.email-change-notice': (payload) => this.send(emailChangeNoticeEmail(this.config.appOrigin, payload.to, payload.newEmail, payload.stage)),
     'email.file-delivery': (payload) =>
       this.send(fileDeliveryEmail(this.config.appOrigin, payload.to, { title: payload.page.title, fileUrl: payload.page.fileUrl })),
     'email.pro-started': (payload) =>

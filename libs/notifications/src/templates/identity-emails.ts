@@ -31,3 +31,40 @@ export function passwordResetEmail(appOrigin: string, to: Recipient, token: stri
     footer: 'This link is valid for 1 hour and works once. If you did not ask for a reset, you can ignore this email: your password stays as it is.',
   });
 }
+
+/** To the NEW address of an e-mail change: the link that makes it the account's address. */
+export function emailChangeConfirmEmail(appOrigin: string, to: Recipient, token: string): MailMessage {
+  return renderActionEmail({
+    to: to.email,
+    subject: `Confirm your new email for ${PRODUCT_NAME}`,
+    greeting: `Hi ${to.username},`,
+    lines: [`You asked to use this address for your ${PRODUCT_NAME} account. Your email changes when you confirm it with the link below.`],
+    action: { label: 'Confirm new email', url: link(appOrigin, '/confirm-email', token) },
+    footer: `This link is valid for 24 hours and works once. If you did not ask for this, you can ignore this email: the ${PRODUCT_NAME} account keeps its current address.`,
+  });
+}
+
+/**
+ * To the account's CURRENT address: a change of it was asked for, or made. The new address is shown masked
+ * (the old address may have passed to someone else); the owner who did not ask is told to change the password.
+ */
+export function emailChangeNoticeEmail(appOrigin: string, to: Recipient, maskedNewEmail: string, stage: 'requested' | 'changed'): MailMessage {
+  const requested = stage === 'requested';
+  return renderActionEmail({
+    to: to.email,
+    subject: requested ? `Your ${PRODUCT_NAME} email is about to change` : `Your ${PRODUCT_NAME} email was changed`,
+    greeting: `Hi ${to.username},`,
+    lines: [
+      requested
+        ? `Someone asked to change the email of your ${PRODUCT_NAME} account to ${maskedNewEmail}. It changes only once that address confirms it.`
+        : `The email of your ${PRODUCT_NAME} account was changed to ${maskedNewEmail}. This address no longer signs in to it.`,
+      requested
+        ? 'If this was not you, change your password now and cancel the change in Settings → Account.'
+        : 'If this was not you, change your password now, or reply to this email so we can help you get your account back.',
+    ],
+    action: requested
+      ? { label: 'Review account settings', url: `${appOrigin}/settings?tab=account` }
+      : { label: 'Reset your password', url: `${appOrigin}/forgot-password` },
+    footer: requested ? 'If you asked for this change, there is nothing to do here.' : 'If you made this change, there is nothing to do.',
+  });
+}

@@ -1,5 +1,6 @@
 import { MikroORM } from '@mikro-orm/postgresql';
-import { Outbox } from '@plink/queue';
+import { QueueName, type JobPayload } from '@plink/contracts';
+import { JobQueue, Outbox } from '@plink/queue';
 import { PagesTestApp, waitFor } from '../testing/pages-test-app';
 
 /**
@@ -35,6 +36,29 @@ describe('the pages service’s copy of page owners', () => {
       changedAt: new Date().toISOString(),
     });
     await em.flush();
+  }
+
+  /** Publishes a username change as identity does ('user.renamed', through the outbox). */
+  async function identitySays(change: { userId: number; username: string; version: number }) {
+    const em = t.app.get(MikroORM).em.fork();
+    t.app.get(Outbox).publish(em, 'user.renamed', { v: 1, ...change });
+    await em.flush();
+  }
+
+  /** The owner names in the 'page.changed' facts sent to the leads service for a page, oldest first. */
+  async function leadsToldOwnerOf(pageId: number): Promise<string[]> {
+    const jobs = await t.app.get(JobQueue).queue(QueueName.Leads).getJobs(['waiting', 'delayed', 'prioritized', 'active', 'completed', 'failed']);
+    return jobs
+      .filter((j) => j?.name === 'page.changed' && (j.data.payload as JobPayload<'page.changed'>).pageId === pageId)
+      .map((j) => j.data.payload as JobPayload<'page.changed'>)
+      .sort((a, b) => a.version - b.version)
+      .map((p) => p.page?.ownerUsername ?? '');
+  }
+
+  /** The 'user.renamed' messages of a user the pages worker has finished. */
+  async function renamesDone(userId: number): Promise<number> {
+    const jobs = await t.app.get(JobQueue).queue(QueueName.Pages).getJobs(['completed']);
+    return jobs.filter((j) => j?.name === 'user.renamed' && (j.data.payload as JobPayload<'user.renamed'>).userId === userId).length;
   }
 
   const ownerRow = async (userId: number) =>
@@ -96,5 +120,29 @@ describe('the pages service’s copy of page owners', () => {
     await t.signIns.setPremium(creator.id, false);
     expect((await creator.client.put(`/api/pages/${page.id}`, { title: 'Saved as Free' })).status).toBe(200);
     expect(await ownerRow(creator.id)).toMatchObject({ is_premium: true });
+  });
+
+  it('follows identity’s renames: the pages answer under the new name only, the leads service is told, a late or stale name changes nothing', async () => {
+    const creator = await t.creator();
+    const page = (await creator.client.post('/api/pages', { slug: slug('renamed') })).body;
+    expect((await visitor().get(`/p/${creator.username}/${page.slug}`)).status).toBe(200);
+
+    const newName = `renamed_${Date.now().toString(36)}`;
+    await identitySays({ userId: creator.id, username: newName, version: 1 });
+    await waitFor(async () => (await visitor().get(`/p/${newName}/${page.slug}`)).status, 200, 10_000);
+    expect((await visitor().get(`/p/${creator.username}/${page.slug}`)).status).toBe(404);
+    expect((await visitor().get(`/${page.slug}`)).status).toBe(200);
+    expect((await visitor().get(`/api/page/${page.slug}`)).body.author).toBe(newName);
+    expect(await ownerRow(creator.id)).toMatchObject({ username: newName });
+    expect((await waitFor(async () => (await leadsToldOwnerOf(page.id)).at(-1), newName, 10_000)).value).toBe(newName);
+
+    // A save whose request still carries the old name (read before the rename) does not undo it.
+    expect((await creator.client.put(`/api/pages/${page.id}`, { title: 'Saved after the rename' })).status).toBe(200);
+    expect(await ownerRow(creator.id)).toMatchObject({ username: newName });
+    // An older rename arriving late: ignored.
+    await identitySays({ userId: creator.id, username: 'older_name', version: 1 });
+    await waitFor(() => renamesDone(creator.id), 2, 10_000);
+    expect(await ownerRow(creator.id)).toMatchObject({ username: newName });
+    expect((await visitor().get(`/p/older_name/${page.slug}`)).status).toBe(404);
   });
 });

@@ -25,8 +25,8 @@ interface OwnerRow {
 
 /**
  * The pages service's copy of what it needs of its owners: their username and plan. The plan follows
- * billing's 'plan.changed' ({@link apply}), the username the creator's own saves ({@link remember}); neither
- * is ever read from another service.
+ * billing's 'plan.changed' ({@link apply}), the username identity's 'user.renamed' ({@link rename}) and, until
+ * a rename has come, the creator's own saves ({@link remember}); neither is ever read from another service.
  */
 @Injectable()
 export class OwnersRepository {
@@ -58,16 +58,35 @@ export class OwnersRepository {
   }
 
   /**
+   * Stores an owner's username as identity publishes it ('user.renamed'). A version not newer than the one kept
+   * changes nothing, so the copy ends as identity's newest. An owner not heard of yet is kept with it (and the
+   * Free plan until billing or their first save says otherwise). Answers whether the copy changed.
+   */
+  async rename(em: EntityManager, change: { userId: number; username: string; version: number }): Promise<boolean> {
+    const rows = await em.execute<{ user_id: number }[]>(
+      `insert into pages.owners as o (user_id, username, username_version) values (?, ?, ?)
+       on conflict (user_id) do update set username = excluded.username, username_version = excluded.username_version, updated_at = now()
+         where o.username_version < excluded.username_version
+       returning user_id`,
+      [change.userId, change.username, change.version],
+    );
+    return rows.length > 0;
+  }
+
+  /**
    * The signed-in creator as their request carries them (identity's copy, read for the request): kept when
    * the pages service has not heard of them yet. Their plan is taken only while no 'plan.changed' has
-   * reached this copy (then the request knows best); after that those alone change it.
+   * reached this copy (then the request knows best); after that those alone change it. Their username likewise
+   * only while no 'user.renamed' has (a request read before a rename must not undo it).
    */
   async remember(em: EntityManager, user: Owner): Promise<void> {
     await em.execute(
       `insert into pages.owners as o (user_id, username, is_premium) values (?, ?, ?)
-       on conflict (user_id) do update set username = excluded.username,
+       on conflict (user_id) do update set
+         username = case when o.username_version = 0 or o.username is null then excluded.username else o.username end,
          is_premium = case when o.plan_version = 0 then excluded.is_premium else o.is_premium end, updated_at = now()
-         where o.username is distinct from excluded.username or (o.plan_version = 0 and o.is_premium <> excluded.is_premium)`,
+         where (o.username_version = 0 and o.username is distinct from excluded.username) or o.username is null
+           or (o.plan_version = 0 and o.is_premium <> excluded.is_premium)`,
       [user.id, user.username, user.isPremium],
     );
   }

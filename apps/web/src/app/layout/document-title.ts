@@ -17,6 +17,7 @@ const SCREEN_TITLES: Record<AppScreen, string | ((search: URLSearchParams) => st
   '/signup': 'Create your account',
   '/verify-email': 'Verify your e-mail',
   '/verify-prompt': 'Verify your e-mail',
+  '/confirm-email': 'Confirm your new e-mail',
   '/forgot-password': 'Forgot password',
   '/reset-password': 'Choose a new password',
   '/terms': 'Terms of Service',

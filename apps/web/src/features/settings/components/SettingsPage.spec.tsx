@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { freePlan, mockFetch, sentPayloads, signedInAs } from '../../../test/fetch-mock';
 import { findToast, renderApp } from '../../../test/render-app';
 
@@ -9,7 +9,9 @@ async function openSettings(routes = {}) {
   return { fetchMock, ...rendered };
 }
 
-const field = (label: string) => screen.getByLabelText(label);
+// The e-mail form has a "Current Password" too: these are the password card's fields.
+const passwordCard = () => screen.getByRole('heading', { name: 'Change password' }).closest('.mantine-Card-root') as HTMLElement;
+const field = (label: string) => within(passwordCard()).getByLabelText(label);
 
 describe('/settings password form', () => {
   it('requires every field', async () => {

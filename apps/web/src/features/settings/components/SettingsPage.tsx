@@ -1,7 +1,9 @@
 import { Container, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useSearchParams } from 'react-router-dom';
 import { SubscriptionPanel } from '../../billing';
+import { ChangeEmailForm } from './ChangeEmailForm';
 import { ChangePasswordForm } from './ChangePasswordForm';
+import { ChangeUsernameForm } from './ChangeUsernameForm';
 import { SupportCard } from './SupportCard';
 
 const TABS = ['account', 'subscription'] as const;
@@ -36,6 +38,8 @@ export function SettingsPage() {
         </Tabs.List>
         <Tabs.Panel value="account">
           <Stack>
+            <ChangeEmailForm />
+            <ChangeUsernameForm />
             <ChangePasswordForm />
             <SupportCard />
           </Stack>
