@@ -263,6 +263,7 @@ export const testDeliveryEmailSchema = z.object({
   fileUrl: pageFieldsSchema.shape.fileUrl,
 });
 export type TestDeliveryEmailRequest = z.input<typeof testDeliveryEmailSchema>;
+export type TestDeliveryEmailFields = z.output<typeof testDeliveryEmailSchema>;
 
 /** POST /api/pages (every page field). @alias */
 export const createPageSchema = pageFieldsSchema;
