@@ -25,8 +25,7 @@ export class EmailProcessor extends ContractWorker<QueueName.Email> {
   protected readonly handlers: JobHandlers<QueueName.Email> = {
     'email.verification': (payload) => this.send(verificationEmail(this.config.appOrigin, payload.to, this.token(payload.sealedToken))),
     'email.password-reset': (payload) => this.send(passwordResetEmail(this.config.appOrigin, payload.to, this.token(payload.sealedToken))),
-    'email.file-delivery': (payload) =>
-      this.send(fileDeliveryEmail(this.config.appOrigin, payload.to, { title: payload.page.title, fileUrl: payload.page.fileUrl })),
+    'email.file-delivery': (payload) => this.send(fileDeliveryEmail(this.config.appOrigin, payload)),
     'email.pro-started': (payload) =>
       this.send(proStartedEmail(this.config.appOrigin, payload.to, payload.until ? new Date(payload.until) : null, payload.trial ? 'trial' : 'plan')),
     'email.trial-ending': (payload) => this.send(trialEndingEmail(this.config.appOrigin, payload.to, new Date(payload.trialEnd), payload.cardOnFile)),
