@@ -17,3 +17,4 @@ export * from './jobs/job-repeat';
 export * from './uploads/upload-urls';
 export * from './ports/user-directory';
 export * from './ports/upload-usage';
+export * from './mail/delivery-email';

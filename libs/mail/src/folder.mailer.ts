@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
-import { Mailer, type MailMessage } from './mail.port';
+import { Mailer, nodemailerMessage, type MailMessage } from './mail.port';
 
 /**
  * Without SMTP_URL: each message is written as an .eml file to the outbox folder and its links are
@@ -29,7 +29,7 @@ export class FolderMailer extends Mailer {
   }
 
   async send(message: MailMessage): Promise<void> {
-    const info = await this.transport.sendMail({ from: this.from, ...message });
+    const info = await this.transport.sendMail(nodemailerMessage(this.from, message));
     await mkdir(this.dir, { recursive: true });
     const name = FolderMailer.fileName(message.subject);
     const file = join(this.dir, `${name}.eml`);

@@ -4,6 +4,33 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /**
+   * The sender's display name (a creator's, for their visitors' e-mails): shown with the install's MAIL_FROM
+   * address, never another (deliverability). Absent: MAIL_FROM as configured.
+   */
+  fromName?: string;
+  /** Where replies go (absent: to the sender). */
+  replyTo?: string;
+}
+
+/** The address of a MAIL_FROM value (`Plink <no-reply@plink.local>` or a bare address). */
+export function mailFromAddress(mailFrom: string): string {
+  const bracketed = /<([^<>\s]+)>\s*$/.exec(mailFrom);
+  return (bracketed ? bracketed[1]! : mailFrom).trim();
+}
+
+/**
+ * The nodemailer message of `message` sent from `mailFrom`: a display name goes in nodemailer's address object,
+ * which quotes and encodes it (a name is never pasted into the header as text: no quotes or line breaks of
+ * its own can reach it).
+ */
+export function nodemailerMessage(mailFrom: string, message: MailMessage) {
+  const { fromName, replyTo, ...parts } = message;
+  return {
+    ...parts,
+    from: fromName ? { name: fromName, address: mailFromAddress(mailFrom) } : mailFrom,
+    ...(replyTo ? { replyTo } : {}),
+  };
 }
 
 /** The mail port: SMTP in production, a folder on a fresh machine. */

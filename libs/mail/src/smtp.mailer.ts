@@ -1,6 +1,6 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import { QUEUE_SETTINGS, QueueName } from '@plink/contracts';
-import { Mailer, type MailMessage } from './mail.port';
+import { Mailer, nodemailerMessage, type MailMessage } from './mail.port';
 
 /**
  * Sends over SMTP_URL (smtp://user:pass@host:port or smtps://…) through a small pool of kept-open
@@ -21,7 +21,7 @@ export class SmtpMailer extends Mailer {
   }
 
   async send(message: MailMessage): Promise<void> {
-    await this.transport.sendMail({ from: this.from, ...message });
+    await this.transport.sendMail(nodemailerMessage(this.from, message));
   }
 
   override close(): void {

@@ -22,6 +22,7 @@ import { KeepPageLiveService } from './use-cases/keep-page-live.service';
 import { RemovePausedLeadsService } from './use-cases/remove-paused-leads.service';
 import { ListPagesService } from './use-cases/list-pages.service';
 import { UpdatePageService } from './use-cases/update-page.service';
+import { SendTestEmailService } from './use-cases/send-test-email.service';
 import { PagesProcessor } from './processors/pages.processor';
 import { PendingViewsStore } from './views/pending-views.store';
 import { ViewCounter } from './views/view-counter';
@@ -53,6 +54,7 @@ export class PagesReadModule {}
     GetPageService,
     CreatePageService,
     UpdatePageService,
+    SendTestEmailService,
     DeletePageService,
     KeepPageLiveService,
     WebhookUrlCheck,

@@ -58,6 +58,7 @@ const PUBLISHED_OPERATION_IDS: Record<string, string> = {
   'DELETE /api/pages/{id}': 'PagesController_remove',
   'GET /api/pages/{id}/export': 'LeadsController_export',
   'POST /api/pages/{id}/keep-live': 'PagesController_keepLive',
+  'POST /api/pages/{id}/test-email': 'PagesController_sendTestEmail',
   'GET /api/pages/{id}/stats': 'LeadsController_pageStats',
   'GET /api/pages/{id}/webhook': 'WebhooksController_show',
   'POST /api/pages/{id}/webhook/deliveries/{messageId}/redeliver': 'WebhooksController_redeliver',

@@ -82,6 +82,10 @@ const pageFields = {
   faviconUrl: z.string().nullable(),
   facebookPixelId: z.string().nullable(),
   googleAnalyticsId: z.string().nullable(),
+  emailSenderName: z.string().nullable(),
+  emailReplyTo: z.string().nullable(),
+  emailSubject: z.string().nullable(),
+  emailBody: z.string().nullable(),
 };
 
 export const pageDtoSchema = z
@@ -115,6 +119,10 @@ const {
   fileUrl: _fileUrl,
   showUsername: _showUsername,
   webhookUrl: _publicWebhookUrl,
+  emailSenderName: _emailSenderName,
+  emailReplyTo: _emailReplyTo,
+  emailSubject: _emailSubject,
+  emailBody: _emailBody,
   ...publicFields
 } = pageFields;
 export const publicPageSchema = z

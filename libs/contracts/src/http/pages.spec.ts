@@ -62,6 +62,10 @@ describe('page request schemas', () => {
       faviconUrl: null,
       facebookPixelId: null,
       googleAnalyticsId: null,
+      emailSenderName: null,
+      emailReplyTo: null,
+      emailSubject: null,
+      emailBody: null,
     });
   });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { plainText } from './text';
+import { hasForbiddenCharacters, notAllowedCharactersMessage, plainText } from './text';
 import { PageMessages, isExampleSlug } from './page-texts';
 
 // Texts and formatting without zod live in page-texts.ts, so screens that need only them stay light.
@@ -59,6 +59,39 @@ export const PAGE_LIMITS = {
   url: 2_048,
   customCode: 20_000,
   trackingId: 40,
+  /** The delivery e-mail's sender display name (a `From:` header's name: short). */
+  emailSenderName: 100,
+  /** An e-mail address (RFC 5321's practical limit). */
+  emailAddress: 254,
+  /** The delivery e-mail's subject line. */
+  emailSubject: 200,
+  /**
+   * The delivery e-mail's rich text: a short note above the file button. Far below the page text's cap: inline
+   * images make e-mails large and spam-like, so a body is words and links, perhaps a small image.
+   */
+  emailBody: 20_000,
+} as const;
+
+/**
+ * The page's delivery e-mail (the one a visitor gets with the file link), and what each field falls back to.
+ * The `From:` address is always the install's MAIL_FROM (deliverability); only its display name is the creator's.
+ */
+export const DeliveryEmailTexts = {
+  /** The e-mail's heading in the editor. */
+  sectionTitle: 'Delivery e-mail',
+  senderNameHelp: "The name visitors see the e-mail come from. Empty: your author name, else your username.",
+  replyToHelp: 'Where replies go. Empty: the e-mail address of your account.',
+  subjectHelp: 'Empty: “Your download: <page title>”.',
+  bodyHelp: 'A short note above the download button. Empty: “Thanks for signing up … Here is the file you asked for.”',
+  /** A sender name or subject with a line break: it would end the header and start another (header injection). */
+  oneLine: (label: string) => `${label} must be on one line (no line breaks)`,
+  invalidReplyTo: 'Reply-to must be a valid email address',
+  testSent: (address: string) => `Test e-mail sent to ${address}`,
+  /** POST /api/pages/{id}/test-email: only to a verified address of the creator's own. */
+  testNeedsVerified: 'Please verify your email before sending yourself a test.',
+  testTooMany: 'You have sent several test e-mails in a short time. Please wait a few minutes and try again.',
+  /** The file button's label. */
+  buttonLabel: 'Download file',
 } as const;
 
 /**
@@ -116,6 +149,28 @@ const optionalText = (label: string, max: number, multiline = false) =>
     .nullable()
     .optional()
     .transform((v) => (v === undefined ? undefined : v === null || v.trim() === '' ? null : v));
+/**
+ * Text for one line of an e-mail header (sender name, subject): a line break there would end the header and let
+ * the text write headers of its own (`Bcc: …`), so it is refused with its own message before the general check
+ * on control characters. Blank means "the default" (null).
+ */
+const optionalHeaderText = (label: string, max: number) =>
+  z
+    .string()
+    .refine((v) => !/[\r\n]/.test(v), { error: DeliveryEmailTexts.oneLine(label), abort: true })
+    .refine((v) => !hasForbiddenCharacters(v), { error: notAllowedCharactersMessage(label), abort: true })
+    .max(max, { error: `${label} must be at most ${max} characters` })
+    .nullable()
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === null || v.trim() === '' ? null : v.trim()));
+/** An optional e-mail address: blank or null means "none" (the creator's own address at send time). */
+const optionalEmail = (label: string, error: string) =>
+  plainText(label, { trim: true, error })
+    .max(PAGE_LIMITS.emailAddress, { error })
+    .refine((v) => v === '' || z.email().safeParse(v).success, { error })
+    .nullable()
+    .optional()
+    .transform((v) => (v === '' ? null : v));
 const color = z.string({ error: PageMessages.invalidColor }).regex(/^#[0-9a-fA-F]{6}$/, { error: PageMessages.invalidColor });
 const font = z.enum(FONTS, { error: PageMessages.invalidFont });
 
@@ -180,7 +235,35 @@ export const pageFieldsSchema = z.object({
       z.string().regex(/^(G|UA|AW|GT)-[A-Z0-9-]{4,30}$/, { error: 'Google Analytics id looks like G-ABC1234567' }),
     ])
     .optional(),
+  /** The delivery e-mail's sender name; null: the author name, else the owner's username. */
+  emailSenderName: optionalHeaderText('Sender name', PAGE_LIMITS.emailSenderName),
+  /** Where the visitor's replies go; null: the owner's account e-mail, when the e-mail is sent. */
+  emailReplyTo: optionalEmail('Reply-to', DeliveryEmailTexts.invalidReplyTo),
+  /** The delivery e-mail's subject; null: “Your download: <title>” (“Your download from Plink” without a title). */
+  emailSubject: optionalHeaderText('Subject', PAGE_LIMITS.emailSubject),
+  /** The delivery e-mail's text above the file button, rich text sanitised as `subtext` is; null: the standard text. */
+  emailBody: optionalText('Email text', PAGE_LIMITS.emailBody, true),
 });
+
+/** The delivery e-mail's fields: the test send takes them (unsaved values) with the page's button colour, title and file. */
+export const DELIVERY_EMAIL_FIELDS = ['emailSenderName', 'emailReplyTo', 'emailSubject', 'emailBody'] as const;
+
+/**
+ * POST /api/pages/{id}/test-email: the delivery e-mail as the editor has it now (saved or not), sent to the
+ * signed-in creator's own verified address. Validated by the page fields' own rules; what is left out is the
+ * saved page's.
+ */
+export const testDeliveryEmailSchema = z.object({
+  emailSenderName: pageFieldsSchema.shape.emailSenderName,
+  emailReplyTo: pageFieldsSchema.shape.emailReplyTo,
+  emailSubject: pageFieldsSchema.shape.emailSubject,
+  emailBody: pageFieldsSchema.shape.emailBody,
+  title: pageFieldsSchema.shape.title.unwrap().optional(),
+  buttonColor: pageFieldsSchema.shape.buttonColor.unwrap().optional(),
+  fileUrl: pageFieldsSchema.shape.fileUrl,
+});
+export type TestDeliveryEmailRequest = z.input<typeof testDeliveryEmailSchema>;
+export type TestDeliveryEmailFields = z.output<typeof testDeliveryEmailSchema>;
 
 /** POST /api/pages (every page field). @alias */
 export const createPageSchema = pageFieldsSchema;
@@ -244,10 +327,18 @@ export interface PageDto extends StoredPageFields {
 }
 
 /**
- * The page fields a visitor's page never carries: the file (e-mailed, never shown), the webhook, and the author
- * settings the `author` line is made from.
+ * The page fields a visitor's page never carries: the file (e-mailed, never shown), the webhook, the author
+ * settings the `author` line is made from, and the delivery e-mail (its reply-to may be the owner's address).
  */
-export type OwnerOnlyPageField = 'authorName' | 'showUsername' | 'fileUrl' | 'webhookUrl';
+export type OwnerOnlyPageField =
+  | 'authorName'
+  | 'showUsername'
+  | 'fileUrl'
+  | 'webhookUrl'
+  | 'emailSenderName'
+  | 'emailReplyTo'
+  | 'emailSubject'
+  | 'emailBody';
 
 /**
  * What a visitor's page needs (GET /api/page/{slug}, and the server render): never the owner's data. Every

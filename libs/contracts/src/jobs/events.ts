@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { QueueName, type ServiceName } from './queues';
+import { PAGE_LIMITS } from '../http/pages';
 
 /**
  * Facts that more than one service keeps, each declared once here: the one service that changes it (its
@@ -49,6 +50,22 @@ export type WebhookEndpointState = z.infer<typeof webhookEndpointStateSchema>;
  * visitor sees it, built by the pages service with its owner's plan applied; it is kept as given (the
  * thank-you answer and the form shown again after a refused submission).
  */
+/**
+ * The page's delivery e-mail as its lead's file e-mail needs it (the page's `email…` fields with their
+ * fallbacks applied by the pages service, except the standard subject and text, which stay null): the button
+ * colour and branding come from `public`.
+ */
+export const deliveryEmailFactsSchema = z.object({
+  /** The page's sender name, else its author name, else the owner's username. */
+  senderName: z.string().min(1).max(100),
+  /** The page's reply-to, else the owner's account e-mail as the pages service last saw it; null: unknown. */
+  replyTo: z.string().min(3).max(320).nullable(),
+  subject: z.string().max(200).nullable(),
+  /** Sanitised rich text. */
+  bodyHtml: z.string().max(PAGE_LIMITS.emailBody).nullable(),
+});
+export type DeliveryEmailFacts = z.infer<typeof deliveryEmailFactsSchema>;
+
 export const pageFactsSchema = z.object({
   slug: z.string().min(1).max(200),
   ownerId: id,
@@ -63,6 +80,8 @@ export const pageFactsSchema = z.object({
    */
   webhookOn: z.boolean(),
   public: z.record(z.string(), z.unknown()),
+  /** The delivery e-mail (absent in events recorded before it existed: the standard e-mail). */
+  deliveryEmail: deliveryEmailFactsSchema.optional(),
 });
 export type PageFacts = z.infer<typeof pageFactsSchema>;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EVENTS, isEventName, eventsOfQueue, queuesOfEvent, type EventName, type EventsOfQueue } from './events';
 import type { JobRepeat } from './job-repeat';
 import { QueueName } from './queues';
+import { PAGE_LIMITS } from '../http/pages';
 
 const isoDate = z.iso.datetime({ offset: true });
 
@@ -122,16 +123,26 @@ export const JOBS = {
   /**
    * E-mail a visitor the file link of the page they signed up on. Recorded by the leads service with the
    * lead, it carries what the e-mail shows: the visitor's address, the page's title and file link, and the
-   * page owner's name.
+   * page's delivery e-mail as its owner wrote it (see `page.changed`): the sender's display name (the `From:`
+   * address stays the install's MAIL_FROM), the reply-to (the owner's own address unless they chose another),
+   * subject and body (null: the standard ones; the body sanitised by the pages service), the button colour and
+   * whether the page carries Plink's branding. Those are optional: jobs queued before they existed send the
+   * standard e-mail. `test`: the owner's own test from the editor (no lead: `leadId` absent).
    */
   'email.file-delivery': {
     queue: QueueName.Email,
     schema: z.object({
       v: z.literal(1),
-      leadId: id,
+      leadId: id.optional(),
       to: z.string().min(3).max(320),
       page: z.object({ id, title: pageTitle, fileUrl: absoluteOrOwnUrl }),
       senderName: z.string().max(100),
+      replyTo: z.string().min(3).max(320).nullable().optional(),
+      subject: z.string().max(200).nullable().optional(),
+      bodyHtml: z.string().max(PAGE_LIMITS.emailBody).nullable().optional(),
+      buttonColor: z.string().regex(/^#[0-9a-fA-F]{6}$/).optional(),
+      branding: z.boolean().optional(),
+      test: z.boolean().optional(),
     }),
   },
   /**

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
-import type { EventPayload, PageFacts, PublicPageDto } from '@plink/contracts';
+import type { DeliveryEmailFacts, EventPayload, PageFacts, PublicPageDto } from '@plink/contracts';
 
 /** A page as a submission needs it, from the leads service's own read model. */
 export interface SubmissionPage {
@@ -18,6 +18,8 @@ export interface SubmissionPage {
   fileUrl: string | null;
   /** The page's webhook URL is set and on (the page's own fact). */
   webhookOn: boolean;
+  /** The file e-mail as the creator wrote it (null: facts from before it, the standard e-mail). */
+  deliveryEmail: DeliveryEmailFacts | null;
   /** The owner's plan as this service has it from billing's 'plan.changed' (no change heard of: Free). */
   ownerIsPro: boolean;
   /** The version of that plan (0: none heard of). */
@@ -38,6 +40,7 @@ interface FactsRow {
   paused: boolean;
   file_url: string | null;
   webhook_on: boolean;
+  delivery_email?: DeliveryEmailFacts | null;
   owner_is_pro?: boolean;
   plan_version?: number;
   public: PublicPageDto;
@@ -64,13 +67,13 @@ export class PageFactsRepository {
     const rows: { old_slug: string | null; applied: boolean }[] = await em.execute(
       `with old as (select slug from leads.page_facts where page_id = ?),
        up as (
-         insert into leads.page_facts as f (page_id, slug, owner_id, owner_username, paused, file_url, webhook_on, public, deleted, version)
-         values (?, ?, ?, ?, ?, ?, ?, cast(? as jsonb), ?, ?)
+         insert into leads.page_facts as f (page_id, slug, owner_id, owner_username, paused, file_url, webhook_on, public, delivery_email, deleted, version)
+         values (?, ?, ?, ?, ?, ?, ?, cast(? as jsonb), cast(? as jsonb), ?, ?)
          on conflict (page_id) do update set
            slug = coalesce(excluded.slug, f.slug), owner_id = coalesce(excluded.owner_id, f.owner_id),
            owner_username = coalesce(excluded.owner_username, f.owner_username), paused = excluded.paused,
            file_url = excluded.file_url, webhook_on = excluded.webhook_on, public = excluded.public,
-           deleted = excluded.deleted, version = excluded.version
+           delivery_email = excluded.delivery_email, deleted = excluded.deleted, version = excluded.version
          where f.version <= excluded.version
          returning f.page_id
        )
@@ -85,6 +88,7 @@ export class PageFactsRepository {
         facts?.fileUrl ?? null,
         facts?.webhookOn ?? false,
         facts ? JSON.stringify(facts.public) : null,
+        facts?.deliveryEmail ? JSON.stringify(facts.deliveryEmail) : null,
         facts === null,
         event.version,
       ],
@@ -100,17 +104,27 @@ export class PageFactsRepository {
    */
   async remember(pageId: number, facts: PageFacts): Promise<void> {
     await this.em.fork().execute(
-      `insert into leads.page_facts (page_id, slug, owner_id, owner_username, paused, file_url, webhook_on, public, deleted, version)
-       values (?, ?, ?, ?, ?, ?, ?, cast(? as jsonb), false, 0)
+      `insert into leads.page_facts (page_id, slug, owner_id, owner_username, paused, file_url, webhook_on, public, delivery_email, deleted, version)
+       values (?, ?, ?, ?, ?, ?, ?, cast(? as jsonb), cast(? as jsonb), false, 0)
        on conflict (page_id) do nothing`,
-      [pageId, facts.slug, facts.ownerId, facts.ownerUsername, facts.paused, facts.fileUrl, facts.webhookOn, JSON.stringify(facts.public)],
+      [
+        pageId,
+        facts.slug,
+        facts.ownerId,
+        facts.ownerUsername,
+        facts.paused,
+        facts.fileUrl,
+        facts.webhookOn,
+        JSON.stringify(facts.public),
+        facts.deliveryEmail ? JSON.stringify(facts.deliveryEmail) : null,
+      ],
     );
   }
 
   /** The live page of a slug (any case), or null. After a slug moved between pages, the newest fact wins. */
   async findBySlug(slug: string): Promise<SubmissionPage | null> {
     const rows: FactsRow[] = await this.em.fork().execute(
-      `select f.page_id, f.slug, f.owner_username, f.paused, f.file_url, f.webhook_on, f.public, f.version,
+      `select f.page_id, f.slug, f.owner_username, f.paused, f.file_url, f.webhook_on, f.public, f.delivery_email, f.version,
               coalesce(o.is_pro, false) as owner_is_pro, coalesce(o.version, 0) as plan_version
          from leads.page_facts f left join leads.owner_plans o on o.owner_id = f.owner_id
         where lower(f.slug) = lower(?) and not f.deleted order by f.version desc limit 1`,
@@ -158,6 +172,7 @@ export function toSubmissionPage(pageId: number, facts: Omit<FactsRow, 'page_id'
     public: facts.public,
     fileUrl: facts.file_url,
     webhookOn: facts.webhook_on,
+    deliveryEmail: facts.delivery_email ?? null,
     ownerIsPro: facts.owner_is_pro ?? false,
     planVersion: Number(facts.plan_version ?? 0),
     version: Number(facts.version ?? 0),

@@ -57,6 +57,7 @@ export class SubmissionPages {
       paused: facts.paused,
       file_url: facts.fileUrl,
       webhook_on: facts.webhookOn,
+      delivery_email: facts.deliveryEmail ?? null,
       public: facts.public as unknown as SubmissionPage['public'],
     });
   }

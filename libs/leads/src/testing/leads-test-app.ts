@@ -2,7 +2,7 @@ import { Global, Module, type INestApplicationContext } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Client } from 'pg';
-import { QueueName, type EventPayload, type PageFacts, type PublicPageDto } from '@plink/contracts';
+import { QueueName, type DeliveryEmailFacts, type EventPayload, type PageFacts, type PublicPageDto } from '@plink/contracts';
 import { makePublicPageDto } from '@plink/contracts/testing';
 import { PlatformModule, createHttpApp, createWorkerContext } from '@plink/platform';
 import { JobQueue, Outbox } from '@plink/queue';
@@ -35,13 +35,20 @@ export interface StandInPage {
   paused: boolean;
   fileUrl: string | null;
   webhookUrl: string | null;
+  /** The delivery e-mail as the pages service would resolve it (absent: facts from before it). */
+  deliveryEmail?: DeliveryEmailFacts;
   public: PublicPageDto;
   views: number;
   deleted: boolean;
 }
 
 /** What a test may set of a page (the public fields as a visitor's page shows them, plus the owner's file and webhook). */
-export type PageFields = Partial<PublicPageDto> & { fileUrl?: string | null; webhookUrl?: string | null; paused?: boolean };
+export type PageFields = Partial<PublicPageDto> & {
+  fileUrl?: string | null;
+  webhookUrl?: string | null;
+  paused?: boolean;
+  deliveryEmail?: DeliveryEmailFacts;
+};
 
 /** The answer of a submission on a page with the default thank-you texts. */
 export const okAnswer = {
@@ -126,7 +133,8 @@ export class StandInPages {
   }
 
   private assign(page: StandInPage, fields: PageFields): void {
-    const { fileUrl, webhookUrl, paused, ...shown } = fields;
+    const { fileUrl, webhookUrl, paused, deliveryEmail, ...shown } = fields;
+    if (deliveryEmail !== undefined) page.deliveryEmail = deliveryEmail;
     if (fileUrl !== undefined) page.fileUrl = fileUrl;
     if (webhookUrl !== undefined) page.webhookUrl = webhookUrl;
     if (paused !== undefined) page.paused = paused;
@@ -162,6 +170,7 @@ function factsOf(page: StandInPage): PageFacts {
     fileUrl: page.fileUrl,
     webhookOn: !!page.webhookUrl,
     public: page.public as unknown as Record<string, unknown>,
+    ...(page.deliveryEmail && { deliveryEmail: page.deliveryEmail }),
   };
 }
 

@@ -35,8 +35,54 @@ describe('leads: the jobs a lead records', () => {
     const id = await t.leadId(page.id, 'Carried@Example.com');
     await t.outboxDrained();
     expect((await fileDeliveries(id)).map((j) => j.data.payload)).toEqual([
-      { v: 1, leadId: id, to: 'Carried@Example.com', page: { id: page.id, title: 'Carried', fileUrl: 'https://files.example/carried.pdf' }, senderName: pro.username },
+      {
+        v: 1,
+        leadId: id,
+        to: 'Carried@Example.com',
+        page: { id: page.id, title: 'Carried', fileUrl: 'https://files.example/carried.pdf' },
+        // Facts without a delivery e-mail (pages before it): the standard e-mail, from the owner's name.
+        senderName: pro.username,
+        replyTo: null,
+        subject: null,
+        bodyHtml: null,
+        buttonColor: page.public.buttonColor,
+        branding: page.public.showBranding,
+      },
     ]);
+  });
+
+  it("records the file e-mail as the creator wrote it: sender, reply-to, subject, text, button colour and branding", async () => {
+    const page = await t.createPage(pro, {
+      title: 'Guide',
+      fileUrl: 'https://files.example/guide.pdf',
+      buttonColor: '#ff8800',
+      showBranding: false,
+      deliveryEmail: { senderName: 'Ana from Guide', replyTo: 'ana@creator.example', subject: 'Your guide, as promised', bodyHtml: '<p>Enjoy!</p>' },
+    });
+    await t.submit(page.slug, { email: 'reader@example.com', consent: true });
+    const id = await t.leadId(page.id, 'reader@example.com');
+    await t.outboxDrained();
+    expect((await fileDeliveries(id)).map((j) => j.data.payload)).toEqual([
+      {
+        v: 1,
+        leadId: id,
+        to: 'reader@example.com',
+        page: { id: page.id, title: 'Guide', fileUrl: 'https://files.example/guide.pdf' },
+        senderName: 'Ana from Guide',
+        replyTo: 'ana@creator.example',
+        subject: 'Your guide, as promised',
+        bodyHtml: '<p>Enjoy!</p>',
+        buttonColor: '#ff8800',
+        branding: false,
+      },
+    ]);
+
+    // A later edit of the e-mail reaches the next lead's job.
+    await t.pages.update(page, { deliveryEmail: { senderName: 'Ana', replyTo: null, subject: null, bodyHtml: null } });
+    await t.submit(page.slug, { email: 'second@example.com', consent: true });
+    const second = await t.leadId(page.id, 'second@example.com');
+    await t.outboxDrained();
+    expect((await fileDeliveries(second))[0]?.data.payload).toMatchObject({ senderName: 'Ana', replyTo: null, subject: null, bodyHtml: null });
   });
 
   it('records a webhook delivery only for a Pro owner’s page with a webhook URL', async () => {

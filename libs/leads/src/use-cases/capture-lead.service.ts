@@ -1,5 +1,5 @@
 import { BadRequestException, Inject, Injectable, NotFoundException } from '@nestjs/common';
-import { LeadMessages, mayBePageSlug, submitLeadSchema, type PublicPageDto, type SubmitLeadResponse } from '@plink/contracts';
+import { LeadMessages, mayBePageSlug, submitLeadSchema, type JobPayload, type PublicPageDto, type SubmitLeadResponse } from '@plink/contracts';
 import { thankYouButton } from '@plink/page-render';
 import { APP_CONFIG, type AppConfig } from '@plink/config';
 import { Outbox, type DeferredJob } from '@plink/queue';
@@ -22,6 +22,27 @@ export function thankYouOf(page: PublicPageDto): SubmitLeadResponse {
     thankYouSubtext: page.thankYouSubtext,
     thankYouButton: thankYouButton(page),
     redirectUrl: page.redirectUrl,
+  };
+}
+
+/**
+ * The file e-mail of a new lead: the page's delivery e-mail as its facts say (sender name, reply-to, subject and
+ * text as the creator wrote them, the owner's address as the reply-to unless they chose one), the button colour
+ * and branding the visitor's page shows. Facts from before the delivery e-mail existed: the standard e-mail from
+ * the owner's username.
+ */
+export function fileDeliveryOf(page: SubmissionPage, to: string): JobPayload<'email.file-delivery'> {
+  const mail = page.deliveryEmail;
+  return {
+    v: 1,
+    to,
+    page: { id: page.id, title: page.public.title, fileUrl: page.fileUrl! },
+    senderName: mail?.senderName ?? page.ownerUsername,
+    replyTo: mail?.replyTo ?? null,
+    subject: mail?.subject ?? null,
+    bodyHtml: mail?.bodyHtml ?? null,
+    buttonColor: page.public.buttonColor,
+    branding: page.public.showBranding,
   };
 }
 
@@ -95,7 +116,7 @@ export class CaptureLeadService {
     if (page.fileUrl) {
       jobs.push({
         name: 'email.file-delivery',
-        payload: { v: 1, to: email, page: { id: page.id, title: page.public.title, fileUrl: page.fileUrl }, senderName: page.ownerUsername },
+        payload: fileDeliveryOf(page, email),
         idField: 'leadId',
       });
     }

@@ -27,8 +27,7 @@ export class EmailProcessor extends ContractWorker<QueueName.Email> {
     'email.password-reset': (payload) => this.send(passwordResetEmail(this.config.appOrigin, payload.to, this.token(payload.sealedToken))),
     'email.email-change-confirm': (payload) => this.send(emailChangeConfirmEmail(this.config.appOrigin, payload.to, this.token(payload.sealedToken))),
     'email.email-change-notice': (payload) => this.send(emailChangeNoticeEmail(this.config.appOrigin, payload.to, payload.newEmail, payload.stage)),
-    'email.file-delivery': (payload) =>
-      this.send(fileDeliveryEmail(this.config.appOrigin, payload.to, { title: payload.page.title, fileUrl: payload.page.fileUrl })),
+    'email.file-delivery': (payload) => this.send(fileDeliveryEmail(this.config.appOrigin, payload)),
     'email.pro-started': (payload) =>
       this.send(proStartedEmail(this.config.appOrigin, payload.to, payload.until ? new Date(payload.until) : null, payload.trial ? 'trial' : 'plan')),
     'email.trial-ending': (payload) => this.send(trialEndingEmail(this.config.appOrigin, payload.to, new Date(payload.trialEnd), payload.cardOnFile)),

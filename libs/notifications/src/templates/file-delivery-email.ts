@@ -1,18 +1,5 @@
+import { renderDeliveryEmail, type JobPayload } from '@plink/contracts';
 import type { MailMessage } from '@plink/mail';
-import { PRODUCT_NAME, renderActionEmail } from './layout';
-
-export interface DeliveredPage {
-  /** The creator's page title (may be empty). */
-  title: string;
-  /** The file link: absolute, or the product's own `/uploads/…` path. */
-  fileUrl: string;
-}
-
-/** Creator-written text on one line, for a subject or a sentence. */
-function oneLine(text: string, max = 150): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
 
 /** An absolute link: `/uploads/…` paths are the product's own files. */
 export function absoluteFileUrl(appOrigin: string, fileUrl: string): string {
@@ -20,21 +7,29 @@ export function absoluteFileUrl(appOrigin: string, fileUrl: string): string {
 }
 
 /**
- * The file a visitor signed up for. It carries the page's title and file link, and nothing the
- * visitor typed (the address is only the recipient).
+ * The file a visitor signed up for, as the page's creator wrote it (see the `email.file-delivery` job): From the
+ * creator's sender name at the install's own address, Reply-To the creator's, their subject and text (sanitised
+ * by the pages service), the file button in the page's colour. The content is the one the editor previews
+ * (renderDeliveryEmail). It carries nothing the visitor typed (their address is only the recipient).
  */
-export function fileDeliveryEmail(appOrigin: string, to: string, page: DeliveredPage): MailMessage {
-  const title = oneLine(page.title);
-  return renderActionEmail({
-    to,
-    subject: title ? `Your download: ${title}` : `Your download from ${PRODUCT_NAME}`,
-    greeting: 'Hi there,',
-    lines: [
-      title
-        ? `Thanks for signing up on “${title}”. Here is the file you asked for.`
-        : 'Thanks for signing up. Here is the file you asked for.',
-    ],
-    action: { label: 'Download file', url: absoluteFileUrl(appOrigin, page.fileUrl) },
-    footer: `You received this email because this address was entered on a ${PRODUCT_NAME} page. If that was not you, you can ignore this email.`,
+export function fileDeliveryEmail(appOrigin: string, job: Omit<JobPayload<'email.file-delivery'>, 'v' | 'leadId'>): MailMessage {
+  const rendered = renderDeliveryEmail({
+    pageTitle: job.page.title,
+    fileUrl: absoluteFileUrl(appOrigin, job.page.fileUrl),
+    subject: job.subject ?? null,
+    bodyHtml: job.bodyHtml ?? null,
+    buttonColor: job.buttonColor ?? '#000000',
+    // Jobs from before the field: the branding they always had.
+    branding: job.branding ?? true,
+    senderName: job.senderName,
   });
+  const fromName = job.senderName.replace(/\s+/g, ' ').trim();
+  return {
+    to: job.to,
+    subject: job.test ? `[Test] ${rendered.subject}` : rendered.subject,
+    text: rendered.text,
+    html: rendered.html,
+    ...(fromName && { fromName }),
+    ...(job.replyTo && { replyTo: job.replyTo }),
+  };
 }

@@ -26,6 +26,9 @@ import {
   slugAvailabilitySchema,
   slugSchema,
   type SlugAvailabilityDto,
+  DeliveryEmailTexts,
+  testDeliveryEmailSchema,
+  type TestDeliveryEmailFields,
 } from '@plink/contracts';
 import { ApiDoc, CurrentUser, SignedInGuard, ZodPipe, type SignedInUser } from '@plink/http';
 import { PagesDirectory } from '../directory/pages-directory';
@@ -37,6 +40,7 @@ import { GetPageService } from '../use-cases/get-page.service';
 import { KeepPageLiveService } from '../use-cases/keep-page-live.service';
 import { ListPagesService } from '../use-cases/list-pages.service';
 import { UpdatePageService } from '../use-cases/update-page.service';
+import { SendTestEmailService, TEST_EMAIL_NEEDS_FILE } from '../use-cases/send-test-email.service';
 import { ViewCounter } from '../views/view-counter';
 import { WebhookSecretBox, toWebhookEndpointDto } from '../webhooks/webhook-endpoint';
 import { WebhookEndpointService } from '../webhooks/webhook-endpoint.service';
@@ -69,6 +73,7 @@ export class PagesController {
     private readonly webhookEndpoint: WebhookEndpointService,
     private readonly secrets: WebhookSecretBox,
     private readonly pages: PagesRepository,
+    private readonly testEmail: SendTestEmailService,
   ) {}
 
   @ApiDoc({ summary: "The signed-in user's pages, with views and conversions", ok: pageListSchema })
@@ -158,6 +163,32 @@ export class PagesController {
   @UseGuards(SignedInGuard)
   keepLive(@CurrentUser() user: SignedInUser, @Param('id', PageIdPipe) id: number): Promise<KeepPageLiveResponse> {
     return this.keepPageLive.execute(user, id);
+  }
+
+  /** "Send me a test" in the editor: the delivery e-mail with the editor's current values, to the creator only. */
+  @ApiDoc({
+    summary: "Send yourself the page's delivery e-mail as a test",
+    description:
+      "Sends the e-mail a visitor gets with the page's file, with the values in the body (unsaved edits; a field left out is the saved page's), to the signed-in creator's own verified address only. At most 5 per 10 minutes.",
+    body: testDeliveryEmailSchema,
+    ok: messageResponseSchema,
+    errors: {
+      400: TEST_EMAIL_NEEDS_FILE,
+      403: DeliveryEmailTexts.testNeedsVerified,
+      404: PageMessages.pageNotFound,
+      429: DeliveryEmailTexts.testTooMany,
+    },
+  })
+  @Post('pages/:id/test-email')
+  @HttpCode(200)
+  @UseGuards(SignedInGuard)
+  @RouteConfig({ bodyLimit: PAGE_BODY_LIMIT })
+  sendTestEmail(
+    @CurrentUser() user: SignedInUser,
+    @Param('id', PageIdPipe) id: number,
+    @Body(new ZodPipe(testDeliveryEmailSchema)) body: TestDeliveryEmailFields,
+  ): Promise<MessageResponse> {
+    return this.testEmail.execute(user, id, body);
   }
 
   /** A new webhook signing secret; the previous one signs beside it for 24 hours. Pro owners only. */

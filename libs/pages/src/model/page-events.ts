@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { PageFacts } from '@plink/contracts';
+import { PAGE_LIMITS, type DeliveryEmailFacts, type PageFacts } from '@plink/contracts';
 import { Outbox } from '@plink/queue';
 import { changeVersion } from './change-version';
 import { toPublicPage, type PageOwner } from './page.dto';
@@ -9,6 +9,8 @@ import type { Page } from './page.entity';
 /** The page's owner as the facts need them. */
 export interface PageEventOwner extends PageOwner {
   id: number;
+  /** The owner's account e-mail, when known: the delivery e-mail's reply-to unless the page names one. */
+  email?: string | null;
 }
 
 /**
@@ -51,5 +53,23 @@ export function factsOf(page: Page, owner: PageEventOwner, paused: boolean): Pag
     // Whether the owner's plan lets it send is the leads service's call, from billing's own 'plan.changed'.
     webhookOn: !page.webhookDisabledAt && !!page.webhookUrl,
     public: toPublicPage(page, owner) as unknown as Record<string, unknown>,
+    deliveryEmail: deliveryEmailOf(page, owner),
+  };
+}
+
+/**
+ * The page's delivery e-mail with the fallbacks the pages service knows: the sender is the page's own name,
+ * else its author name, else the owner's username; the reply-to the page's own, else the owner's e-mail.
+ */
+export function deliveryEmailOf(
+  page: Pick<Page, 'emailSenderName' | 'emailReplyTo' | 'emailSubject' | 'emailBody' | 'authorName'>,
+  owner: Pick<PageEventOwner, 'username' | 'email'>,
+): DeliveryEmailFacts {
+  const senderName = page.emailSenderName?.trim() || page.authorName?.trim() || owner.username || 'Plink';
+  return {
+    senderName: senderName.slice(0, PAGE_LIMITS.emailSenderName),
+    replyTo: page.emailReplyTo || owner.email || null,
+    subject: page.emailSubject || null,
+    bodyHtml: page.emailBody || null,
   };
 }

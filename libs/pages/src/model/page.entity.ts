@@ -64,6 +64,12 @@ export const PageSchema = defineEntity({
     faviconUrl: p.string().length(PAGE_LIMITS.url).nullable(),
     facebookPixelId: p.string().length(PAGE_LIMITS.trackingId).nullable(),
     googleAnalyticsId: p.string().length(PAGE_LIMITS.trackingId).nullable(),
+    /** The delivery e-mail (see pageFieldsSchema): null is the standard value of each. */
+    emailSenderName: p.string().length(PAGE_LIMITS.emailSenderName).nullable(),
+    emailReplyTo: p.string().length(PAGE_LIMITS.emailAddress).nullable(),
+    emailSubject: p.string().length(PAGE_LIMITS.emailSubject).nullable(),
+    /** Sanitised rich text, as `subtext`. */
+    emailBody: p.text().nullable(),
     views: p.bigint('number').default(0),
     /**
      * Set while the page is paused: its owner's Pro plan ended and this is not the one page a Free plan keeps

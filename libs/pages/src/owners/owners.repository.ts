@@ -6,6 +6,8 @@ export interface Owner {
   id: number;
   username: string;
   isPremium: boolean;
+  /** The account e-mail as the owner's last save carried it (null before it; the delivery e-mail's reply-to). */
+  email?: string | null;
 }
 
 /** An owner's plan as billing publishes it ('plan.changed'). */
@@ -21,6 +23,7 @@ interface OwnerRow {
   user_id: number;
   username: string;
   is_premium: boolean;
+  email: string | null;
 }
 
 /**
@@ -35,8 +38,8 @@ export class OwnersRepository {
   /** The owner, or null when the pages service has not heard of them. */
   async find(userId: number, em: EntityManager = this.em): Promise<Owner | null> {
     // A row without a username is a plan heard of before the owner's first save: not an owner yet.
-    const [row] = await em.execute<OwnerRow[]>('select user_id, username, is_premium from pages.owners where user_id = ? and username is not null', [userId]);
-    return row ? { id: row.user_id, username: row.username, isPremium: row.is_premium } : null;
+    const [row] = await em.execute<OwnerRow[]>('select user_id, username, is_premium, email from pages.owners where user_id = ? and username is not null', [userId]);
+    return row ? { id: row.user_id, username: row.username, isPremium: row.is_premium, email: row.email } : null;
   }
 
   /**
@@ -75,19 +78,22 @@ export class OwnersRepository {
 
   /**
    * The signed-in creator as their request carries them (identity's copy, read for the request): kept when
-   * the pages service has not heard of them yet. Their plan is taken only while no 'plan.changed' has
-   * reached this copy (then the request knows best); after that those alone change it. Their username likewise
-   * only while no 'user.renamed' has (a request read before a rename must not undo it).
+   * the pages service has not heard of them yet; their e-mail followed on every save (the default reply-to of
+   * their pages' delivery e-mail). Their plan is taken only while no 'plan.changed' has reached this copy (then
+   * the request knows best); after that those alone change it. Their username likewise only while no
+   * 'user.renamed' has (a request read before a rename must not undo it).
    */
   async remember(em: EntityManager, user: Owner): Promise<void> {
     await em.execute(
-      `insert into pages.owners as o (user_id, username, is_premium) values (?, ?, ?)
+      `insert into pages.owners as o (user_id, username, is_premium, email) values (?, ?, ?, ?)
        on conflict (user_id) do update set
          username = case when o.username_version = 0 or o.username is null then excluded.username else o.username end,
+         email = coalesce(excluded.email, o.email),
          is_premium = case when o.plan_version = 0 then excluded.is_premium else o.is_premium end, updated_at = now()
          where (o.username_version = 0 and o.username is distinct from excluded.username) or o.username is null
-           or (o.plan_version = 0 and o.is_premium <> excluded.is_premium)`,
-      [user.id, user.username, user.isPremium],
+           or (o.plan_version = 0 and o.is_premium <> excluded.is_premium)
+           or o.email is distinct from coalesce(excluded.email, o.email)`,
+      [user.id, user.username, user.isPremium, user.email ?? null],
     );
   }
 }

@@ -35,7 +35,7 @@ export class CreatePageService {
     if (!user.isVerified) throw new ForbiddenException({ message: PageMessages.verifyFirst });
     if (!user.isPremium && (await this.pages.countByOwner(user.id)) >= 1) throw freePlanLimit();
     const planned = applyPlanRules(input, user);
-    const fields = { ...planned, subtext: sanitizeRichText(input.subtext), ...webhookFieldsOnSave(null, planned.webhookUrl, this.secrets) };
+    const fields = { ...planned, subtext: sanitizeRichText(input.subtext), emailBody: sanitizeRichText(input.emailBody), ...webhookFieldsOnSave(null, planned.webhookUrl, this.secrets) };
     if (await this.pages.slugTaken(fields.slug)) throw slugTaken();
     if (planned.webhookUrl) await this.webhookUrls.assertAllowed(planned.webhookUrl);
 

@@ -39,6 +39,7 @@ export class UpdatePageService {
     if (!page) throw new NotFoundException({ message: PageMessages.pageNotFound });
     const fields = withoutUndefined(applyPlanRules(changes, user));
     if ('subtext' in fields) fields.subtext = sanitizeRichText(fields.subtext);
+    if ('emailBody' in fields) fields.emailBody = sanitizeRichText(fields.emailBody);
     const oldSlug = page.slug;
     if (fields.slug !== undefined && fields.slug.toLowerCase() !== oldSlug.toLowerCase() && (await this.pages.slugTaken(fields.slug, page.id))) {
       throw slugTaken();

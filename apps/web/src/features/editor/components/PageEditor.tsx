@@ -14,6 +14,7 @@ import { formValuesToPreview, formValuesToRequest, type PageFormValues } from '.
 import { applyFreePlan } from '../model/plan-gating';
 import { AppearanceTab } from './AppearanceTab';
 import { ContentTab } from './ContentTab';
+import { DeliveryEmailTab } from './DeliveryEmailTab';
 import { LivePreview } from './LivePreview';
 import { SettingsTab } from './SettingsTab';
 import { SharingTab } from './SharingTab';
@@ -164,6 +165,9 @@ export function PageEditor({ mode, initialValues, actions }: PageEditorProps) {
                 </Tabs.Panel>
                 <Tabs.Panel value="thank-you">
                   <ThankYouTab form={form} />
+                </Tabs.Panel>
+                <Tabs.Panel value="delivery-email">
+                  <DeliveryEmailTab form={form} user={user} pageId={mode.kind === 'edit' ? mode.id : null} />
                 </Tabs.Panel>
                 <Tabs.Panel value="metadata">
                   <SharingTab form={form} />

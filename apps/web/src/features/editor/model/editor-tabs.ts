@@ -1,8 +1,8 @@
 import type { PageFormValues } from './page-form';
 
 /**
- * The editor's tabs and the fields each edits: Content, Appearance, Settings and Thank You,
- * plus Sharing, the page's metadata (meta title and description, sharing image, favicon). Every field of the
+ * The editor's tabs and the fields each edits: Content, Appearance, Settings and Thank You, the Delivery
+ * e-mail (the e-mail visitors get with the file), plus Sharing, the page's metadata (meta title and description, sharing image, favicon). Every field of the
  * form belongs to exactly one tab (a save error opens the tab of the field).
  */
 export const EDITOR_TABS = [
@@ -38,6 +38,11 @@ export const EDITOR_TABS = [
     value: 'thank-you',
     label: 'Thank You',
     fields: ['thankYouHeadline', 'thankYouSubtext', 'thankYouButtonText', 'thankYouButtonUrl'],
+  },
+  {
+    value: 'delivery-email',
+    label: 'Delivery e-mail',
+    fields: ['emailSenderName', 'emailReplyTo', 'emailSubject', 'emailBody'],
   },
   {
     value: 'metadata',
