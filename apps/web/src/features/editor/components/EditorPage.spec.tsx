@@ -80,7 +80,6 @@ describe('/editor/new', () => {
     expect(await findToast('Creating page...')).toBeInTheDocument();
     await act(async () => answer.resolve({ status: 201, body: makePage({ id: 9, slug: 'free-guide' }) }));
 
-    expect(await findToast('Your page has been created!')).toBeInTheDocument();
     const live = await screen.findByRole('dialog', { name: 'Your page is live' });
     expect(location()).toBe('/editor/new');
     await user.click(within(live).getByRole('button', { name: 'Go to dashboard' }));

@@ -60,7 +60,6 @@ describe('"Your page is live" after the first save', () => {
   it('opens after the create instead of the dashboard, copies the link, and goes there when closed', async () => {
     const { user, location, dialog } = await createPage();
 
-    expect(await findToast('Your page has been created!')).toBeInTheDocument();
     expect(location()).toBe('/editor/new');
     expect(dialog.getByRole('textbox', { name: "Your page's link" })).toHaveValue(LINK);
     expect(dialog.getByRole('link', { name: 'View live page' })).toHaveAttribute('href', '/free-guide');

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CreatePageRequest } from '@plink/contracts';
 import { errorText } from '../../../lib/api-client';
-import { toast } from '../../../lib/toast';
+import { clearToasts, toast } from '../../../lib/toast';
 import { createPage } from '../api/pages.api';
 import { pagesKeys } from '../api/pages.keys';
 
-/** 'Creating page...', then 'Your page has been created!'; where to go next is the caller's (the editor's "Your page is live"). */
+/** 'Creating page...' while it saves; what a success shows is the caller's (the editor's "Your page is live"). */
 export function useCreatePage() {
   const queryClient = useQueryClient();
   return useMutation({
@@ -16,8 +16,8 @@ export function useCreatePage() {
     onSuccess: (page) => {
       queryClient.setQueryData(pagesKeys.detail(page.id), page);
       void queryClient.invalidateQueries({ queryKey: pagesKeys.lists() });
-      // Replaces 'Creating page...'; the caller shows what comes next.
-      toast({ title: 'Your page has been created!', variant: 'success' });
+      // The editor's "Your page is live" says it: no toast beside it (two announcements at once).
+      clearToasts();
     },
     onError: (error) =>
       toast({
