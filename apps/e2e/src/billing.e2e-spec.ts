@@ -62,7 +62,7 @@ test('a Free creator upgrades through Stripe Checkout with the trial, removes th
     await expect(brandingSwitch(page)).toBeChecked();
 
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await expect(toast(page, 'Your page has been created!')).toBeVisible();
+    await page.getByRole('dialog', { name: 'Your page is live' }).getByRole('button', { name: 'Go to dashboard' }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
     expect(await publicPageBranding()).toBe(1);
   });

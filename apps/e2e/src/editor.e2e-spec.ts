@@ -145,7 +145,7 @@ test('a Pro creator builds a page through every tab, uploads images, and visitor
 
   await test.step('save → the dashboard', async () => {
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await expect(toast(page, 'Your page has been created!')).toBeVisible();
+    await page.getByRole('dialog', { name: 'Your page is live' }).getByRole('button', { name: 'Go to dashboard' }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
     await expect(page.getByRole('row').filter({ hasText: title })).toBeVisible();
   });

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
 import { formatConversionRate } from '@plink/contracts';
-import { cspViolations, expect, newIdentity, registerAndVerify, snap, test, toast } from './fixtures';
+import { cspViolations, expect, newIdentity, registerAndVerify, snap, test } from './fixtures';
 
 /**
  * The pages journey as its people see it in a real browser: a creator builds a landing
@@ -105,9 +105,20 @@ test('a creator builds a page, strangers sign up with and without JavaScript, th
     await snap(page, '03-editor-thank-you');
   });
 
-  await test.step('save → toast → the dashboard lists the page with its URL and 0%', async () => {
+  await test.step('save → "Your page is live": the link, its QR code and the sharing card', async () => {
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await expect(toast(page, 'Your page has been created!')).toBeVisible();
+    const live = page.getByRole('dialog', { name: 'Your page is live' });
+    await expect(live.getByRole('textbox', { name: "Your page's link" })).toHaveValue(`${origin}/${slug}`);
+    await expect(live.getByRole('img', { name: `QR code of ${origin}/${slug}` })).toBeVisible();
+    await expect(live.getByTestId('social-card-preview')).toContainText(title);
+    const download = page.waitForEvent('download');
+    await live.getByRole('link', { name: 'Download PNG' }).click();
+    expect((await download).suggestedFilename()).toBe(`${slug}-qr.png`);
+    await snap(page, '03a-page-live');
+  });
+
+  await test.step('Go to dashboard → it lists the page with its URL and 0%', async () => {
+    await page.getByRole('dialog', { name: 'Your page is live' }).getByRole('button', { name: 'Go to dashboard' }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
     const row = pageRow(page, title);
     await expect(row).toBeVisible();

@@ -128,6 +128,9 @@ test('every screen passes axe (no serious or critical violation), fits a 390 px 
   const slug = `shots-${Date.now().toString(36)}`;
   await page.getByLabel(/URL Slug/).fill(slug);
   await page.getByRole('button', { name: 'Save' }).click();
+  const live = page.getByRole('dialog', { name: 'Your page is live' });
+  await review('page-live', () => live.getByRole('img', { name: /^QR code of / }));
+  await live.getByRole('button', { name: 'Go to dashboard' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
 
   await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();

@@ -34,7 +34,7 @@ test('a Pro creator sets a webhook, sends a test event, sees it delivered and re
       await expect(page.getByText('Save the page to get its signing secret')).toBeVisible();
       await page.getByLabel(/Webhook URL/).fill(hookUrl);
       await page.getByRole('button', { name: 'Save' }).click();
-      await expect(toast(page, 'Your page has been created!')).toBeVisible();
+      await page.getByRole('dialog', { name: 'Your page is live' }).getByRole('button', { name: 'Go to dashboard' }).click();
       await expect(page).toHaveURL(/\/dashboard$/);
     });
 

@@ -13,8 +13,6 @@ export {
   type RenderedPublicPage,
   renderNotFoundDocument,
   renderPausedDocument,
-  absoluteUrl,
-  pageDescription,
   type PublicPageDocumentOptions,
 } from './server/render-document';
 export { resolveFontFile } from './server/font-files';

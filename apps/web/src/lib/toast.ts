@@ -44,3 +44,8 @@ export function toast({
     closeButtonProps: { 'aria-label': 'Close notification' },
   });
 }
+
+/** Closes the toast showing (its news is told elsewhere now, e.g. by a dialog). */
+export function clearToasts() {
+  notifications.clean();
+}

@@ -15,3 +15,4 @@ export {
   type FontWeight,
   type PageFonts,
 } from './fonts';
+export { socialCard, absoluteUrl, pageDescription, SOCIAL_CARD_DEFAULT_TITLE, type SocialCard, type SocialCardPage } from './social-card';

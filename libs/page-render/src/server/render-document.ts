@@ -5,7 +5,8 @@ import { LandingPage, ThankYouMessage, type LandingPageState } from '../componen
 import { LANDING_PAGE_CSS } from '../components/styles';
 import { fontFaceCss, preloadFontUrls } from '../components/fonts';
 import { safeUrl } from '../components/theme';
-import { escapeHtml, htmlToText, scriptJson, truncate } from './escape';
+import { socialCard } from '../components/social-card';
+import { escapeHtml, scriptJson } from './escape';
 import { THANK_YOU_TEMPLATE_ID, submitScript } from './inline-script';
 import { trackingTags } from './tracking';
 import { hasCreatorCode, publicPagePolicy, type CreatorCodeIsolation } from './page-policy';
@@ -28,23 +29,6 @@ export interface PublicPageDocumentOptions {
   submittedEmail?: string;
   /** The HTTP status is the caller's business, not the document's. */
   status?: never;
-}
-
-const DEFAULT_TITLE = 'Plink';
-const DESCRIPTION_MAX = 160;
-
-/** An absolute http(s) URL for a page image: `/uploads/…` paths get the app's origin. */
-export function absoluteUrl(url: string | null | undefined, appOrigin: string): string | null {
-  const safe = safeUrl(url);
-  if (!safe) return null;
-  return safe.startsWith('/') ? `${appOrigin.replace(/\/+$/, '')}${safe}` : safe;
-}
-
-/** The page's description for search engines and sharing: metaDescription, else the subtext's text. */
-export function pageDescription(page: PublicPageDto): string | null {
-  if (page.metaDescription?.trim()) return page.metaDescription.trim();
-  const text = page.subtext ? htmlToText(page.subtext) : '';
-  return text ? truncate(text, DESCRIPTION_MAX) : null;
 }
 
 const meta = (attr: 'name' | 'property', key: string, content: string) =>
@@ -81,9 +65,8 @@ export function renderPublicPage(
 
 function renderDocument(page: PublicPageDto, options: PublicPageDocumentOptions): { html: string; inlineScripts: string[] } {
   const slug = encodeURIComponent(page.slug);
-  const title = page.metaTitle?.trim() || page.title.trim() || DEFAULT_TITLE;
-  const description = pageDescription(page);
-  const image = absoluteUrl(page.metaImageUrl, options.appOrigin) ?? absoluteUrl(page.imageUrl, options.appOrigin);
+  // The same card the editor previews after the first save.
+  const { title, description, image } = socialCard(page, options.appOrigin);
   const favicon = safeUrl(page.faviconUrl) ?? '/favicon.ico';
   const redirectUrl = safeUrl(page.redirectUrl);
 

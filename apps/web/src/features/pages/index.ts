@@ -5,6 +5,7 @@ export {
 } from './api/pages.api';
 export { parsePageId } from './api/page-id';
 export { pagesKeys } from './api/pages.keys';
+export { PageLiveDialog } from './components/PageLiveDialog';
 export { PageLoadError } from './components/PageLoadError';
 export { useCopyPageUrl } from './hooks/useCopyPageUrl';
 export { useCreatePage } from './hooks/useCreatePage';

@@ -64,7 +64,7 @@ describe('/editor/new', () => {
     expect(sentPayloads(fetchMock, 'POST', '/api/pages')).toHaveLength(0);
   });
 
-  it('creates the page, then confirms and opens the dashboard', async () => {
+  it('creates the page, then says it is live and opens the dashboard when that is closed', async () => {
     const answer = deferred<MockReply>();
     const { user, fetchMock, location } = await openEditor('/editor/new', {
       'POST /api/pages': () => answer.promise,
@@ -80,7 +80,9 @@ describe('/editor/new', () => {
     expect(await findToast('Creating page...')).toBeInTheDocument();
     await act(async () => answer.resolve({ status: 201, body: makePage({ id: 9, slug: 'free-guide' }) }));
 
-    expect(await findToast('Your page has been created!')).toBeInTheDocument();
+    const live = await screen.findByRole('dialog', { name: 'Your page is live' });
+    expect(location()).toBe('/editor/new');
+    await user.click(within(live).getByRole('button', { name: 'Go to dashboard' }));
     expect(location()).toBe('/dashboard');
     const [sent] = sentPayloads(fetchMock, 'POST', '/api/pages') as Record<string, unknown>[];
     expect(sent).toMatchObject({
@@ -219,6 +221,8 @@ describe('/editor/:id', () => {
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(await findToast('Your page has been updated!')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'View live page' })).toHaveAttribute('href', '/better-guide');
+    // "Your page is live" is for the first save only: saving an existing page stays in the editor.
+    expect(screen.queryByRole('dialog', { name: 'Your page is live' })).not.toBeInTheDocument();
   });
 
   it('has no live page to show while creating', async () => {

@@ -64,7 +64,7 @@ describe('editor tabs', () => {
     });
 
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    await findToast('Your page has been created!');
+    await screen.findByRole('dialog', { name: 'Your page is live' });
     expect(sentPayloads(fetchMock, 'POST', '/api/pages')[0]).toMatchObject({
       buttonColor: '#ff0000',
       titleFont: 'Playfair Display',
@@ -128,7 +128,7 @@ describe('Pro features in the editor', () => {
   it('lets a Pro user set a webhook and custom code, which never runs in the preview', async () => {
     const { user, fetchMock } = await openEditor('/editor/new', {
       'POST /api/pages': (payload) => ({ status: 201, body: makePage({ ...(payload as object), id: 3 }) }),
-      // Saved, the page opens the dashboard, which checks a Pro user's plan.
+      // Saved and closed, "Your page is live" opens the dashboard, which checks a Pro user's plan.
       ...proPlanStillActive,
     }, { isPremium: true });
     await user.type(screen.getByLabelText(/URL Slug/), 'pro-page');
@@ -138,7 +138,7 @@ describe('Pro features in the editor', () => {
 
     expect(document.querySelector('[data-testid="live-preview"] script')).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    await findToast('Your page has been created!');
+    await screen.findByRole('dialog', { name: 'Your page is live' });
     expect(sentPayloads(fetchMock, 'POST', '/api/pages')[0]).toMatchObject({
       webhookUrl: 'https://hooks.example.com/lead',
       customCodeSnippet: '<script>window.__ran = true</script>',

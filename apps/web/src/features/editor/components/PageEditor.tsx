@@ -1,12 +1,13 @@
 import type { ReactNode } from 'react';
 import { Box, Button, Container, Grid, Group, SegmentedControl, Stack, Tabs, Text, Title } from '@mantine/core';
-import { PageMessages } from '@plink/contracts';
+import { PageMessages, type PageDto } from '@plink/contracts';
 import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
 import { BackToDashboardLink } from '../../../components/BackToDashboardLink';
 import { errorStatus } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
 import { useSignedInUser } from '../../auth';
-import { publicPagePath, useCopyPageUrl, useCreatePage, useUpdatePage } from '../../pages';
+import { PageLiveDialog, publicPagePath, useCopyPageUrl, useCreatePage, useUpdatePage } from '../../pages';
 import { usePageForm } from '../hooks/usePageForm';
 import { useUnsavedChangesPrompt } from '../hooks/useUnsavedChangesPrompt';
 import { EDITOR_TABS, type EditorTab, tabOfField } from '../model/editor-tabs';
@@ -30,7 +31,7 @@ interface PageEditorProps {
   actions?: ReactNode;
 }
 
-/** The save call of the mode: create (then the dashboard) or update (stay). */
+/** The save call of the mode: create (then "Your page is live", then the dashboard) or update (stay). */
 function useSavePage(mode: EditorMode) {
   const create = useCreatePage();
   const update = useUpdatePage(mode.kind === 'edit' ? mode.id : 0);
@@ -48,6 +49,9 @@ export function PageEditor({ mode, initialValues, actions }: PageEditorProps) {
   // The address the page answers at now: the last saved slug, not the one being typed.
   const [liveSlug, setLiveSlug] = useState(initialValues.slug);
   const unsaved = useUnsavedChangesPrompt(form.isDirty());
+  // The page just created: "Your page is live" shows it until the creator goes on to the dashboard.
+  const [createdPage, setCreatedPage] = useState<PageDto | null>(null);
+  const navigate = useNavigate();
 
   const submit = () => {
     if (!form.getValues().slug.trim()) {
@@ -76,9 +80,10 @@ export function PageEditor({ mode, initialValues, actions }: PageEditorProps) {
     // Creating ends on the dashboard: that navigation is the save's own, not a loss of changes.
     if (mode.kind === 'create') unsaved.allowNextNavigation();
     save.mutate(formValuesToRequest(applyFreePlan(values, user.isPremium)), {
-      onSuccess: () => {
+      onSuccess: (page) => {
         form.resetDirty(values);
         setLiveSlug(values.slug.trim());
+        if (mode.kind === 'create') setCreatedPage(page);
       },
       onError: (error) => {
         unsaved.allowNextNavigation(false);
@@ -183,6 +188,7 @@ export function PageEditor({ mode, initialValues, actions }: PageEditorProps) {
         </Grid>
       </Stack>
       <UnsavedChangesDialog blocker={unsaved.blocker} />
+      <PageLiveDialog page={createdPage} onClose={() => navigate('/dashboard')} />
     </Container>
   );
 }

@@ -1,15 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CreatePageRequest } from '@plink/contracts';
-import { useNavigate } from 'react-router-dom';
 import { errorText } from '../../../lib/api-client';
-import { toast } from '../../../lib/toast';
+import { clearToasts, toast } from '../../../lib/toast';
 import { createPage } from '../api/pages.api';
 import { pagesKeys } from '../api/pages.keys';
 
-/** 'Creating page...', then 'Your page has been created!' and the dashboard. */
+/** 'Creating page...' while it saves; what a success shows is the caller's (the editor's "Your page is live"). */
 export function useCreatePage() {
   const queryClient = useQueryClient();
-  const navigate = useNavigate();
   return useMutation({
     mutationFn: (page: CreatePageRequest) => createPage(page),
     onMutate: () => {
@@ -18,8 +16,8 @@ export function useCreatePage() {
     onSuccess: (page) => {
       queryClient.setQueryData(pagesKeys.detail(page.id), page);
       void queryClient.invalidateQueries({ queryKey: pagesKeys.lists() });
-      toast({ title: 'Your page has been created!', variant: 'success' });
-      navigate('/dashboard');
+      // The editor's "Your page is live" says it: no toast beside it (two announcements at once).
+      clearToasts();
     },
     onError: (error) =>
       toast({
