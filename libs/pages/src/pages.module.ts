@@ -16,7 +16,7 @@ import { CreatePageService } from './use-cases/create-page.service';
 import { DeletePageService } from './use-cases/delete-page.service';
 import { FlushViewsService } from './use-cases/flush-views.service';
 import { OwnerPlanChangedService } from './use-cases/owner-plan-changed.service';
-import { OwnerRenamedService } from './use-cases/owner-renamed.service';
+import { OwnerProfileChangedService } from './use-cases/owner-profile-changed.service';
 import { GetPageService } from './use-cases/get-page.service';
 import { KeepPageLiveService } from './use-cases/keep-page-live.service';
 import { RemovePausedLeadsService } from './use-cases/remove-paused-leads.service';
@@ -91,7 +91,7 @@ export class PagesUploadUsageModule {}
     PageChanges,
     PageEvents,
     OwnerPlanChangedService,
-    OwnerRenamedService,
+    OwnerProfileChangedService,
     RemovePausedLeadsService,
     WebhookSecretBox,
     WebhookEndpointService,

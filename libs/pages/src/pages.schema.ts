@@ -5,7 +5,7 @@ import { WebhookEndpoint20261124 } from './migrations/20261124-webhook-endpoint'
 import { CreateExamplePages20261125 } from './migrations/20261125-create-example-pages';
 import { CreateOwners20261126 } from './migrations/20261126-create-owners';
 import { OwnerPlanVersion20261128 } from './migrations/20261128-owner-plan-version';
-import { OwnerUsernameVersion20261130 } from './migrations/20261130-owner-username-version';
+import { OwnerProfileVersion20261130 } from './migrations/20261130-owner-profile-version';
 import { DeliveryEmail20261130 } from './migrations/20261130-delivery-email';
 import { PageSchema } from './model/page.entity';
 
@@ -20,7 +20,7 @@ export const PAGES_SCHEMA: ServiceSchema = {
     { name: '20261125_create_example_pages', class: CreateExamplePages20261125 },
     { name: '20261126_create_owners', class: CreateOwners20261126 },
     { name: '20261128_owner_plan_version', class: OwnerPlanVersion20261128 },
-    { name: '20261130_owner_username_version', class: OwnerUsernameVersion20261130 },
+    { name: '20261130_owner_profile_version', class: OwnerProfileVersion20261130 },
     { name: '20261130_delivery_email', class: DeliveryEmail20261130 },
   ],
 };

@@ -115,15 +115,16 @@ export const EVENTS = {
     }),
     subscribers: { identity: QueueName.Identity, pages: QueueName.Pages, leads: QueueName.Leads },
   },
-  'user.renamed': {
+  'user.changed': {
     owner: 'identity',
     summary:
-      "A user changed their username (Settings → Account). `version` counts the user's username changes: a copy keeps the highest it has seen. Pages keeps it as the owner's name (the `/p/{username}/{slug}` address, the author shown) and publishes the owner's pages again (`page.changed`), as for a plan.",
+      "A user changed their username or e-mail address (Settings → Account; an e-mail once confirmed at the new address). `version` counts the user's profile changes: a copy keeps the highest it has seen. Pages keeps both as the owner's (the `/p/{username}/{slug}` address, the author shown, the delivery e-mail's default reply-to) and publishes the owner's pages again (`page.changed`), as for a plan.",
     schema: z.object({
       v: z.literal(1),
       userId: id,
       username: z.string().min(1).max(100),
-      /** The user's username version in identity: 1 for the first change, one more for each. */
+      email: z.string().min(3).max(254),
+      /** The user's profile version in identity: 1 for the first change, one more for each. */
       version: z.number().int().positive(),
     }),
     subscribers: { pages: QueueName.Pages },

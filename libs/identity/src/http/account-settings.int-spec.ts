@@ -21,7 +21,7 @@ describe('identity: Settings → Account', () => {
   });
 
   /** Waits until the pages service was sent `count` renames of the user (they reach its queue just after the answers). */
-  const renamesReached = (userId: number, count: number) => eventually(async () => (await t.renamesOf(userId)).length >= count);
+  const profileChangesReached = (userId: number, count: number) => eventually(async () => (await t.profileChangesOf(userId)).length >= count);
   const tag = () => {
     n += 1;
     return `${Date.now().toString(36)}${n}`;
@@ -65,6 +65,9 @@ describe('identity: Settings → Account', () => {
       expect((await t.client().post('/api/login', { email: newEmail, password: c.password })).status).toBe(200);
       expect((await t.client().post('/api/login', { email: c.email, password: c.password })).status).toBe(401);
       expect(await t.noticeFor(c.email, 'changed')).toMatchObject({ to: { email: c.email }, newEmail: 'N***@Example.com' });
+      // The pages service, which keeps the address for the delivery e-mail's reply-to, is told once it applies.
+      await profileChangesReached(c.id, 1);
+      expect(await t.profileChangesOf(c.id)).toEqual([{ v: 1, userId: c.id, username: c.username, email: newEmail, version: 1 }]);
 
       // The link works once.
       expect(await t.client().post('/api/account/email/confirm', { token: link.token })).toMatchObject({
@@ -176,14 +179,14 @@ describe('identity: Settings → Account', () => {
       expect((await c.b.get('/api/user')).body.username).toBe(renamed);
       // Only the case changes: still the owner's own name, allowed.
       expect((await c.b.post('/api/account/username', { username: renamed.toLowerCase() })).body.username).toBe(renamed.toLowerCase());
-      await renamesReached(c.id, 2);
-      expect(await t.renamesOf(c.id)).toEqual([
-        { v: 1, userId: c.id, username: renamed, version: 1 },
-        { v: 1, userId: c.id, username: renamed.toLowerCase(), version: 2 },
+      await profileChangesReached(c.id, 2);
+      expect(await t.profileChangesOf(c.id)).toEqual([
+        { v: 1, userId: c.id, username: renamed, email: c.email, version: 1 },
+        { v: 1, userId: c.id, username: renamed.toLowerCase(), email: c.email, version: 2 },
       ]);
       // The same name again changes nothing and tells nobody.
       expect((await c.b.post('/api/account/username', { username: renamed.toLowerCase() })).status).toBe(200);
-      expect(await t.renamesOf(c.id)).toHaveLength(2);
+      expect(await t.profileChangesOf(c.id)).toHaveLength(2);
     });
 
     it("refuses a name another account has in any case, and a name the registration would refuse", async () => {
@@ -199,7 +202,7 @@ describe('identity: Settings → Account', () => {
         body: { message: IdentityMessages.usernameCharacters },
       });
       expect((await c.b.get('/api/user')).body.username).toBe(c.username);
-      expect(await t.renamesOf(c.id)).toEqual([]);
+      expect(await t.profileChangesOf(c.id)).toEqual([]);
     });
 
     it('gives a name asked for by two accounts at once to one of them only', async () => {
@@ -210,8 +213,8 @@ describe('identity: Settings → Account', () => {
       const rows = await t.db.query('select id from identity.users where lower(username) = lower($1)', [wanted]);
       expect(rows.rowCount).toBe(1);
       const winner = rows.rows[0].id as number;
-      await renamesReached(winner, 1);
-      expect(await t.renamesOf(winner === a.id ? b.id : a.id)).toEqual([]);
+      await profileChangesReached(winner, 1);
+      expect(await t.profileChangesOf(winner === a.id ? b.id : a.id)).toEqual([]);
     });
   });
 });

@@ -97,12 +97,12 @@ export class IdentityTestApp {
     return eventually(async () => (await this.noticesTo(email)).filter((n) => n.stage === stage)[after]);
   }
 
-  /** The 'user.renamed' messages the pages service was sent for a user, oldest first. */
-  async renamesOf(userId: number): Promise<JobPayload<'user.renamed'>[]> {
+  /** The 'user.changed' messages the pages service was sent for a user, oldest first. */
+  async profileChangesOf(userId: number): Promise<JobPayload<'user.changed'>[]> {
     const jobs = await this.app.get(JobQueue).queue(QueueName.Pages).getJobs(['waiting', 'delayed', 'prioritized', 'active', 'completed', 'failed']);
     return jobs
-      .filter((j) => j?.name === 'user.renamed')
-      .map((j) => j.data.payload as JobPayload<'user.renamed'>)
+      .filter((j) => j?.name === 'user.changed')
+      .map((j) => j.data.payload as JobPayload<'user.changed'>)
       .filter((p) => p.userId === userId)
       .sort((a, b) => a.version - b.version);
   }

@@ -89,6 +89,14 @@ export class ChangeEmailService {
     user.resetPasswordToken = null;
     user.resetPasswordTokenExpiry = null;
     this.outbox.record(tx, 'email.email-change-notice', { v: 1, to: oldRecipient, newEmail: maskEmail(newEmail), stage: 'changed' });
+    // The copies that keep the address (pages: the delivery e-mail's default reply-to) hear of it in the same
+    // commit, ordered with renames by the one profile version, counted in the row (as a rename counts it) so
+    // that a rename at the same moment gets another number. A change that then fails only skips a number.
+    const [row] = await tx.execute<{ profile_version: number }[]>(
+      'update identity.users set profile_version = profile_version + 1 where id = ? returning profile_version',
+      [user.id],
+    );
+    this.outbox.publish(tx, 'user.changed', { v: 1, userId: user.id, username: user.username, email: newEmail, version: row.profile_version });
     try {
       await tx.flush();
     } catch (err) {

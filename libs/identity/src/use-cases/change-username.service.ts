@@ -8,7 +8,7 @@ import { UsersRepository } from '../users/users.repository';
 
 /**
  * Settings → Account's username change, under the registration's rules (the schema, unique in any case; the
- * unique index decides a race). The change is published ('user.renamed') in the same transaction, so the
+ * unique index decides a race). The change is published ('user.changed') in the same transaction, so the
  * pages service's copy of the owner follows one hop away: the pages answer at `/p/{new}/{slug}`, and the old
  * long address stops answering (the old name is free for someone else, whose pages it may come to name).
  */
@@ -26,12 +26,12 @@ export class ChangeUsernameService {
     try {
       // Counted in the row's own update: two changes at once get two versions, in the order they commit.
       const version = await this.em.transactional(async (tx) => {
-        const [row] = await tx.execute<{ username_version: number }[]>(
-          'update identity.users set username = ?, username_version = username_version + 1 where id = ? returning username_version',
+        const [row] = await tx.execute<{ profile_version: number; email: string }[]>(
+          'update identity.users set username = ?, profile_version = profile_version + 1 where id = ? returning profile_version, email',
           [input.username, user.id],
         );
-        this.outbox.publish(tx, 'user.renamed', { v: 1, userId: user.id, username: input.username, version: row.username_version });
-        return row.username_version;
+        this.outbox.publish(tx, 'user.changed', { v: 1, userId: user.id, username: input.username, email: row.email, version: row.profile_version });
+        return row.profile_version;
       });
       getLogger().info({ userId: user.id, version }, 'username changed');
       const renamed = await this.users.findByIdAfresh(user.id);

@@ -23,8 +23,8 @@ export const UserSchema = defineEntity({
     /** SHA-256 of the token of the link sent to `pendingEmail`. */
     emailChangeToken: p.string().length(64).nullable().hidden(),
     emailChangeTokenExpiry: p.datetime().nullable().hidden(),
-    /** Counts the username's changes ('user.renamed' carries it): copies keep the highest. */
-    usernameVersion: p.integer().default(0).hidden(),
+    /** Counts the changes of username and e-mail ('user.changed' carries it): copies keep the highest. */
+    profileVersion: p.integer().default(0).hidden(),
     stripeCustomerId: p.string().length(100).nullable(),
     stripeSubscriptionId: p.string().length(100).nullable(),
     isPremium: p.boolean().default(false),

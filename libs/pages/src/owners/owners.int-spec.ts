@@ -38,10 +38,10 @@ describe('the pages service’s copy of page owners', () => {
     await em.flush();
   }
 
-  /** Publishes a username change as identity does ('user.renamed', through the outbox). */
-  async function identitySays(change: { userId: number; username: string; version: number }) {
+  /** Publishes a profile change as identity does ('user.changed', through the outbox). */
+  async function identitySays(change: { userId: number; username: string; email: string; version: number }) {
     const em = t.app.get(MikroORM).em.fork();
-    t.app.get(Outbox).publish(em, 'user.renamed', { v: 1, ...change });
+    t.app.get(Outbox).publish(em, 'user.changed', { v: 1, ...change });
     await em.flush();
   }
 
@@ -55,10 +55,20 @@ describe('the pages service’s copy of page owners', () => {
       .map((p) => p.page?.ownerUsername ?? '');
   }
 
-  /** The 'user.renamed' messages of a user the pages worker has finished. */
+  /** The 'user.changed' messages of a user the pages worker has finished. */
   async function renamesDone(userId: number): Promise<number> {
     const jobs = await t.app.get(JobQueue).queue(QueueName.Pages).getJobs(['completed']);
-    return jobs.filter((j) => j?.name === 'user.renamed' && (j.data.payload as JobPayload<'user.renamed'>).userId === userId).length;
+    return jobs.filter((j) => j?.name === 'user.changed' && (j.data.payload as JobPayload<'user.changed'>).userId === userId).length;
+  }
+
+  /** The reply-to addresses in the 'page.changed' facts sent to the leads service for a page, oldest first. */
+  async function leadsToldReplyToOf(pageId: number): Promise<(string | null)[]> {
+    const jobs = await t.app.get(JobQueue).queue(QueueName.Leads).getJobs(['waiting', 'delayed', 'prioritized', 'active', 'completed', 'failed']);
+    return jobs
+      .filter((j) => j?.name === 'page.changed' && (j.data.payload as JobPayload<'page.changed'>).pageId === pageId)
+      .map((j) => j.data.payload as JobPayload<'page.changed'>)
+      .sort((a, b) => a.version - b.version)
+      .map((p) => p.page?.deliveryEmail?.replyTo ?? null);
   }
 
   const ownerRow = async (userId: number) =>
@@ -128,7 +138,7 @@ describe('the pages service’s copy of page owners', () => {
     expect((await visitor().get(`/p/${creator.username}/${page.slug}`)).status).toBe(200);
 
     const newName = `renamed_${Date.now().toString(36)}`;
-    await identitySays({ userId: creator.id, username: newName, version: 1 });
+    await identitySays({ userId: creator.id, username: newName, email: creator.email, version: 1 });
     await waitFor(async () => (await visitor().get(`/p/${newName}/${page.slug}`)).status, 200, 10_000);
     expect((await visitor().get(`/p/${creator.username}/${page.slug}`)).status).toBe(404);
     expect((await visitor().get(`/${page.slug}`)).status).toBe(200);
@@ -140,9 +150,24 @@ describe('the pages service’s copy of page owners', () => {
     expect((await creator.client.put(`/api/pages/${page.id}`, { title: 'Saved after the rename' })).status).toBe(200);
     expect(await ownerRow(creator.id)).toMatchObject({ username: newName });
     // An older rename arriving late: ignored.
-    await identitySays({ userId: creator.id, username: 'older_name', version: 1 });
+    await identitySays({ userId: creator.id, username: 'older_name', email: creator.email, version: 1 });
     await waitFor(() => renamesDone(creator.id), 2, 10_000);
     expect(await ownerRow(creator.id)).toMatchObject({ username: newName });
     expect((await visitor().get(`/p/older_name/${page.slug}`)).status).toBe(404);
+  });
+
+  it('follows identity’s e-mail changes: the delivery e-mail replies to the new address, a save read before it does not undo it', async () => {
+    const creator = await t.creator();
+    const page = (await creator.client.post('/api/pages', { slug: slug('new-address') })).body;
+    expect((await waitFor(async () => (await leadsToldReplyToOf(page.id)).at(-1), creator.email, 10_000)).value).toBe(creator.email);
+
+    const newEmail = `moved.${Date.now().toString(36)}@example.com`;
+    await identitySays({ userId: creator.id, username: creator.username, email: newEmail, version: 1 });
+    expect((await waitFor(async () => (await leadsToldReplyToOf(page.id)).at(-1), newEmail, 10_000)).value).toBe(newEmail);
+    // This session's request still carries the old address: the save keeps identity's newer one.
+    expect((await creator.client.put(`/api/pages/${page.id}`, { title: 'Saved after the change' })).status).toBe(200);
+    expect((await t.db.query('select email from pages.owners where user_id = $1', [creator.id])).rows[0].email).toBe(newEmail);
+    expect((await waitFor(async () => (await leadsToldReplyToOf(page.id)).length, 3, 10_000)).value).toBe(3);
+    expect((await leadsToldReplyToOf(page.id)).at(-1)).toBe(newEmail);
   });
 });

@@ -28,7 +28,7 @@ interface OwnerRow {
 
 /**
  * The pages service's copy of what it needs of its owners: their username and plan. The plan follows
- * billing's 'plan.changed' ({@link apply}), the username identity's 'user.renamed' ({@link rename}) and, until
+ * billing's 'plan.changed' ({@link apply}), the username and e-mail identity's 'user.changed' ({@link applyProfile}) and, until
  * a rename has come, the creator's own saves ({@link remember}); neither is ever read from another service.
  */
 @Injectable()
@@ -61,38 +61,39 @@ export class OwnersRepository {
   }
 
   /**
-   * Stores an owner's username as identity publishes it ('user.renamed'). A version not newer than the one kept
-   * changes nothing, so the copy ends as identity's newest. An owner not heard of yet is kept with it (and the
-   * Free plan until billing or their first save says otherwise). Answers whether the copy changed.
+   * Stores an owner's username and e-mail as identity publishes them ('user.changed'). A version not newer than
+   * the one kept changes nothing, so the copy ends as identity's newest. An owner not heard of yet is kept with
+   * them (and the Free plan until billing or their first save says otherwise). Answers whether the copy changed.
    */
-  async rename(em: EntityManager, change: { userId: number; username: string; version: number }): Promise<boolean> {
+  async applyProfile(em: EntityManager, change: { userId: number; username: string; email: string; version: number }): Promise<boolean> {
     const rows = await em.execute<{ user_id: number }[]>(
-      `insert into pages.owners as o (user_id, username, username_version) values (?, ?, ?)
-       on conflict (user_id) do update set username = excluded.username, username_version = excluded.username_version, updated_at = now()
-         where o.username_version < excluded.username_version
+      `insert into pages.owners as o (user_id, username, email, profile_version) values (?, ?, ?, ?)
+       on conflict (user_id) do update set username = excluded.username, email = excluded.email,
+         profile_version = excluded.profile_version, updated_at = now()
+         where o.profile_version < excluded.profile_version
        returning user_id`,
-      [change.userId, change.username, change.version],
+      [change.userId, change.username, change.email, change.version],
     );
     return rows.length > 0;
   }
 
   /**
    * The signed-in creator as their request carries them (identity's copy, read for the request): kept when
-   * the pages service has not heard of them yet; their e-mail followed on every save (the default reply-to of
-   * their pages' delivery e-mail). Their plan is taken only while no 'plan.changed' has reached this copy (then
-   * the request knows best); after that those alone change it. Their username likewise only while no
-   * 'user.renamed' has (a request read before a rename must not undo it).
+   * the pages service has not heard of them yet. Their plan is taken only while no 'plan.changed' has reached
+   * this copy (then the request knows best); after that those alone change it. Their username and e-mail (the
+   * default reply-to of their pages' delivery e-mail) likewise only while no 'user.changed' has (a request read
+   * before a change must not undo it).
    */
   async remember(em: EntityManager, user: Owner): Promise<void> {
     await em.execute(
       `insert into pages.owners as o (user_id, username, is_premium, email) values (?, ?, ?, ?)
        on conflict (user_id) do update set
-         username = case when o.username_version = 0 or o.username is null then excluded.username else o.username end,
-         email = coalesce(excluded.email, o.email),
+         username = case when o.profile_version = 0 or o.username is null then excluded.username else o.username end,
+         email = case when o.profile_version = 0 then coalesce(excluded.email, o.email) else o.email end,
          is_premium = case when o.plan_version = 0 then excluded.is_premium else o.is_premium end, updated_at = now()
-         where (o.username_version = 0 and o.username is distinct from excluded.username) or o.username is null
+         where (o.profile_version = 0 and o.username is distinct from excluded.username) or o.username is null
            or (o.plan_version = 0 and o.is_premium <> excluded.is_premium)
-           or o.email is distinct from coalesce(excluded.email, o.email)`,
+           or (o.profile_version = 0 and o.email is distinct from coalesce(excluded.email, o.email))`,
       [user.id, user.username, user.isPremium, user.email ?? null],
     );
   }

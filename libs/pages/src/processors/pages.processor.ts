@@ -3,14 +3,14 @@ import { QUEUE_SETTINGS, QueueName } from '@plink/contracts';
 import { ContractWorker, type JobHandlers } from '@plink/queue';
 import { FlushViewsService } from '../use-cases/flush-views.service';
 import { OwnerPlanChangedService } from '../use-cases/owner-plan-changed.service';
-import { OwnerRenamedService } from '../use-cases/owner-renamed.service';
+import { OwnerProfileChangedService } from '../use-cases/owner-profile-changed.service';
 import { RemovePausedLeadsService } from '../use-cases/remove-paused-leads.service';
 import { WebhookEndpointService } from '../webhooks/webhook-endpoint.service';
 
 /**
  * The pages queue: moving buffered views into the database; when a page owner's plan changes (billing's
  * 'plan.changed'), pausing or un-pausing their pages and dropping them from the caches; when an owner is
- * renamed (identity's 'user.renamed'), their pages following the new name; removing the leads of
+ * renamed or given a new e-mail address (identity's 'user.changed'), their pages following; removing the leads of
  * paused pages when their date comes (and the warning a week before); turning off a webhook the
  * notifications service gave up on.
  */
@@ -24,7 +24,7 @@ export class PagesProcessor extends ContractWorker<QueueName.Pages> {
     'plan.changed': async (payload) => {
       await this.ownerPlanChanged.execute(payload.userId, new Date(), { isPremium: payload.isPremium, version: payload.version });
     },
-    'user.renamed': (payload) => this.ownerRenamed.execute(payload),
+    'user.changed': (payload) => this.ownerProfileChanged.execute(payload),
     'pages.remove-paused-leads': async (payload) => {
       await this.removePausedLeads.execute(payload.userId);
     },
@@ -35,7 +35,7 @@ export class PagesProcessor extends ContractWorker<QueueName.Pages> {
   constructor(
     private readonly flushViews: FlushViewsService,
     private readonly ownerPlanChanged: OwnerPlanChangedService,
-    private readonly ownerRenamed: OwnerRenamedService,
+    private readonly ownerProfileChanged: OwnerProfileChangedService,
     private readonly removePausedLeads: RemovePausedLeadsService,
     private readonly webhookEndpoint: WebhookEndpointService,
   ) {

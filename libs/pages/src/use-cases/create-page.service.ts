@@ -50,7 +50,8 @@ export class CreatePageService {
         await this.owners.remember(tx, user);
         const created = tx.create(Page, { ...withoutUndefined(fields), slug: fields.slug, userId: user.id });
         await tx.flush();
-        this.events.changed(tx, created, user);
+        // The owner as this service's copy has them (see UpdatePageService).
+        this.events.changed(tx, created, (await this.owners.find(user.id, tx)) ?? user);
         if (hasWebhookEndpoint(created)) recordWebhookEndpoint(this.outbox, tx, created);
         return created;
       });

@@ -49,6 +49,9 @@ export class UpdatePageService {
     if (fields.webhookUrl && fields.webhookUrl !== page.webhookUrl) await this.webhookUrls.assertAllowed(fields.webhookUrl);
     const uploadsBefore = this.uploads.ownKeysOf(page, user.id);
     await this.owners.remember(this.em, user);
+    // The page's facts name the owner as this service's copy has them (identity's newest username and e-mail,
+    // billing's newest plan), not as this request read them: a request read before a change must not undo it.
+    const owner = (await this.owners.find(user.id, this.em)) ?? user;
     const webhookUrlBefore = page.webhookUrl ?? null;
     try {
       // The change and the job commit together.
@@ -56,7 +59,7 @@ export class UpdatePageService {
         const uploadsAfter = new Set(this.uploads.ownKeysOf(page, user.id));
         const dropped = uploadsBefore.filter((key) => !uploadsAfter.has(key));
         if (dropped.length > 0) this.outbox.record(em, 'pages.delete-uploads', { v: 1, keys: dropped });
-        this.events.changed(em, page, user, { formerSlug: oldSlug });
+        this.events.changed(em, page, owner, { formerSlug: oldSlug });
         // The notifications service's copy of the endpoint follows a URL saved, changed or cleared.
         if ((page.webhookUrl ?? null) !== webhookUrlBefore) recordWebhookEndpoint(this.outbox, em, page);
       });
