@@ -199,7 +199,17 @@ describe('a Redis outage under load', () => {
     const withFile = acknowledged.filter((s) => s.slug === 'outage-page').map((s) => s.email);
     const mailed = () => new Set(smtp.mails.filter((m) => m.text.includes('https://files.example/guide.pdf')).flatMap((m) => m.to));
     const mailDrainStarted = Date.now();
-    await waitFor(async () => withFile.every((e) => mailed().has(e)), 110_000, 1_000);
+    // The e-mail worker catches up at whatever pace the machine allows (two minutes when other work shares
+    // its two cores): wait while e-mails keep arriving, and give up only after 30 s without a new one.
+    let lastCount = -1;
+    let lastProgressAt = Date.now();
+    for (;;) {
+      const count = withFile.filter((e) => mailed().has(e)).length;
+      if (count === withFile.length) break;
+      if (count !== lastCount) [lastCount, lastProgressAt] = [count, Date.now()];
+      else if (Date.now() - lastProgressAt > 30_000) break;
+      await new Promise((r) => setTimeout(r, 1_000));
+    }
     const mailDrainMs = Date.now() - mailDrainStarted;
     const notMailed = withFile.filter((e) => !mailed().has(e));
 
@@ -294,7 +304,7 @@ describe('a Redis outage under load', () => {
     } catch (err) {
       throw new Error(`${(err as Error).message}\n${context}`, { cause: err });
     }
-  }, 220_000);
+  }, 600_000); // a hang bound only: the drain above waits on progress, not on the clock
 });
 
 function sleep(ms: number): Promise<void> {
