@@ -85,7 +85,9 @@ test('a Free creator upgrades through Stripe Checkout with the trial, removes th
     await page.getByRole('button', { name: 'Start trial' }).click();
     await expect(page).toHaveURL(new RegExp(`^${escapeRegExp(origin)}/checkout/success\\?session_id=cs_`));
     await expect(page.getByRole('heading', { name: 'Welcome to Pro!' })).toBeVisible();
-    await expect(page.getByText('Your subscription has been activated')).toBeVisible();
+    // A trial: the screen says so, and the day it ends.
+    await expect(page.getByText('Your free trial has started')).toBeVisible();
+    await expect(page.getByText(/^Your trial ends on /)).toBeVisible();
     await snap(page, '02-welcome-to-pro');
 
     const subscription = stripe.subscription(subscriptionId());

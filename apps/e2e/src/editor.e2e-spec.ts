@@ -54,7 +54,7 @@ test('a Pro creator builds a page through every tab, uploads images, and visitor
     await grantPro(gateway.databaseUrl, creator.email);
     await page.goto('/editor/new');
     await expect(page.getByRole('heading', { name: 'Create Page' })).toBeVisible();
-    await expect(page.getByRole('tab')).toHaveText(['Content', 'Appearance', 'Settings', 'Thank You', 'Sharing']);
+    await expect(page.getByRole('tab')).toHaveText(['Content', 'Appearance', 'Settings', 'Thank You', 'Delivery e-mail', 'Sharing']);
   });
 
   await test.step('Content: texts, rich text and an uploaded main image', async () => {

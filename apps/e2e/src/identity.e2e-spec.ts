@@ -153,13 +153,15 @@ test('a visitor registers, verifies the e-mail, logs in and out, resets and chan
     const account = page.getByRole('tab', { name: 'Account' });
     await account.click();
     await expect(account).toHaveAttribute('aria-selected', 'true');
-    await page.getByLabel('Current Password', { exact: true }).fill(resetPassword);
-    await page.getByLabel('New Password', { exact: true }).fill(settingsPassword);
-    await page.getByLabel('Confirm New Password', { exact: true }).fill(settingsPassword);
+    // The password card (the e-mail card above it asks for the current password too).
+    const passwordCard = page.locator('.mantine-Card-root').filter({ has: page.getByRole('heading', { name: 'Change password' }) });
+    await passwordCard.getByLabel('Current Password', { exact: true }).fill(resetPassword);
+    await passwordCard.getByLabel('New Password', { exact: true }).fill(settingsPassword);
+    await passwordCard.getByLabel('Confirm New Password', { exact: true }).fill(settingsPassword);
     await page.getByRole('button', { name: 'Update Password' }).click();
     await expect(toast(page, 'Password updated')).toBeVisible();
     // The form is cleared after a success.
-    await expect(page.getByLabel('Current Password', { exact: true })).toHaveValue('');
+    await expect(passwordCard.getByLabel('Current Password', { exact: true })).toHaveValue('');
     await snap(page, '12-password-updated');
   });
 

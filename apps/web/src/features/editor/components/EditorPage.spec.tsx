@@ -1,4 +1,4 @@
-import { act, screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { deferred, freePlan, makePage, mockFetch, type MockReply, type MockRoutes, noPages, sentPayloads, signedInAs, signedOut, slugsAvailable } from '../../../test/fetch-mock';
 import { findToast, renderApp } from '../../../test/render-app';
 
@@ -66,8 +66,11 @@ describe('/editor/new', () => {
 
   it('creates the page, then says it is live and opens the dashboard when that is closed', async () => {
     const answer = deferred<MockReply>();
+    let created = false;
     const { user, fetchMock, location } = await openEditor('/editor/new', {
-      'POST /api/pages': () => answer.promise,
+      'POST /api/pages': () => answer.promise.finally(() => (created = true)),
+      // As the server answers: the Free creator's one page is there once created.
+      'GET /api/pages': () => ({ body: created ? [makePage({ id: 9, slug: 'free-guide' })] : [] }),
     });
 
     await user.type(slug(), 'free-guide');
@@ -81,6 +84,9 @@ describe('/editor/new', () => {
     await act(async () => answer.resolve({ status: 201, body: makePage({ id: 9, slug: 'free-guide' }) }));
 
     const live = await screen.findByRole('dialog', { name: 'Your page is live' });
+    // The list is fetched again with the new page in it: the one page a Free plan has does not close the dialog.
+    await waitFor(() => expect(sentPayloads(fetchMock, 'GET', '/api/pages').length).toBeGreaterThan(1));
+    expect(screen.getByRole('dialog', { name: 'Your page is live' })).toBeInTheDocument();
     expect(location()).toBe('/editor/new');
     await user.click(within(live).getByRole('button', { name: 'Go to dashboard' }));
     expect(location()).toBe('/dashboard');

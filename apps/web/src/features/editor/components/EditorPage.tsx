@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Navigate, useParams, useSearchParams } from 'react-router-dom';
 import { PageLoader } from '../../../components/PageLoader';
 import { PageLoadError, parsePageId, usePage, usePageLimit } from '../../pages';
@@ -9,9 +10,13 @@ function CreatePageEditor() {
   const templateSlug = useSearchParams()[0].get('template');
   const template = usePageTemplate(templateSlug);
   const { isChecking, limitReached } = usePageLimit();
-  if (isChecking || template.isLoading) return <PageLoader />;
+  // The limit is checked on the way in only: once the editor is open, the page it creates fills a Free
+  // creator's one page, and "Your page is live" must stay on screen, not give way to the limit.
+  const [opened, setOpened] = useState(false);
+  if (!opened && !isChecking && !limitReached && !template.isLoading) setOpened(true);
+  if (!opened && (isChecking || template.isLoading)) return <PageLoader />;
   // The dialog opens over the dashboard rather than over an empty page.
-  if (limitReached) return <Navigate to="/dashboard" replace state={{ pageLimit: true }} />;
+  if (!opened && limitReached) return <Navigate to="/dashboard" replace state={{ pageLimit: true }} />;
   // Keyed by template: choosing another one starts the form again from it (after asking about unsaved changes).
   return (
     <PageEditor

@@ -65,6 +65,10 @@ export function LivePreview({ page, state }: LivePreviewProps) {
         mx={phone ? 'auto' : undefined}
         maw={phone ? PHONE_PREVIEW_WIDTH_PX : undefined}
         style={{ overflow: 'auto', isolation: 'isolate' }}
+        // One Tab stop for the whole picture, so a keyboard can scroll it (its own controls are inert).
+        tabIndex={0}
+        role="region"
+        aria-label="Live preview of the page"
         data-testid="live-preview"
         data-device={device}
       >

@@ -26,7 +26,15 @@ export function PageLiveDialog({ page, onClose }: PageLiveDialogProps) {
   // A phone gets the whole screen: nothing to scroll sideways at 390 px.
   const phone = useMediaQuery('(max-width: 36em)');
   return (
-    <Modal opened={page !== null} onClose={onClose} title="Your page is live" size="xl" fullScreen={phone} centered>
+    <Modal
+      opened={page !== null}
+      onClose={onClose}
+      title="Your page is live"
+      size="xl"
+      fullScreen={phone}
+      centered
+      closeButtonProps={{ 'aria-label': 'Close and go to the dashboard' }}
+    >
       {page && <PageLiveContent page={page} onClose={onClose} />}
     </Modal>
   );
