@@ -18,9 +18,9 @@ const fontSelect = (label: string) => screen.getAllByLabelText(label).find((el) 
 const imageFile = (name: string, size: number, type = 'image/png') => new File([new Uint8Array(size)], name, { type });
 
 describe('editor tabs', () => {
-  it('has the Content, Appearance, Settings, Thank You and Sharing tabs, each with its fields', async () => {
+  it('has the Content, Appearance, Settings, Thank You, Delivery e-mail and Sharing tabs, each with its fields', async () => {
     const { user } = await openEditor('/editor/new');
-    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Content', 'Appearance', 'Settings', 'Thank You', 'Sharing']);
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Content', 'Appearance', 'Settings', 'Thank You', 'Delivery e-mail', 'Sharing']);
 
     expect(screen.getByText('Main Image')).toBeInTheDocument();
     await user.click(tab('Appearance'));
@@ -31,6 +31,9 @@ describe('editor tabs', () => {
     for (const label of [/Show 'Made with Plink' badge/, /Hide privacy policy checkbox/, /Webhook URL/, /Custom Code Snippet/, 'Facebook Pixel ID', 'Google Analytics ID']) {
       expect(screen.getByLabelText(label)).toBeInTheDocument();
     }
+    await user.click(tab('Delivery e-mail'));
+    for (const label of ['Sender name', 'Reply-to', 'Subject']) expect(screen.getByLabelText(label)).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Email preview' })).toBeInTheDocument();
     await user.click(tab('Sharing'));
     for (const label of ['Meta Title', 'Meta Description']) expect(screen.getByLabelText(label)).toBeInTheDocument();
     expect(screen.getByText('Sharing Image')).toBeInTheDocument();
