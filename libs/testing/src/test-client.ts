@@ -66,3 +66,12 @@ export class TestClient {
     return this.request('DELETE', path);
   }
 }
+
+/**
+ * Starts a test app listening on a free loopback port and answers its origin (`http://127.0.0.1:<port>`),
+ * the address its TestClient talks to.
+ */
+export async function listenOnLoopback(app: { listen(options: { port: number; host: string }): Promise<unknown>; getUrl(): Promise<string> }): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return (await app.getUrl()).replace('[::1]', '127.0.0.1');
+}

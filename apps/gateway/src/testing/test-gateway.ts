@@ -1,7 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
 import { loadConfig, type AppConfig } from '@plink/config';
-import { createTestEnvironment, type TestEnvironment } from '@plink/testing';
+import { createTestEnvironment, type TestEnvironment, listenOnLoopback } from '@plink/testing';
 import { createGateway } from '../bootstrap';
 import { TestBrowser } from './http-client';
 
@@ -34,8 +34,7 @@ export async function startTestGateway(overrides: Record<string, string> = {}): 
   const env = await createTestEnvironment(overrides);
   const config = loadConfig(env.vars);
   const app = await createGateway(config);
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const origin = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+  const origin = await listenOnLoopback(app);
   const db = new Client({ connectionString: env.database.url });
   await db.connect();
   return {

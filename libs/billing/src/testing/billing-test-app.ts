@@ -7,7 +7,7 @@ import { PlatformModule, createHttpApp, createWorkerContext } from '@plink/platf
 import { ContractWorker, type JobHandlers } from '@plink/queue';
 import { SessionLookup } from '@plink/http';
 import { loadConfig, type AppConfig } from '@plink/config';
-import { FakeStripe, TestClient, TestSignIns, createTestEnvironment, eventually, type FakeStripeOptions, type TestEnvironment } from '@plink/testing';
+import { FakeStripe, TestClient, TestSignIns, createTestEnvironment, eventually, type FakeStripeOptions, type TestEnvironment, listenOnLoopback } from '@plink/testing';
 import { BillingHttpModule, BillingWorkerModule } from '../billing.module';
 import { BILLING_SCHEMA } from '../billing.schema';
 import { runPlinkCommand, type PlinkCommandUsers } from '../operator/plink-command';
@@ -162,8 +162,7 @@ export class BillingTestApp {
 
     t.app = await createHttpApp(TestGatewayModule, t.config);
     await t.app.init();
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    t.origin = (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
+    t.origin = await listenOnLoopback(t.app);
     t.stripe?.setWebhookUrl(`${t.origin}/api/webhooks/stripe`);
     t.db = new Client({ connectionString: t.env.database.url });
     await t.db.connect();

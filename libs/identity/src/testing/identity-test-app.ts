@@ -6,7 +6,7 @@ import { PlatformModule, createHttpApp, createWorkerContext } from '@plink/platf
 import { JobQueue } from '@plink/queue';
 import { loadConfig, type AppConfig } from '@plink/config';
 import { unseal } from '@plink/crypto';
-import { TestClient, createTestEnvironment, eventually, type TestEnvironment } from '@plink/testing';
+import { TestClient, createTestEnvironment, eventually, type TestEnvironment, listenOnLoopback } from '@plink/testing';
 import { IdentityHttpModule, IdentitySessionsModule, IdentityWorkerModule } from '../identity.module';
 import { IDENTITY_SCHEMA } from '../identity.schema';
 
@@ -45,8 +45,7 @@ export class IdentityTestApp {
 
     t.app = await createHttpApp(TestGatewayModule, t.config);
     await t.app.init();
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    t.origin = (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
+    t.origin = await listenOnLoopback(t.app);
     t.db = new Client({ connectionString: t.env.database.url });
     await t.db.connect();
     return t;

@@ -9,7 +9,7 @@ import { JobQueue, Outbox } from '@plink/queue';
 import { SessionLookup } from '@plink/http';
 import { loadConfig, type AppConfig } from '@plink/config';
 import { withOrmContext } from '@plink/data';
-import { TestClient, TestSignIns, createTestEnvironment, eventually, type TestEnvironment } from '@plink/testing';
+import { TestClient, TestSignIns, createTestEnvironment, eventually, type TestEnvironment, listenOnLoopback } from '@plink/testing';
 import { LeadsHttpModule, LeadsWorkerModule } from '../leads.module';
 import { LEADS_SCHEMA } from '../leads.schema';
 import { ApplyOwnerPlanService } from '../page-facts/apply-page-change';
@@ -215,8 +215,7 @@ export class LeadsTestApp {
 
     t.app = await createHttpApp(TestGatewayModule, t.config);
     await t.app.init();
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    t.origin = (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
+    t.origin = await listenOnLoopback(t.app);
     t.pages.app = t.app;
     t.db = new Client({ connectionString: t.env.database.url });
     await t.db.connect();

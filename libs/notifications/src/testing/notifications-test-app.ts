@@ -19,7 +19,7 @@ import { PlatformModule, createHttpApp, createWorkerContext } from '@plink/platf
 import { JobQueue, Outbox } from '@plink/queue';
 import { SessionLookup } from '@plink/http';
 import { loadConfig, type AppConfig } from '@plink/config';
-import { TestClient, TestSignIns, createTestEnvironment, type TestEnvironment } from '@plink/testing';
+import { TestClient, TestSignIns, createTestEnvironment, type TestEnvironment, listenOnLoopback } from '@plink/testing';
 import { NotificationsWorkerModule, WebhooksHttpModule } from '../notifications.module';
 import { NOTIFICATIONS_SCHEMA } from '../notifications.schema';
 import { WebhookEndpointLookup, type OwnedWebhookEndpoint } from '../http/webhook-endpoint-lookup';
@@ -244,8 +244,7 @@ export class NotificationsTestApp {
 
     t.app = await createHttpApp(TestGatewayModule, t.config);
     await t.app.init();
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    t.origin = (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
+    t.origin = await listenOnLoopback(t.app);
     t.db = new Client({ connectionString: t.env.database.url });
     await t.db.connect();
     if (options.worker !== false) await t.startWorker();

@@ -5,7 +5,7 @@ import { PlatformModule, createHttpApp, createWorkerContext } from '@plink/platf
 import { SessionLookup, SpaShell, serveUploads } from '@plink/http';
 import { Storage } from '@plink/storage';
 import { loadConfig, type AppConfig } from '@plink/config';
-import { TestClient, TestSignIns, createTestEnvironment, type TestEnvironment } from '@plink/testing';
+import { TestClient, TestSignIns, createTestEnvironment, type TestEnvironment, listenOnLoopback } from '@plink/testing';
 import { PagesHttpModule, PagesReadModule, PagesWorkerModule } from '../pages.module';
 import { PAGES_SCHEMA } from '../pages.schema';
 import { ConversionsReader } from '../model/conversions-reader';
@@ -55,7 +55,7 @@ export class PagesTestApp {
     t.config = loadConfig(t.env.vars);
     t.signIns = await TestSignIns.open(t.env.database.url);
     t.app = await buildGatewayStandIn(t.config, t.conversions, t.signIns);
-    t.origin = await listen(t.app);
+    t.origin = await listenOnLoopback(t.app);
     t.db = new Client({ connectionString: t.env.database.url });
     await t.db.connect();
     return t;
@@ -64,7 +64,7 @@ export class PagesTestApp {
   /** Another gateway replica on the same database and Redis (its own in-memory caches and view counter). */
   async replica(): Promise<{ app: NestFastifyApplication; client: (headers?: Record<string, string>) => TestClient; close: () => Promise<void> }> {
     const app = await buildGatewayStandIn(this.config, this.conversions, this.signIns);
-    const origin = await listen(app);
+    const origin = await listenOnLoopback(app);
     this.replicas.add(app);
     return {
       app,
@@ -152,10 +152,6 @@ async function buildGatewayStandIn(config: AppConfig, conversions: ConversionsRe
   return app;
 }
 
-async function listen(app: NestFastifyApplication): Promise<string> {
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  return (await app.getUrl()).replace('[::1]', '127.0.0.1');
-}
 
 /** Polls until `read` gives `expected` (or the time is up), and answers the last value with the time it took. */
 export async function waitFor<T>(read: () => Promise<T>, expected: T, timeoutMs: number): Promise<{ value: T; ms: number }> {

@@ -9,7 +9,7 @@ import { PinoNestLogger } from '@plink/observability';
 import { SessionLookup, serveUploads } from '@plink/http';
 import { Storage } from '@plink/storage';
 import { loadConfig, type AppConfig } from '@plink/config';
-import { TestClient, TestSignIns, createTestEnvironment, type TestEnvironment } from '@plink/testing';
+import { TestClient, TestSignIns, createTestEnvironment, type TestEnvironment, listenOnLoopback } from '@plink/testing';
 import { UploadsHttpModule, UploadsWorkerModule } from '../uploads.module';
 import { StandInPages } from './stand-in-pages';
 
@@ -50,8 +50,7 @@ export class UploadsTestApp {
     t.app = await createHttpApp(TestGatewayModule, t.config);
     serveUploads(t.app.getHttpAdapter().getInstance(), t.app.get(Storage));
     await t.app.init();
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    t.origin = (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
+    t.origin = await listenOnLoopback(t.app);
     t.pages.app = t.app;
     t.db = new Client({ connectionString: t.env.database.url });
     await t.db.connect();
