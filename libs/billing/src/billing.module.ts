@@ -9,6 +9,7 @@ import { StripeConnection } from './stripe/stripe-client';
 import { StripeEventsRepository } from './stripe/stripe-events.repository';
 import { StripePayments } from './stripe/stripe.payments';
 import { ApplyPlanService } from './use-cases/apply-plan.service';
+import { CustomerEmailService } from './use-cases/customer-email.service';
 import { ExpireGrantsService } from './use-cases/expire-grants.service';
 import { LeadRemovalService } from './use-cases/lead-removal.service';
 import { HandleStripeEventService } from './use-cases/handle-stripe-event.service';
@@ -72,11 +73,12 @@ export class BillingHttpModule {}
 
 /**
  * The billing service's workers: the billing queue (Stripe's events; ending operator grants on time, every 10
- * minutes; the warning and removal of paused pages' leads after a downgrade, every hour).
+ * minutes; the warning and removal of paused pages' leads after a downgrade, every hour; a user's new e-mail
+ * address for their Stripe customer).
  */
 @Module({
   imports: [BillingCoreModule],
-  providers: [ExpireGrantsService, LeadRemovalService, HandleStripeEventService, BillingProcessor],
+  providers: [ExpireGrantsService, LeadRemovalService, HandleStripeEventService, CustomerEmailService, BillingProcessor],
   exports: [ExpireGrantsService, LeadRemovalService],
 })
 export class BillingWorkerModule {}

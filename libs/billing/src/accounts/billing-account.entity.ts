@@ -44,6 +44,8 @@ export const BillingAccountSchema = defineEntity({
     checkoutWithTrial: p.boolean().nullable(),
     /** Counts the stored plan's changes (see ApplyPlanService's `basedOn`). */
     planVersion: p.integer().default(0),
+    /** The newest profile version of the user (identity's 'user.changed') whose e-mail was given to Stripe. */
+    profileVersion: p.integer().default(0),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },
 });

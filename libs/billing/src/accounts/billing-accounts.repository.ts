@@ -80,6 +80,11 @@ export class BillingAccountsRepository {
     await tx.execute('update billing.accounts set stripe_customer_id = ?, updated_at = now() where user_id = ?', [customerId, userId]);
   }
 
+  /** Records the newest profile version applied to the user's Stripe customer (in the caller's transaction). */
+  async saveProfileVersion(tx: EntityManager, userId: number, version: number): Promise<void> {
+    await tx.execute('update billing.accounts set profile_version = ?, updated_at = now() where user_id = ?', [version, userId]);
+  }
+
   /** The user whose account stores this Stripe customer; null when none does. */
   async findUserByCustomer(customerId: string): Promise<number | null> {
     const [row] = await this.em.fork().execute<{ user_id: number }[]>('select user_id from billing.accounts where stripe_customer_id = ?', [customerId]);

@@ -1,10 +1,12 @@
 import { Global, Inject, Injectable, Module, type INestApplicationContext } from '@nestjs/common';
 import { Processor } from '@nestjs/bullmq';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { MikroORM } from '@mikro-orm/postgresql';
 import { Client } from 'pg';
-import { QUEUE_SETTINGS, QueueName, jobsOfQueue, type AccountEmail, UserDirectory } from '@plink/contracts';
+import { QUEUE_SETTINGS, QueueName, jobsOfQueue, type AccountEmail, type EventPayload, UserDirectory } from '@plink/contracts';
 import { PlatformModule, createHttpApp, createWorkerContext } from '@plink/platform';
-import { ContractWorker, type JobHandlers } from '@plink/queue';
+import { ContractWorker, Outbox, type JobHandlers } from '@plink/queue';
+import { withOrmContext } from '@plink/data';
 import { SessionLookup } from '@plink/http';
 import { loadConfig, type AppConfig } from '@plink/config';
 import { FakeStripe, TestClient, TestSignIns, createTestEnvironment, eventually, type FakeStripeOptions, type TestEnvironment, listenOnLoopback } from '@plink/testing';
@@ -238,6 +240,13 @@ export class BillingTestApp {
     const err: string[] = [];
     const code = await runPlinkCommand(args, { out: (line) => out.push(line), err: (line) => err.push(line), env: { ...this.env.vars, ...env }, now }, this.operatorUsers());
     return { code, out: out.join('\n'), err: err.join('\n') };
+  }
+
+  /** Identity's 'user.changed' (a new username or e-mail address), published as identity does: through the outbox. */
+  async userChanged(payload: EventPayload<'user.changed'>): Promise<void> {
+    const orm = this.app.get<MikroORM>(MikroORM);
+    const outbox = this.app.get(Outbox);
+    await withOrmContext(orm, () => orm.em.transactional(async (em) => outbox.publish(em, 'user.changed', payload)));
   }
 
   /** Starts checkout as the SPA does; answers the Checkout page and its session id. */

@@ -1,11 +1,15 @@
 import { Processor } from '@nestjs/bullmq';
 import { QUEUE_SETTINGS, QueueName } from '@plink/contracts';
 import { ContractWorker, type JobHandlers } from '@plink/queue';
+import { CustomerEmailService } from '../use-cases/customer-email.service';
 import { ExpireGrantsService } from '../use-cases/expire-grants.service';
 import { LeadRemovalService } from '../use-cases/lead-removal.service';
 import { HandleStripeEventService } from '../use-cases/handle-stripe-event.service';
 
-/** The billing queue: Stripe's webhook events (stored by the gateway), ending operator grants whose time is up, and the lead removal after downgrades. */
+/**
+ * The billing queue: Stripe's webhook events (stored by the gateway), ending operator grants whose time is up,
+ * the lead removal after downgrades, and a user's new e-mail address for their Stripe customer.
+ */
 @Processor(QueueName.Billing, { concurrency: QUEUE_SETTINGS[QueueName.Billing].concurrency })
 export class BillingProcessor extends ContractWorker<QueueName.Billing> {
   protected readonly queueName = QueueName.Billing;
@@ -19,12 +23,16 @@ export class BillingProcessor extends ContractWorker<QueueName.Billing> {
     'billing.stripe-event': async (payload) => {
       await this.stripeEvents.execute(payload.eventId);
     },
+    'user.changed': async (payload) => {
+      await this.customerEmail.execute(payload);
+    },
   };
 
   constructor(
     private readonly expireGrants: ExpireGrantsService,
     private readonly leadRemoval: LeadRemovalService,
     private readonly stripeEvents: HandleStripeEventService,
+    private readonly customerEmail: CustomerEmailService,
   ) {
     super();
   }

@@ -118,7 +118,7 @@ export const EVENTS = {
   'user.changed': {
     owner: 'identity',
     summary:
-      "A user changed their username or e-mail address (Settings → Account; an e-mail once confirmed at the new address). `version` counts the user's profile changes: a copy keeps the highest it has seen. Pages keeps both as the owner's (the `/p/{username}/{slug}` address, the author shown, the delivery e-mail's default reply-to) and publishes the owner's pages again (`page.changed`), as for a plan.",
+      "A user changed their username or e-mail address (Settings → Account; an e-mail once confirmed at the new address). `version` counts the user's profile changes: a copy keeps the highest it has seen. Pages keeps both as the owner's (the `/p/{username}/{slug}` address, the author shown, the delivery e-mail's default reply-to) and publishes the owner's pages again (`page.changed`), as for a plan. Billing gives the new e-mail to the user's Stripe customer, when they have one (receipts and invoices go there).",
     schema: z.object({
       v: z.literal(1),
       userId: id,
@@ -127,7 +127,7 @@ export const EVENTS = {
       /** The user's profile version in identity: 1 for the first change, one more for each. */
       version: z.number().int().positive(),
     }),
-    subscribers: { pages: QueueName.Pages },
+    subscribers: { pages: QueueName.Pages, billing: QueueName.Billing },
   },
   'page.changed': {
     owner: 'pages',

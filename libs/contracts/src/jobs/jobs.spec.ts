@@ -36,11 +36,11 @@ describe('job contracts', () => {
     expect(disable.safeParse({ v: 1, pageId: 3, url: 'https://hooks.example.com/x', reason: 'bored' }).success).toBe(false);
   });
 
-  it("hands each service the plan change on its own queue, and billing's own work to billing", () => {
+  it("hands each service the plan change on its own queue, and billing its own work and users' new addresses", () => {
     expect(jobsOfQueue(QueueName.Identity).sort()).toEqual(['identity.account-email', 'plan.changed']);
     expect(jobsOfQueue(QueueName.Pages)).toContain('plan.changed');
     expect(jobsOfQueue(QueueName.Leads)).toEqual(expect.arrayContaining(['plan.changed', 'page.changed']));
-    expect(jobsOfQueue(QueueName.Billing)).toEqual(['billing.expire-grants', 'billing.lead-removal', 'billing.stripe-event']);
+    expect(jobsOfQueue(QueueName.Billing)).toEqual(['billing.expire-grants', 'billing.lead-removal', 'billing.stripe-event', 'user.changed']);
     expect(JOBS['billing.stripe-event'].schema.safeParse({ v: 1, eventId: 'evt_1' }).success).toBe(true);
     expect(JOBS['billing.stripe-event'].schema.safeParse({ v: 1, eventId: '' }).success).toBe(false);
     expect(isMessageOf(QueueName.Leads, 'plan.changed')).toBe(true);
