@@ -70,7 +70,7 @@ describe('lead export (COPY)', () => {
     }
   }
   const runningCopies = async () =>
-    (await sql<{ n: number }>("select count(*)::int as n from pg_stat_activity where query like 'copy (%' and state = 'active'"))[0].n;
+    (await sql<{ n: number }>("select count(*)::int as n from pg_stat_activity where datname = current_database() and query like 'copy (%' and state = 'active'"))[0].n;
 
   it('writes a header and one row per lead in the order they came, with ISO UTC times, quoting what needs it', async () => {
     const page = newPage();
@@ -180,7 +180,7 @@ describe('lead export (COPY)', () => {
     const failed = new Promise<Error>((resolve) => failing.once('error', resolve));
     await new Promise<void>((resolve) => failing.once('data', () => resolve()));
     failing.pause();
-    await sql("select pg_terminate_backend(pid) from pg_stat_activity where query like 'copy (%' and state = 'active'");
+    await sql("select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query like 'copy (%' and state = 'active'");
     failing.resume();
     expect((await failed).message).toMatch(/terminat/i);
     await until('connection released after the failure', () => checkedOut() === 0);
