@@ -4,7 +4,8 @@
 //   2. nx run-many -t build on the project's Node 24 (cached after the first run);
 //   3. PostgreSQL: DATABASE_URL, else an embedded PostgreSQL in .data/postgres (tools/embedded-services.mjs);
 //   4. Redis: REDIS_URL, else 127.0.0.1:6379 if it answers PING, else a redis-server child with data in .data/redis;
-//   5. the gateway with every service's processors in-process (PLINK_WORKERS=all) on Node 24.
+//   5. the gateway with every service's processors in-process (PLINK_WORKERS=all) on Node 24; in development, on a
+//      database with no account yet, it makes the demo creator, whose sign-in is printed under the URL.
 // Ctrl-C / SIGTERM: the signal goes to the app; once it has exited, the services started here are stopped.
 //
 // Environment (the shell wins over a `.env` file at the repo root; empty values count as unset):
@@ -17,6 +18,7 @@
 //   PLINK_SKIP_BUILD=1                  skip the nx build step
 //   PLINK_STOP_TIMEOUT_MS (20000)       how long the app gets to exit after Ctrl-C before it is killed
 //   PLINK_RUNTIME_FILE (.data/npm-start.json)  where the settings below are written while it runs (tests)
+//   PLINK_DEMO_SEED                     read by the gateway: `false` keeps an empty database empty (no demo creator)
 //
 // While the app runs, the database, Redis and key prefix it was given are written to .data/npm-start.json (with
 // this launcher's pid; removed when it stops): `npm run plink -- <command>` in this checkout reads them, so it
@@ -41,6 +43,8 @@ const state = {
   build: null, // nx child while building
   services: null, // tools/embedded-services.mjs child (embedded PostgreSQL and/or redis-server)
   app: null,
+  ready: false, // the "4/4 ready" line is out
+  demo: null, // the demo creator's sign-in, as the app tells it (development only)
   forwarded: null, // signal forwarded to the app
   lastSignalAt: 0,
   env: process.env, // process.env merged with .env, once main() has read it
@@ -435,9 +439,16 @@ async function main() {
 
   state.phase = 'running';
   const appStarted = Date.now();
-  // Own process group, so the terminal's Ctrl-C reaches the app once (forwarded by onSignal), not twice.
-  const app = spawn(NODE24, [entry], { cwd: ROOT, env: node24Env(env), stdio: 'inherit', detached: true });
+  // Own process group, so the terminal's Ctrl-C reaches the app once (forwarded by onSignal), not twice. The IPC
+  // channel carries one message: the demo creator's sign-in, which the app's log never holds (no addresses or
+  // passwords in logs); it is printed here beside the URL.
+  const app = spawn(NODE24, [entry], { cwd: ROOT, env: node24Env(env), stdio: ['inherit', 'inherit', 'inherit', 'ipc'], detached: true });
   state.app = app;
+  app.on('message', (msg) => {
+    if (!msg || typeof msg !== 'object' || msg.type !== 'demo-creator' || typeof msg.email !== 'string' || typeof msg.password !== 'string') return;
+    state.demo = msg;
+    if (state.ready) say(demoLine());
+  });
   // If the launcher itself is killed (kill -9), the helper stops the app before the services.
   if (alive(state.services) && state.services.connected) state.services.send({ type: 'app', pid: app.pid });
   app.on('error', (err) => {
@@ -456,7 +467,20 @@ async function main() {
   });
 
   const probeHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-  if (await waitForPort(port, probeHost, 120000)) say(`4/4 ready in ${since(appStarted)}: ${env.APP_ORIGIN}`);
+  if (await waitForPort(port, probeHost, 120000)) {
+    // One write: the sign-in stays right under the URL whatever the app prints meanwhile.
+    say([`4/4 ready in ${since(appStarted)}: ${env.APP_ORIGIN}`, ...(state.demo ? [demoLine()] : [])].join('\n[plink] '));
+    state.ready = true;
+  }
+}
+
+/**
+ * The demo creator's sign-in, for under the URL (the gateway makes it on an empty development database; see
+ * docs/operations.md). Printed on every start while it still signs in with it, so it never has to be looked up.
+ */
+function demoLine() {
+  const { email, password, created } = state.demo;
+  return `    sign in as the demo creator: ${email} / ${password}  (development only${created ? '; made now, with a sample page and leads' : ''})`;
 }
 
 main().catch((err) => {

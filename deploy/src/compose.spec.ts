@@ -33,6 +33,7 @@ const NOT_PASSED: Record<string, string> = {
   WEB_DIST_DIR: 'the image serves its own built SPA',
   STRIPE_API_URL: 'a Stripe stand-in for tests',
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'would let webhooks reach the compose network (PostgreSQL, Redis, MinIO)',
+  PLINK_DEMO_SEED: 'the demo creator is for development databases; production refuses it',
 };
 /** Settings one kind of app does not read. */
 const UNREAD: Record<string, string[]> = { gateway: ['HEALTH_PORT'], worker: ['PORT', 'HOST', 'PLINK_WORKERS'] };

@@ -8,6 +8,7 @@ import { PlatformModule } from '@plink/platform';
 import { SpaShell } from '@plink/http';
 import type { AppConfig } from '@plink/config';
 import { UploadsHttpModule } from '@plink/uploads';
+import { DemoCreatorModule, demoSeedOn } from './demo-creator';
 import { HealthController } from './health.controller';
 import { SERVICE_PORTS, SERVICE_PORT_TOKENS } from './service-ports';
 import { FileSpaShell, findWebDist } from './spa';
@@ -16,7 +17,8 @@ import { WORKER_MODULES, selectWorkers } from './workers';
 /**
  * The gateway: every service's HTTP module, plus the processors PLINK_WORKERS asks for.
  * It is global and re-exports what services give each other through ports: the SPA shell, and the ports
- * bound in service-ports.ts (each service reads another's data only through these).
+ * bound in service-ports.ts (each service reads another's data only through these). With PLINK_DEMO_SEED it
+ * also makes the demo creator of an empty development database (demo-creator.ts).
  */
 @Module({})
 export class GatewayModule {
@@ -37,6 +39,7 @@ export class GatewayModule {
         BillingHttpModule,
         WebhooksHttpModule,
         ...workers,
+        ...(demoSeedOn(config) ? [DemoCreatorModule] : []),
       ],
       controllers: [HealthController],
       providers: [{ provide: SpaShell, useValue: new FileSpaShell(findWebDist(config.webDistDir), config.publicOrigin, SESSION_COOKIE) }, ...SERVICE_PORTS],

@@ -2,6 +2,7 @@ import { assertNodeVersion, stopOnSignals } from '@plink/platform';
 import { describeConfig, loadConfig } from '@plink/config';
 import { getLogger, initLogger, listenMetricsPort } from '@plink/observability';
 import { createGateway } from './bootstrap';
+import { demoSeedOn, tellLauncherDemoSignIn } from './demo-creator';
 
 async function main() {
   assertNodeVersion();
@@ -10,6 +11,8 @@ async function main() {
   const log = getLogger();
   log.info({ config: describeConfig(config) }, 'gateway starting');
   const app = await createGateway(config);
+  // Before listening: npm start prints it with the "ready" line it writes once the port answers.
+  if (demoSeedOn(config)) tellLauncherDemoSignIn(app);
   await app.listen({ port: config.port, host: config.host });
   log.info(`Plink is running at ${config.appOrigin} (listening on ${config.host}:${config.port})`);
   // HEALTH_PORT: /metrics for scrapers inside the network, apart from the public port (see listenMetricsPort).

@@ -35,7 +35,7 @@ interface Section {
 /** The apps' variables by subject, in the order the files list them; every variable of the schema, once. */
 export const CONFIG_GROUPS: Array<{ title: string; note?: string; variables: string[] }> = [
   { title: 'HTTP', variables: ['PORT', 'HOST', 'APP_ORIGIN', 'PUBLIC_ORIGIN', 'TRUST_PROXY', 'WEB_DIST_DIR'] },
-  { title: 'Environment and logs', variables: ['NODE_ENV', 'LOG_LEVEL'] },
+  { title: 'Environment and logs', variables: ['NODE_ENV', 'LOG_LEVEL', 'PLINK_DEMO_SEED'] },
   { title: 'PostgreSQL', variables: ['DATABASE_URL', 'DATABASE_POOL_MAX', 'MIGRATE_ON_START'] },
   { title: 'Redis', variables: ['REDIS_URL', 'REDIS_PREFIX'] },
   { title: 'Sessions', variables: ['SESSION_SECRET'] },
@@ -85,7 +85,7 @@ const LAUNCHER_SECTIONS: Section[] = [
   {
     title: 'docker compose',
     note:
-      'docker compose reads its settings from a `.env` file next to `docker-compose.yml` (a copy of `.env.example` to start from; see docs/self-hosting.md). Every setting of the apps reaches every app, except `DATABASE_URL`, `REDIS_URL`, `NODE_ENV`, `PORT`, `HOST`, `HEALTH_PORT` and `PLINK_WORKERS`, which the file sets, and `MAIL_OUTBOX_DIR`, `UPLOADS_DIR`, `WEB_DIST_DIR`, `STRIPE_API_URL` and `WEBHOOK_ALLOW_PRIVATE_NETWORKS`, which it does not pass. Caddy serves `APP_ORIGIN` and `PUBLIC_ORIGIN` as given: an `https://` origin gets an automatic certificate. Required there: `SESSION_SECRET`, `SMTP_URL` (`smtp://mailpit:1025` keeps every e-mail in the bundled catcher, on purpose), `S3_ACCESS_KEY` and `S3_SECRET_KEY` (also the bundled MinIO\'s user and password, 8+ characters) and `POSTGRES_PASSWORD`.',
+      'docker compose reads its settings from a `.env` file next to `docker-compose.yml` (a copy of `.env.example` to start from; see docs/self-hosting.md). Every setting of the apps reaches every app, except `DATABASE_URL`, `REDIS_URL`, `NODE_ENV`, `PORT`, `HOST`, `HEALTH_PORT` and `PLINK_WORKERS`, which the file sets, and `MAIL_OUTBOX_DIR`, `UPLOADS_DIR`, `WEB_DIST_DIR`, `STRIPE_API_URL`, `WEBHOOK_ALLOW_PRIVATE_NETWORKS` and `PLINK_DEMO_SEED`, which it does not pass. Caddy serves `APP_ORIGIN` and `PUBLIC_ORIGIN` as given: an `https://` origin gets an automatic certificate. Required there: `SESSION_SECRET`, `SMTP_URL` (`smtp://mailpit:1025` keeps every e-mail in the bundled catcher, on purpose), `S3_ACCESS_KEY` and `S3_SECRET_KEY` (also the bundled MinIO\'s user and password, 8+ characters) and `POSTGRES_PASSWORD`.',
     variables: [{ name: 'POSTGRES_PASSWORD', required: true, description: "Password of the compose file's PostgreSQL, which the apps' `DATABASE_URL` is made with." }],
   },
 ];

@@ -92,6 +92,20 @@ describe('configuration', () => {
     expect(loadConfig(base)).toMatchObject({ smtpUrl: undefined, mailOutboxDir: '.data/mail' });
   });
 
+  it('seeds the demo creator in development unless PLINK_DEMO_SEED says no, and never in production', () => {
+    expect(loadConfig(base).demoSeed).toBe(true);
+    expect(loadConfig({ ...base, PLINK_DEMO_SEED: 'false' }).demoSeed).toBe(false);
+    expect(loadConfig({ ...base, PLINK_DEMO_SEED: '0' }).demoSeed).toBe(false);
+    expect(loadConfig({ ...base, NODE_ENV: 'test' }).demoSeed).toBe(false);
+    expect(loadConfig({ ...base, NODE_ENV: 'test', PLINK_DEMO_SEED: 'true' }).demoSeed).toBe(true);
+    const prod = { ...base, NODE_ENV: 'production', SMTP_URL: 'smtp://relay.example:587', SESSION_SECRET: randomBytes(32).toString('base64') };
+    expect(loadConfig(prod).demoSeed).toBe(false);
+    expect(loadConfig({ ...prod, PLINK_DEMO_SEED: 'false' }).demoSeed).toBe(false);
+    expect(() => loadConfig({ ...prod, PLINK_DEMO_SEED: '1' })).toThrow(
+      'Invalid configuration:\n  - PLINK_DEMO_SEED: PLINK_DEMO_SEED is for development: a production install never gets the demo creator (unset it)',
+    );
+  });
+
   it('trusts X-Forwarded-For only for a number of proxies or their addresses, never a blanket true', () => {
     expect(loadConfig(base).trustProxy).toBe(false);
     expect(loadConfig({ ...base, TRUST_PROXY: 'false' }).trustProxy).toBe(false);

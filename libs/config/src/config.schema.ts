@@ -155,6 +155,11 @@ export const envSchema = z
           "The landing pages' own origin, without a path (e.g. `https://plink.page`), recommended in production: creators' custom code and tracking snippets then run there, never beside the app's session. Page addresses asked on `APP_ORIGIN` are redirected there, lead forms are accepted from it, and the links to a page in its webhooks point there. Without one, the pages carrying creators' code are sandboxed (no cookies, no storage).",
         unset: 'same as `APP_ORIGIN`',
       }),
+    PLINK_DEMO_SEED: bool.optional().meta({
+      description:
+        "Gateway: on a database with no account yet, create the demo creator (a verified account with a sample page, its views and a few leads; `npm start` prints its sign-in beside the URL, see docs/operations.md) as it starts. `false`: never, e.g. for a development server others can reach, since the demo's password is in the documentation. Refused with `NODE_ENV=production`, where it never happens.",
+      unset: '`true` with `NODE_ENV=development`, else `false`',
+    }),
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info')
@@ -391,6 +396,10 @@ export const envSchema = z
     }),
   })
   .superRefine((env, ctx) => {
+    // A known password on a public install: the demo creator is for a developer's own machine only.
+    if (env.NODE_ENV === 'production' && env.PLINK_DEMO_SEED) {
+      ctx.addIssue({ code: 'custom', path: ['PLINK_DEMO_SEED'], message: 'PLINK_DEMO_SEED is for development: a production install never gets the demo creator (unset it)' });
+    }
     const weak = env.NODE_ENV === 'production' ? weakSecretReason(env.SESSION_SECRET) : null;
     if (weak) ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: weak });
     else if (env.SESSION_SECRET && env.SESSION_SECRET.length < 32) {
@@ -439,6 +448,11 @@ export interface AppConfig {
   /** True when APP_ORIGIN is https: cookies get the Secure flag. */
   secureCookies: boolean;
   logLevel: Env['LOG_LEVEL'];
+  /**
+   * The gateway creates the demo creator on a database with no account yet (PLINK_DEMO_SEED; by default in
+   * development only, never in production).
+   */
+  demoSeed: boolean;
   databaseUrl: string;
   databasePoolMax: number;
   /**
@@ -540,6 +554,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     publicOrigin: e.PUBLIC_ORIGIN ?? e.APP_ORIGIN,
     secureCookies: e.APP_ORIGIN.startsWith('https:'),
     logLevel: e.LOG_LEVEL,
+    demoSeed: e.PLINK_DEMO_SEED ?? e.NODE_ENV === 'development',
     databaseUrl: e.DATABASE_URL,
     databasePoolMax: e.DATABASE_POOL_MAX,
     migrateOnStart: e.MIGRATE_ON_START,
@@ -606,5 +621,6 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     webhookTimeouts: `connect ${config.webhookConnectTimeoutMs} ms, response ${config.webhookResponseTimeoutMs} ms`,
     webhookAllowPrivateNetworks: config.webhookAllowPrivateNetworks,
     workers: config.workers,
+    demoSeed: config.demoSeed,
   };
 }

@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
+import { IdentityDemo } from './demo/demo-creator';
 import { IdentityDirectory } from './directory/identity-directory';
 import { IdentityController } from './http/identity.controller';
 import { LocalStrategy } from './http/local.strategy';
@@ -84,3 +85,7 @@ export class IdentityHttpModule {}
 /** Identity's workers: the identity queue (plan changes published by billing, copied onto the user; account e-mails addressed). */
 @Module({ imports: [IdentityReadModule], providers: [ApplyPlanChangeService, AccountEmailService, IdentityProcessor] })
 export class IdentityWorkerModule {}
+
+/** Identity's part of the demo seed (the demo creator's account), composed by the gateway in development only. */
+@Module({ imports: [IdentityReadModule], providers: [PasswordHasher, IdentityDemo], exports: [IdentityDemo] })
+export class IdentityDemoModule {}

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { LeadsDemo } from './demo/sample-leads';
 import { LeadsDirectory } from './directory/leads-directory';
 import { LeadFormController } from './http/lead-form.controller';
 import { LeadsController } from './http/leads.controller';
@@ -73,3 +74,11 @@ export class LeadsHttpModule {}
   providers: [DeletePageLeadsService, DeletePageContactsService, ApplyPageChangeService, ApplyOwnerPlanService, LeadsProcessor],
 })
 export class LeadsWorkerModule {}
+
+/** The leads service's part of the demo seed (the sample page's leads), composed by the gateway in development only. */
+@Module({
+  imports: [LeadsDataModule],
+  providers: [LeadsDemo],
+  exports: [LeadsDemo],
+})
+export class LeadsDemoModule {}

@@ -3,6 +3,7 @@ import { UploadUrls, UploadUsage } from '@plink/contracts';
 import { APP_CONFIG, type AppConfig } from '@plink/config';
 import { Storage } from '@plink/storage';
 import { PageChanges } from './cache/page-changes';
+import { PagesDemo } from './demo/demo-page';
 import { PagesDirectory } from './directory/pages-directory';
 import { PagesController } from './http/pages.controller';
 import { ExampleImages } from './examples/example-images';
@@ -99,3 +100,14 @@ export class PagesUploadUsageModule {}
   ],
 })
 export class PagesWorkerModule {}
+
+/**
+ * The pages service's part of the demo seed (the demo creator's sample page, through the create use case),
+ * composed by the gateway in development only.
+ */
+@Module({
+  imports: [PagesReadModule],
+  providers: [CreatePageService, WebhookUrlCheck, PagesDemo],
+  exports: [PagesDemo],
+})
+export class PagesDemoModule {}

@@ -119,6 +119,32 @@ export class LeadsRepository {
     return rows.map((r) => ({ id: Number(r.id), pageId: Number(r.page_id), emailLower: r.email_lower }));
   }
 
+  /**
+   * Leads with the dates they were taken on, and their conversions, in one statement: the demo seed's sample
+   * leads (see LeadsDemo). No jobs: nobody is e-mailed a file nor sent to a webhook for them. An address the
+   * page has already is skipped. Answers how many were inserted.
+   */
+  async insertDated(pageId: number, leads: { email: string; createdAt: Date; consentAt: Date | null }[], planVersion: number): Promise<number> {
+    // The ORM's own pool, for real array parameters (the ORM's `execute` would spread an array into a list).
+    const pool = await this.nativePool();
+    const { rows } = await pool.query<{ inserted: number }>(
+      `with inserted as (
+         insert into leads.leads (page_id, email, email_lower, consent_at, plan_version, created_at)
+         select $1, email, lower(email), consent_at, $2, created_at
+           from unnest($3::text[], $4::timestamptz[], $5::timestamptz[]) as t(email, created_at, consent_at)
+         on conflict (page_id, email_lower) do nothing
+         returning 1
+       ), counted as (
+         insert into leads.page_counters (page_id, shard, conversions)
+         select $1, 0, count(*) from inserted having count(*) > 0
+         on conflict (page_id, shard) do update set conversions = leads.page_counters.conversions + excluded.conversions
+       )
+       select count(*)::int as inserted from inserted`,
+      [pageId, planVersion, leads.map((l) => l.email), leads.map((l) => l.createdAt.toISOString()), leads.map((l) => l.consentAt?.toISOString() ?? null)],
+    );
+    return Number(rows[0]?.inserted ?? 0);
+  }
+
   async conversionsFor(pageIds: number[]): Promise<Map<number, number>> {
     const result = new Map<number, number>(pageIds.map((id) => [id, 0]));
     if (pageIds.length === 0) return result;
