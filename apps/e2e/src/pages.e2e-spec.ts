@@ -83,7 +83,8 @@ test('a creator builds a page, strangers sign up with and without JavaScript, th
     const ebook = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: 'Ebook download' }) });
     await expect(ebook.locator('img.plk-img')).toHaveJSProperty('complete', true);
     expect(await ebook.locator('img.plk-img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
-    await page.getByRole('radio', { name: 'Events' }).check();
+    await page.getByRole('radiogroup', { name: 'Category' }).getByText('Events').click();
+    await expect(page.getByRole('radio', { name: 'Events' })).toBeChecked();
     await expect(page).toHaveURL(/\/editor\/new\?category=events$/);
     await expect(page.getByRole('link', { name: 'Webinar registration' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Ebook download' })).toHaveCount(0);

@@ -31,7 +31,8 @@ test('every screen passes axe (no serious or critical violation), fits a 390 px 
   smtp,
   baseURL,
 }) => {
-  test.setTimeout(240_000);
+  // About 20 screens at two sizes, each checked by axe (the template gallery, with a miniature per template, the largest).
+  test.setTimeout(360_000);
   mkdirSync(SCREENS_DIR, { recursive: true });
   const origin = baseURL!;
   const findings: Finding[] = [];
