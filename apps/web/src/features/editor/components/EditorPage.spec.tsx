@@ -325,18 +325,19 @@ describe('templates', () => {
     expect(screen.getByLabelText(/Title/, { selector: 'input' })).toHaveValue('Free Photography Cheat Sheet');
   });
 
+  // Any template of the gallery, not only the home page's examples.
   it('keeps a signed-out visitor\'s choice until they reach the dashboard signed in and verified', async () => {
     localStorage.clear();
     mockFetch(signedOut);
-    const first = renderApp('/auth?tab=register&template=startupwkly');
+    const first = renderApp('/auth?tab=register&template=ebook-download');
     expect(await screen.findByRole('heading', { name: 'Create an account' })).toBeInTheDocument();
     first.unmount();
 
-    mockFetch({ ...signedInAs({ username: 'ana' }), ...noPages, 'GET /api/templates/startupwkly': { body: { ...template, title: 'Startup Weekly' } } });
+    mockFetch({ ...signedInAs({ username: 'ana' }), ...noPages, 'GET /api/templates/ebook-download': { body: { ...template, title: 'The No-Spreadsheet Budget' } } });
     const { location } = renderApp('/dashboard');
     await screen.findByRole('button', { name: 'Save' }, { timeout: 5000 });
-    expect(location()).toBe('/editor/new?template=startupwkly');
-    expect(screen.getByLabelText(/Title/, { selector: 'input' })).toHaveValue('Startup Weekly');
+    expect(location()).toBe('/editor/new?template=ebook-download');
+    expect(screen.getByLabelText(/Title/, { selector: 'input' })).toHaveValue('The No-Spreadsheet Budget');
     expect(localStorage.getItem('plink.pending-template')).toBeNull();
   });
 });
