@@ -51,6 +51,7 @@ test('a Free creator upgrades through Stripe Checkout with the trial, removes th
     await registerAndVerify(page, creator, smtp, origin);
     await expect(page.getByRole('heading', { name: 'Upgrade to Pro' })).toBeVisible();
     await page.getByRole('link', { name: 'Create Your First Plink' }).click();
+    await page.getByRole('link', { name: 'Start blank' }).click();
     await expect(page.getByRole('heading', { name: 'Create Page' })).toBeVisible();
     await page.getByLabel('URL Slug').fill(slug);
     await page.getByLabel('Title', { exact: true }).fill(title);

@@ -52,7 +52,7 @@ test('a Pro creator builds a page through every tab, uploads images, and visitor
   await test.step('a Pro creator opens the editor', async () => {
     await registerAndVerify(page, creator, smtp, origin);
     await grantPro(gateway.databaseUrl, creator.email);
-    await page.goto('/editor/new');
+    await page.goto('/editor/new?template=blank');
     await expect(page.getByRole('heading', { name: 'Create Page' })).toBeVisible();
     await expect(page.getByRole('tab')).toHaveText(['Content', 'Appearance', 'Settings', 'Thank You', 'Delivery e-mail', 'Sharing']);
   });

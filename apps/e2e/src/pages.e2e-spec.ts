@@ -75,7 +75,24 @@ test('a creator builds a page, strangers sign up with and without JavaScript, th
     await snap(page, '01-empty-dashboard');
     await page.getByRole('link', { name: 'Create Your First Plink' }).click();
     await expect(page).toHaveURL(/\/editor\/new$/);
+  });
+
+  await test.step('"Create page" starts at the template gallery: a category, then "Start blank"', async () => {
+    await expect(page.getByRole('heading', { level: 1, name: 'Choose a template' })).toBeVisible();
+    // Every card is a miniature of its page, drawn with its picture.
+    const ebook = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: 'Ebook download' }) });
+    await expect(ebook.locator('img.plk-img')).toHaveJSProperty('complete', true);
+    expect(await ebook.locator('img.plk-img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    await page.getByRole('radiogroup', { name: 'Category' }).getByText('Events').click();
+    await expect(page.getByRole('radio', { name: 'Events' })).toBeChecked();
+    await expect(page).toHaveURL(/\/editor\/new\?category=events$/);
+    await expect(page.getByRole('link', { name: 'Webinar registration' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Ebook download' })).toHaveCount(0);
+    await snap(page, '01a-template-gallery');
+    await page.getByRole('link', { name: 'Start blank' }).click();
+    await expect(page).toHaveURL(/\/editor\/new\?template=blank$/);
     await expect(page.getByRole('heading', { name: 'Create Page' })).toBeVisible();
+    await expect(page.getByLabel('Title', { exact: true })).toHaveValue('');
   });
 
   await test.step('the editor: content, thank-you texts and the live preview', async () => {

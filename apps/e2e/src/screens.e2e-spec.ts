@@ -31,7 +31,8 @@ test('every screen passes axe (no serious or critical violation), fits a 390 px 
   smtp,
   baseURL,
 }) => {
-  test.setTimeout(240_000);
+  // About 20 screens at two sizes, each checked by axe (the template gallery, with a miniature per template, the largest).
+  test.setTimeout(360_000);
   mkdirSync(SCREENS_DIR, { recursive: true });
   const origin = baseURL!;
   const findings: Finding[] = [];
@@ -116,7 +117,13 @@ test('every screen passes axe (no serious or critical violation), fits a 390 px 
   await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
   await review('dashboard-empty', (p) => p.getByText("You haven't created any plinks yet."));
 
-  // The editor, started from a template, on each of its tabs.
+  // "Create page": the template gallery; a card opens the editor filled with its template.
+  await page.goto('/editor/new');
+  await review('template-gallery', (p) => p.getByRole('link', { name: 'Cheat sheet' }));
+  await page.getByRole('link', { name: 'Cheat sheet' }).click();
+  await expect(page).toHaveURL(/\/editor\/new\?template=photo-guide$/);
+
+  // The editor, started from a template (as "Use this template" links it), on each of its tabs.
   await page.goto('/editor/new?template=photo-guide');
   await expect(page.getByRole('button', { name: 'Save' })).toBeVisible();
   await expect(page.getByLabel(/Title/).first()).toHaveValue('Free Photography Cheat Sheet');

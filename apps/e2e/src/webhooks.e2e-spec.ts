@@ -28,7 +28,7 @@ test('a Pro creator sets a webhook, sends a test event, sees it delivered and re
     await test.step('a Pro creator saves a page with a webhook URL', async () => {
       await registerAndVerify(page, creator, smtp, baseURL!);
       await grantPro(gateway.databaseUrl, creator.email);
-      await page.goto('/editor/new');
+      await page.goto('/editor/new?template=blank');
       await page.getByLabel(/URL Slug/).fill(slug);
       await page.getByRole('tab', { name: 'Settings' }).click();
       await expect(page.getByText('Save the page to get its signing secret')).toBeVisible();

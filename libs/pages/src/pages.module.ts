@@ -6,7 +6,6 @@ import { PageChanges } from './cache/page-changes';
 import { PagesDemo } from './demo/demo-page';
 import { PagesDirectory } from './directory/pages-directory';
 import { PagesController } from './http/pages.controller';
-import { ExampleImages } from './examples/example-images';
 import { PageEvents } from './model/page-events';
 import { OwnersRepository } from './owners/owners.repository';
 import { PagesRepository } from './model/pages.repository';
@@ -25,6 +24,8 @@ import { ListPagesService } from './use-cases/list-pages.service';
 import { UpdatePageService } from './use-cases/update-page.service';
 import { SendTestEmailService } from './use-cases/send-test-email.service';
 import { PagesProcessor } from './processors/pages.processor';
+import { PageTemplates } from './templates/page-templates';
+import { TemplateImages } from './templates/template-images';
 import { PendingViewsStore } from './views/pending-views.store';
 import { ViewCounter } from './views/view-counter';
 import { WebhookEndpointService } from './webhooks/webhook-endpoint.service';
@@ -60,7 +61,8 @@ export class PagesReadModule {}
     KeepPageLiveService,
     WebhookUrlCheck,
     WebhookEndpointService,
-    ExampleImages,
+    PageTemplates,
+    TemplateImages,
   ],
 })
 export class PagesHttpModule {}

@@ -70,6 +70,7 @@ const PUBLISHED_OPERATION_IDS: Record<string, string> = {
   'POST /api/reset-password': 'IdentityController_resetPassword',
   'POST /api/resume-subscription': 'BillingController_resume',
   'GET /api/subscription': 'BillingController_subscription',
+  'GET /api/templates': 'PagesController_templates',
   'GET /api/templates/{slug}': 'PagesController_template',
   'POST /api/update-password': 'IdentityController_updatePassword',
   'POST /api/upload-image': 'post_api_upload_image',

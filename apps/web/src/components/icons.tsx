@@ -46,3 +46,4 @@ export const IconPencil = createIcon('IconPencil', ['M4 20h4L18.5 9.5a2.83 2.83 
 export const IconDots = createIcon('IconDots', ['M5 12h.01', 'M12 12h.01', 'M19 12h.01']);
 export const IconTrash = createIcon('IconTrash', ['M4 7h16', 'M10 11v6', 'M14 11v6', 'M5 7l1 12a2 2 0 0 0 2 2h8a2 2 0 0 0 2-2l1-12', 'M9 7V4a1 1 0 0 1 1-1h4a1 1 0 0 1 1 1v3']);
 export const IconPlayerPlay = createIcon('IconPlayerPlay', ['M7 4v16l13-8z']);
+export const IconPlus = createIcon('IconPlus', ['M12 5v14', 'M5 12h14']);

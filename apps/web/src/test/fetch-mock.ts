@@ -1,4 +1,4 @@
-import type { LeadDto, PageDto, PageStatsDto, SubscriptionDto, UserDto } from '@plink/contracts';
+import type { LeadDto, PageDto, PageStatsDto, PageTemplateEntryDto, SubscriptionDto, UserDto } from '@plink/contracts';
 import { makePageDto } from '@plink/contracts/testing';
 
 /** What the fake server answers for one request. */
@@ -119,6 +119,25 @@ export const freePlan: MockRoutes = { 'GET /api/subscription': { body: makeSubsc
 
 /** The dashboard of a user without pages (GET /api/pages; a Free user's upgrade offer reads their plan). */
 export const noPages: MockRoutes = { 'GET /api/pages': { body: [] }, ...freePlan };
+
+/** A gallery card as GET /api/templates answers it; its template's fields are a page's, overridable. */
+export function makeTemplateEntry(
+  entry: Pick<PageTemplateEntryDto, 'slug' | 'name' | 'category'> & Partial<Omit<PageTemplateEntryDto, 'page'>>,
+  page: Partial<PageDto> = {},
+): PageTemplateEntryDto {
+  const { slug: _slug, id: _id, userId: _userId, views: _views, conversions: _conversions, paused: _paused, createdAt: _c, updatedAt: _u, webhookUrl: _w, customCodeSnippet: _code, facebookPixelId: _f, googleAnalyticsId: _g, ...fields } =
+    makePage({ title: entry.name, imageUrl: `/uploads/templates/${entry.slug}.jpg`, fileUrl: null, ...page });
+  return { description: `A page for ${entry.name.toLowerCase()}.`, imageUrl: fields.imageUrl, ...entry, page: fields };
+}
+
+/** The template gallery (GET /api/templates): a few templates of three categories. */
+export const templateList: PageTemplateEntryDto[] = [
+  makeTemplateEntry({ slug: 'photo-guide', name: 'Cheat sheet', category: 'downloads' }, { title: 'Free Photography Cheat Sheet', imageUrl: '/uploads/examples/photo-guide.jpg' }),
+  makeTemplateEntry({ slug: 'ebook-download', name: 'Ebook download', category: 'downloads' }, { title: 'The No-Spreadsheet Budget', buttonText: 'Download the Free Ebook' }),
+  makeTemplateEntry({ slug: 'webinar-signup', name: 'Webinar registration', category: 'events' }, { title: 'Free Live Webinar', buttonText: 'Save My Seat' }),
+  makeTemplateEntry({ slug: 'petition', name: 'Petition', category: 'nonprofits' }, { title: 'Safe Streets to School', buttonText: 'Add My Name' }),
+];
+export const templatesAvailable: MockRoutes = { 'GET /api/templates': { body: templateList } };
 
 /** The dashboard's check of a Pro user's plan, once per visit (POST /api/check-subscription-status): still active. */
 export const proPlanStillActive: MockRoutes = {

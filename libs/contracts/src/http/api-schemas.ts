@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ApiErrorBody } from './errors';
-import type { KeepPageLiveResponse, PageDto, PageTemplateDto, PublicPageDto } from './pages';
-import { FONTS } from './pages';
+import type { KeepPageLiveResponse, PageDto, PageTemplateDto, PageTemplateEntryDto, PublicPageDto } from './pages';
+import { FONTS, TEMPLATE_CATEGORIES } from './pages';
 import type { MessageResponse, SuccessResponse, UserDto, VerifyResetTokenResponse } from './identity';
 import type { LeadDto, PageStatsDto, SubmitLeadResponse } from './leads';
 import type { UploadImageResponse } from './uploads';
@@ -112,6 +112,18 @@ const {
   ...templateFields
 } = pageFields;
 export const pageTemplateSchema = z.object(templateFields).meta({ id: 'PageTemplate' });
+export const pageTemplateListSchema = z.array(
+  z
+    .object({
+      slug: z.string(),
+      name: z.string(),
+      category: z.enum(TEMPLATE_CATEGORIES),
+      description: z.string(),
+      imageUrl: z.string().nullable(),
+      page: pageTemplateSchema,
+    })
+    .meta({ id: 'PageTemplateEntry' }),
+);
 
 /** What a visitor's page shows: the page's fields but the owner's own (file, webhook, author settings). */
 const {
@@ -239,6 +251,7 @@ export type ApiSchemaChecks = [
   Check<Same<Out<typeof pageDtoSchema>, PageDto>>,
   // The template type is the editor's input (its optional fields may be left out); the answer always has them all.
   Check<Out<typeof pageTemplateSchema> extends PageTemplateDto ? true : false>,
+  Check<Out<typeof pageTemplateListSchema>[number] extends PageTemplateEntryDto ? true : false>,
   Check<Same<Out<typeof publicPageSchema>, PublicPageDto>>,
   Check<Same<Out<typeof keepPageLiveResponseSchema>, KeepPageLiveResponse>>,
   Check<Same<Out<typeof leadDtoSchema>, LeadDto>>,

@@ -59,3 +59,47 @@ export const EXAMPLE_SLUGS: readonly string[] = ['photo-guide', 'startupwkly', '
 export function isExampleSlug(slug: string): boolean {
   return EXAMPLE_SLUGS.includes(slug.toLowerCase());
 }
+
+/** The template gallery's categories (what a page is for), in the order its filter shows them. */
+export const TEMPLATE_CATEGORIES = ['downloads', 'newsletters', 'waitlists', 'events', 'creators', 'businesses', 'nonprofits'] as const;
+export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number];
+
+/** A category's name as the gallery shows it. */
+export const TEMPLATE_CATEGORY_LABELS: Record<TemplateCategory, string> = {
+  downloads: 'Downloads',
+  newsletters: 'Newsletters',
+  waitlists: 'Waitlists',
+  events: 'Events',
+  creators: 'Creators',
+  businesses: 'Businesses',
+  nonprofits: 'Nonprofits',
+};
+
+/**
+ * The page templates a new page can start from (`/editor/new?template={slug}`), in the gallery's order: Plink's
+ * example pages first, then the templates that are no page of their own. Only the examples are pages at their
+ * slugs; the others' slugs stay free for creators.
+ */
+export const TEMPLATE_SLUGS: readonly string[] = [
+  ...EXAMPLE_SLUGS,
+  'ebook-download',
+  'free-checklist',
+  'webinar-signup',
+  'local-meetup',
+  'podcast-updates',
+  'music-fan-list',
+  'course-waitlist',
+  'app-beta',
+  'recipe-newsletter',
+  'shop-discount',
+  'free-consultation',
+  'volunteer-signup',
+  'petition',
+];
+
+export function isTemplateSlug(slug: string): boolean {
+  return TEMPLATE_SLUGS.includes(slug.toLowerCase());
+}
+
+/** `/editor/new?template=blank`: "Start blank" in the gallery, the editor with every field at its default. */
+export const BLANK_TEMPLATE = 'blank';

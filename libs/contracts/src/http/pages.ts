@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { hasForbiddenCharacters, notAllowedCharactersMessage, plainText } from './text';
-import { PageMessages, isExampleSlug } from './page-texts';
+import { PageMessages, isExampleSlug, type TemplateCategory } from './page-texts';
 
 // Texts and formatting without zod live in page-texts.ts, so screens that need only them stay light.
 export * from './page-texts';
@@ -290,6 +290,22 @@ export type PageTemplateExcluded = 'slug' | 'webhookUrl' | 'customCodeSnippet' |
  * template"), images included (they stay at `/uploads/examples/…`, which any page may show).
  */
 export type PageTemplateDto = Omit<PageFields, PageTemplateExcluded>;
+
+/**
+ * GET /api/templates: one card of the template gallery. `page` is the template itself (what GET
+ * /api/templates/{slug} answers), so the gallery can draw each card as a miniature of the page.
+ */
+export interface PageTemplateEntryDto {
+  slug: string;
+  /** What the template is for, in a few words ("Ebook download"). */
+  name: string;
+  category: TemplateCategory;
+  /** One sentence on when to use it. */
+  description: string;
+  /** The template's main image (`/uploads/…`), null without one. */
+  imageUrl: string | null;
+  page: PageTemplateDto;
+}
 
 /**
  * PUT /api/pages/{id}: any subset of the fields. Built from the fields without their defaults, so a

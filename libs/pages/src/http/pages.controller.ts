@@ -10,6 +10,7 @@ import {
   messageResponseSchema,
   pageDtoSchema,
   pageListSchema,
+  pageTemplateListSchema,
   pageTemplateSchema,
   publicPageSchema,
   webhookEndpointSchema,
@@ -19,9 +20,10 @@ import {
   type PageDto,
   type PageFields,
   type PageTemplateDto,
+  type PageTemplateEntryDto,
   type PublicPageDto,
   type WebhookEndpointDto,
-  isExampleSlug,
+  isTemplateSlug,
   slugAvailabilityQuerySchema,
   slugAvailabilitySchema,
   slugSchema,
@@ -32,7 +34,7 @@ import {
 } from '@plink/contracts';
 import { ApiDoc, CurrentUser, SignedInGuard, ZodPipe, type SignedInUser } from '@plink/http';
 import { PagesDirectory } from '../directory/pages-directory';
-import { toPageDto, toPageTemplate } from '../model/page.dto';
+import { toPageDto } from '../model/page.dto';
 import { PagesRepository } from '../model/pages.repository';
 import { CreatePageService } from '../use-cases/create-page.service';
 import { DeletePageService } from '../use-cases/delete-page.service';
@@ -41,6 +43,7 @@ import { KeepPageLiveService } from '../use-cases/keep-page-live.service';
 import { ListPagesService } from '../use-cases/list-pages.service';
 import { UpdatePageService } from '../use-cases/update-page.service';
 import { SendTestEmailService, TEST_EMAIL_NEEDS_FILE } from '../use-cases/send-test-email.service';
+import { PageTemplates } from '../templates/page-templates';
 import { ViewCounter } from '../views/view-counter';
 import { WebhookSecretBox, toWebhookEndpointDto } from '../webhooks/webhook-endpoint';
 import { WebhookEndpointService } from '../webhooks/webhook-endpoint.service';
@@ -74,6 +77,7 @@ export class PagesController {
     private readonly secrets: WebhookSecretBox,
     private readonly pages: PagesRepository,
     private readonly testEmail: SendTestEmailService,
+    private readonly pageTemplates: PageTemplates,
   ) {}
 
   @ApiDoc({ summary: "The signed-in user's pages, with views and conversions", ok: pageListSchema })
@@ -228,12 +232,24 @@ export class PagesController {
     return page.public;
   }
 
-  /** An example page's content as the starting values of a new page (the editor's "Use this template"). */
-  @ApiDoc({ summary: "An example page's content, as the starting values of a new page", ok: pageTemplateSchema, errors: { 404: PageMessages.templateNotFound } })
+  /** The template gallery of "Create page": every template with what its card shows. */
+  @ApiDoc({
+    summary: 'The page templates a new page can start from',
+    description:
+      "In the gallery's order, each with its name, category, one-sentence description, image and the template itself (`page`, as GET /api/templates/{slug} answers it), enough to draw a miniature of the page. Plink's example pages are among them.",
+    ok: pageTemplateListSchema,
+  })
+  @Get('templates')
+  templates(): Promise<PageTemplateEntryDto[]> {
+    return this.pageTemplates.list();
+  }
+
+  /** A template's content as the starting values of a new page (the editor's `?template=`, "Use this template"). */
+  @ApiDoc({ summary: "A page template's content, as the starting values of a new page", ok: pageTemplateSchema, errors: { 404: PageMessages.templateNotFound } })
   @Get('templates/:slug')
   async template(@Param('slug') slug: string): Promise<PageTemplateDto> {
-    const page = isExampleSlug(slug) ? await this.pages.findBySlug(slug) : null;
-    if (!page?.isExample) throw new NotFoundException({ message: PageMessages.templateNotFound });
-    return toPageTemplate(page);
+    const template = isTemplateSlug(slug) ? await this.pageTemplates.find(slug) : null;
+    if (!template) throw new NotFoundException({ message: PageMessages.templateNotFound });
+    return template;
   }
 }

@@ -7,7 +7,7 @@ const EXAMPLES_ACCOUNT_ID = 0;
  * The content of the three example pages as it was first published. The pages are ordinary rows owned by
  * the examples account, marked `is_example`: visitors see them at their slugs and their views count, but a
  * submission stores nothing (leads' capture use case). Their images are stored under `examples/` by
- * ExampleImages at start. An install where a creator already held one of these slugs keeps that page.
+ * TemplateImages at start. An install where a creator already held one of these slugs keeps that page.
  */
 const EXAMPLES = [
   {

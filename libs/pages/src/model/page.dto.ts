@@ -21,8 +21,18 @@ function fieldsOf(page: Page): PageFieldValues {
 
 /** An example page's fields as a template for a new page: not its slug, nor Pro-only settings. */
 export function toPageTemplate(page: Page): PageTemplateDto {
-  const { slug: _slug, webhookUrl: _w, customCodeSnippet: _c, facebookPixelId: _f, googleAnalyticsId: _g, ...fields } = fieldsOf(page);
-  return fields as PageTemplateDto;
+  return templateFieldsOf(fieldsOf(page));
+}
+
+/** Page fields (every one of them) as a template: not the slug, nor Pro-only settings. */
+export function templateFieldsOf(fields: PageFieldValues): PageTemplateDto {
+  const { slug: _slug, webhookUrl: _w, customCodeSnippet: _c, facebookPixelId: _f, googleAnalyticsId: _g, ...template } = fields;
+  return template as PageTemplateDto;
+}
+
+/** Every editable field, from values a create request's schema has filled in: what it left out is null. */
+export function withEveryField(values: Record<string, unknown>): PageFieldValues {
+  return Object.fromEntries(FIELD_NAMES.map((name) => [name, values[name] ?? null])) as PageFieldValues;
 }
 
 /** A page as its owner sees it. */

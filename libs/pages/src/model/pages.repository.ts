@@ -23,6 +23,11 @@ export class PagesRepository {
     return this.em.findOne(Page, { id });
   }
 
+  /** Plink's example pages that are there (an install where a creator held an example's slug first lacks it). */
+  findExamples(): Promise<Page[]> {
+    return this.em.find(Page, { isExample: true });
+  }
+
   /** The page of a slug, whatever its case. */
   findBySlug(slug: string): Promise<Page | null> {
     return this.em.findOne(Page, { [raw('lower(slug)')]: slug.toLowerCase() });

@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import type { PageDto } from '@plink/contracts';
-import { deferred, freePlan, makePage, makeSubscription, type MockReply, mockFetch, proPlanStillActive, sentPayloads, signedInAs } from '../../../test/fetch-mock';
+import { deferred, freePlan, makePage, makeSubscription, type MockReply, mockFetch, proPlanStillActive, sentPayloads, signedInAs, templatesAvailable } from '../../../test/fetch-mock';
 import { findToast, renderApp } from '../../../test/render-app';
 
 const guide = makePage({ id: 1, title: 'Free Guide', slug: 'free-guide', views: 200, conversions: 25 });
@@ -199,10 +199,12 @@ describe('/dashboard page limit', () => {
   });
 
   it('lets a Free user without pages create the first one', async () => {
-    const { user, location } = await openDashboard([], { isPremium: false });
+    const { user, location } = await openDashboard([], { isPremium: false, routes: templatesAvailable });
 
     await user.click(await screen.findByRole('link', { name: 'Create Your First Plink' }));
 
+    // "Create page" starts at the template gallery.
+    expect(await screen.findByRole('heading', { level: 1, name: 'Choose a template' }, { timeout: 5000 })).toBeInTheDocument();
     expect(screen.queryByRole('dialog', { name: 'Page Limit Reached' })).not.toBeInTheDocument();
     expect(location()).toBe('/editor/new');
   });

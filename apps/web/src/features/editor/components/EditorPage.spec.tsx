@@ -1,5 +1,5 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { deferred, freePlan, makePage, mockFetch, type MockReply, type MockRoutes, noPages, sentPayloads, signedInAs, signedOut, slugsAvailable } from '../../../test/fetch-mock';
+import { deferred, freePlan, makePage, mockFetch, type MockReply, type MockRoutes, noPages, sentPayloads, signedInAs, signedOut, slugsAvailable, templatesAvailable } from '../../../test/fetch-mock';
 import { findToast, renderApp } from '../../../test/render-app';
 
 async function openEditor(url: string, routes: MockRoutes = {}, { isPremium = false } = {}) {
@@ -16,7 +16,7 @@ const tab = (name: string) => screen.getByRole('tab', { name });
 
 describe('/editor/new', () => {
   it('checks the slug as it is typed, with the shared messages', async () => {
-    const { user } = await openEditor('/editor/new');
+    const { user } = await openEditor('/editor/new?template=blank');
     expect(slug()).not.toHaveAttribute('aria-invalid', 'true');
 
     await user.type(slug(), 'My Page');
@@ -32,7 +32,7 @@ describe('/editor/new', () => {
   });
 
   it('says whether the address is free once typing pauses, before any save', async () => {
-    const { user, fetchMock } = await openEditor('/editor/new', {
+    const { user, fetchMock } = await openEditor('/editor/new?template=blank', {
       'GET /api/slug-availability?slug=taken-page': { body: { slug: 'taken-page', available: false, message: 'This URL is already taken. Please choose another one.' } },
       'GET /api/slug-availability?slug=free-page': { body: { slug: 'free-page', available: true, message: null } },
     });
@@ -51,7 +51,7 @@ describe('/editor/new', () => {
   });
 
   it('refuses to save without a slug and opens the Content tab', async () => {
-    const { user, fetchMock } = await openEditor('/editor/new');
+    const { user, fetchMock } = await openEditor('/editor/new?template=blank');
 
     await user.click(tab('Thank You'));
     expect(tab('Thank You')).toHaveAttribute('aria-selected', 'true');
@@ -67,7 +67,7 @@ describe('/editor/new', () => {
   it('creates the page, then says it is live and opens the dashboard when that is closed', async () => {
     const answer = deferred<MockReply>();
     let created = false;
-    const { user, fetchMock, location } = await openEditor('/editor/new', {
+    const { user, fetchMock, location } = await openEditor('/editor/new?template=blank', {
       'POST /api/pages': () => answer.promise.finally(() => (created = true)),
       // As the server answers: the Free creator's one page is there once created.
       'GET /api/pages': () => ({ body: created ? [makePage({ id: 9, slug: 'free-guide' })] : [] }),
@@ -87,7 +87,7 @@ describe('/editor/new', () => {
     // The list is fetched again with the new page in it: the one page a Free plan has does not close the dialog.
     await waitFor(() => expect(sentPayloads(fetchMock, 'GET', '/api/pages').length).toBeGreaterThan(1));
     expect(screen.getByRole('dialog', { name: 'Your page is live' })).toBeInTheDocument();
-    expect(location()).toBe('/editor/new');
+    expect(location()).toBe('/editor/new?template=blank');
     await user.click(within(live).getByRole('button', { name: 'Go to dashboard' }));
     expect(location()).toBe('/dashboard');
     const [sent] = sentPayloads(fetchMock, 'POST', '/api/pages') as Record<string, unknown>[];
@@ -103,7 +103,7 @@ describe('/editor/new', () => {
   });
 
   it("shows the server's reason when the slug is taken", async () => {
-    const { user, location } = await openEditor('/editor/new', {
+    const { user, location } = await openEditor('/editor/new?template=blank', {
       'POST /api/pages': { status: 409, body: { message: 'This URL is already taken. Please choose another one.' } },
     });
 
@@ -113,11 +113,11 @@ describe('/editor/new', () => {
     const toast = await findToast('Error');
     expect(toast).toHaveTextContent('Failed to create page: This URL is already taken. Please choose another one.');
     expect(slug()).toHaveAttribute('aria-invalid', 'true');
-    expect(location()).toBe('/editor/new');
+    expect(location()).toBe('/editor/new?template=blank');
   });
 
   it('previews the page, and the thank-you state while the Thank You tab is open', async () => {
-    const { user } = await openEditor('/editor/new');
+    const { user } = await openEditor('/editor/new?template=blank');
 
     await user.type(screen.getByLabelText('Title'), 'Free Guide');
     await user.type(screen.getByLabelText('Author Name'), 'Ana Writes');
@@ -140,7 +140,7 @@ describe('/editor/new', () => {
   });
 
   it('previews the page at a phone’s width on demand', async () => {
-    const { user } = await openEditor('/editor/new');
+    const { user } = await openEditor('/editor/new?template=blank');
     await user.click(screen.getByRole('radio', { name: 'Phone' }));
     expect(screen.getByTestId('live-preview')).toHaveAttribute('data-device', 'phone');
     expect(getComputedStyle(screen.getByTestId('live-preview')).maxWidth).toBe('calc(24.375rem * var(--mantine-scale))'); // 390 px
@@ -149,7 +149,7 @@ describe('/editor/new', () => {
   });
 
   it("falls back to the username as author, and hides the author when it is turned off", async () => {
-    const { user } = await openEditor('/editor/new');
+    const { user } = await openEditor('/editor/new?template=blank');
 
     expect(preview().getByText('ana')).toBeInTheDocument();
     await user.click(screen.getByRole('switch', { name: /^Show the author/ }));
@@ -157,7 +157,7 @@ describe('/editor/new', () => {
   });
 
   it('offers the rich-text toolbar: headings 1-2, bold, italic, underline, lists, clear formatting', async () => {
-    await openEditor('/editor/new');
+    await openEditor('/editor/new?template=blank');
 
     for (const name of ['Heading 1', 'Heading 2', 'Bold', 'Italic', 'Underline', 'Ordered list', 'Bullet list', 'Clear formatting']) {
       expect(screen.getByRole('button', { name })).toBeInTheDocument();
@@ -183,7 +183,7 @@ describe('/editor/new', () => {
   });
 
   it('lets a Pro user with pages create more', async () => {
-    await openEditor('/editor/new', { 'GET /api/pages': { body: [makePage(), makePage({ id: 2 })] } }, { isPremium: true });
+    await openEditor('/editor/new?template=blank', { 'GET /api/pages': { body: [makePage(), makePage({ id: 2 })] } }, { isPremium: true });
     expect(screen.queryByRole('dialog', { name: 'Page Limit Reached' })).not.toBeInTheDocument();
   });
 });
@@ -232,7 +232,7 @@ describe('/editor/:id', () => {
   });
 
   it('has no live page to show while creating', async () => {
-    await openEditor('/editor/new');
+    await openEditor('/editor/new?template=blank');
     expect(screen.queryByRole('link', { name: 'View live page' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Copy link' })).not.toBeInTheDocument();
   });
@@ -293,10 +293,27 @@ describe('templates', () => {
     expect(fetchMock).toHaveBeenCalledWith('/api/templates/photo-guide', expect.anything());
   });
 
-  it('offers "Start from a template" in create mode only', async () => {
-    const { user } = await openEditor('/editor/new');
-    await user.click(screen.getByRole('button', { name: 'Start from a template' }));
-    expect(await screen.findByRole('menuitem', { name: 'Startup Weekly' })).toHaveAttribute('href', '/editor/new?template=startupwkly');
+  it('goes back to the gallery from "Browse templates", asking first about unsaved changes', async () => {
+    const { user, location } = await openEditor('/editor/new?template=photo-guide', { 'GET /api/templates/photo-guide': { body: template }, ...templatesAvailable });
+    const browse = screen.getByRole('link', { name: 'Browse templates' });
+    expect(browse).toHaveAttribute('href', '/editor/new');
+
+    await user.type(screen.getByLabelText(/Title/, { selector: 'input' }), '!');
+    await user.click(browse);
+    const dialog = await screen.findByRole('dialog', { name: 'Leave without saving?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Keep Editing' }));
+    expect(location()).toBe('/editor/new?template=photo-guide');
+    expect(screen.getByLabelText(/Title/, { selector: 'input' })).toHaveValue('Free Photography Cheat Sheet!');
+
+    await user.click(browse);
+    await user.click(within(await screen.findByRole('dialog', { name: 'Leave without saving?' })).getByRole('button', { name: 'Leave Without Saving' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Choose a template' })).toBeInTheDocument();
+    expect(location()).toBe('/editor/new');
+  });
+
+  it('has no "Browse templates" while editing a page', async () => {
+    await openEditor('/editor/4', { 'GET /api/pages/4': { body: makePage({ id: 4 }) } });
+    expect(screen.queryByRole('link', { name: 'Browse templates' })).not.toBeInTheDocument();
   });
 
   it('takes a signed-in verified user from "Use this template" straight to the prefilled editor', async () => {
@@ -308,18 +325,19 @@ describe('templates', () => {
     expect(screen.getByLabelText(/Title/, { selector: 'input' })).toHaveValue('Free Photography Cheat Sheet');
   });
 
+  // Any template of the gallery, not only the home page's examples.
   it('keeps a signed-out visitor\'s choice until they reach the dashboard signed in and verified', async () => {
     localStorage.clear();
     mockFetch(signedOut);
-    const first = renderApp('/auth?tab=register&template=startupwkly');
+    const first = renderApp('/auth?tab=register&template=ebook-download');
     expect(await screen.findByRole('heading', { name: 'Create an account' })).toBeInTheDocument();
     first.unmount();
 
-    mockFetch({ ...signedInAs({ username: 'ana' }), ...noPages, 'GET /api/templates/startupwkly': { body: { ...template, title: 'Startup Weekly' } } });
+    mockFetch({ ...signedInAs({ username: 'ana' }), ...noPages, 'GET /api/templates/ebook-download': { body: { ...template, title: 'The No-Spreadsheet Budget' } } });
     const { location } = renderApp('/dashboard');
     await screen.findByRole('button', { name: 'Save' }, { timeout: 5000 });
-    expect(location()).toBe('/editor/new?template=startupwkly');
-    expect(screen.getByLabelText(/Title/, { selector: 'input' })).toHaveValue('Startup Weekly');
+    expect(location()).toBe('/editor/new?template=ebook-download');
+    expect(screen.getByLabelText(/Title/, { selector: 'input' })).toHaveValue('The No-Spreadsheet Budget');
     expect(localStorage.getItem('plink.pending-template')).toBeNull();
   });
 });

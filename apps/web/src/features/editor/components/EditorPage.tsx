@@ -2,10 +2,14 @@ import { useState } from 'react';
 import { Navigate, useParams, useSearchParams } from 'react-router-dom';
 import { PageLoader } from '../../../components/PageLoader';
 import { PageLoadError, parsePageId, usePage, usePageLimit } from '../../pages';
-import { TemplatePicker, usePageTemplate } from '../../templates';
+import { BrowseTemplatesLink, TemplateGallery, usePageTemplate } from '../../templates';
 import { newPageFormValues, pageToFormValues, templateToFormValues } from '../model/page-form';
 import { PageEditor } from './PageEditor';
 
+/**
+ * Create mode: without a template, the template gallery ("Start blank" there is `?template=blank`); with one, the
+ * editor filled with it. A Free creator who has a page meets the page limit before either.
+ */
 function CreatePageEditor() {
   const templateSlug = useSearchParams()[0].get('template');
   const template = usePageTemplate(templateSlug);
@@ -17,13 +21,14 @@ function CreatePageEditor() {
   if (!opened && (isChecking || template.isLoading)) return <PageLoader />;
   // The dialog opens over the dashboard rather than over an empty page.
   if (!opened && limitReached) return <Navigate to="/dashboard" replace state={{ pageLimit: true }} />;
+  if (templateSlug === null) return <TemplateGallery />;
   // Keyed by template: choosing another one starts the form again from it (after asking about unsaved changes).
   return (
     <PageEditor
       key={template.data ? (templateSlug ?? 'blank') : 'blank'}
       mode={{ kind: 'create' }}
       initialValues={template.data ? templateToFormValues(template.data) : newPageFormValues()}
-      actions={<TemplatePicker />}
+      actions={<BrowseTemplatesLink />}
     />
   );
 }
@@ -36,7 +41,7 @@ function EditPageEditor({ id }: { id: number }) {
   return <PageEditor key={id} mode={{ kind: 'edit', id }} initialValues={pageToFormValues(page.data)} />;
 }
 
-/** /editor/new creates a page; /editor/{id} edits one of the user's pages. */
+/** /editor/new creates a page (first choosing a template); /editor/{id} edits one of the user's pages. */
 export function EditorPage() {
   const param = useParams().id;
   if (param === 'new') return <CreatePageEditor />;

@@ -19,7 +19,7 @@ const imageFile = (name: string, size: number, type = 'image/png') => new File([
 
 describe('editor tabs', () => {
   it('has the Content, Appearance, Settings, Thank You, Delivery e-mail and Sharing tabs, each with its fields', async () => {
-    const { user } = await openEditor('/editor/new');
+    const { user } = await openEditor('/editor/new?template=blank');
     expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Content', 'Appearance', 'Settings', 'Thank You', 'Delivery e-mail', 'Sharing']);
 
     expect(screen.getByText('Main Image')).toBeInTheDocument();
@@ -41,7 +41,7 @@ describe('editor tabs', () => {
   });
 
   it('draws the appearance in the preview and saves it', async () => {
-    const { user, fetchMock } = await openEditor('/editor/new', {
+    const { user, fetchMock } = await openEditor('/editor/new?template=blank', {
       'POST /api/pages': (payload) => ({ status: 201, body: makePage({ ...(payload as object), id: 3 }) }),
     });
     await user.type(screen.getByLabelText(/URL Slug/), 'styled');
@@ -78,7 +78,7 @@ describe('editor tabs', () => {
   });
 
   it('refuses a colour that is not #rrggbb with the shared message', async () => {
-    const { user, fetchMock } = await openEditor('/editor/new');
+    const { user, fetchMock } = await openEditor('/editor/new?template=blank');
     await user.type(screen.getByLabelText(/URL Slug/), 'bad-colour');
     await user.click(tab('Appearance'));
     const background = screen.getByLabelText('Background Color');
@@ -95,7 +95,7 @@ describe('editor tabs', () => {
 
 describe('Pro features in the editor', () => {
   it('turns the branding back on for a Free user, with the reason', async () => {
-    const { user } = await openEditor('/editor/new');
+    const { user } = await openEditor('/editor/new?template=blank');
     await user.click(tab('Settings'));
     const branding = screen.getByRole('switch', { name: /Show 'Made with Plink' badge/ });
     expect(branding).toBeChecked();
@@ -108,7 +108,7 @@ describe('Pro features in the editor', () => {
   });
 
   it('lets a Pro user remove the branding', async () => {
-    const { user } = await openEditor('/editor/new', {}, { isPremium: true });
+    const { user } = await openEditor('/editor/new?template=blank', {}, { isPremium: true });
     await user.click(tab('Settings'));
     await user.click(screen.getByRole('switch', { name: /Show 'Made with Plink' badge/ }));
     expect(screen.getByRole('switch', { name: /Show 'Made with Plink' badge/ })).not.toBeChecked();
@@ -116,7 +116,7 @@ describe('Pro features in the editor', () => {
   });
 
   it('disables webhook and custom code for a Free user, and explains with a way to upgrade', async () => {
-    const { user, location } = await openEditor('/editor/new');
+    const { user, location } = await openEditor('/editor/new?template=blank');
     await user.click(tab('Settings'));
     const webhook = screen.getByLabelText(/Webhook URL/);
     expect(webhook).toBeDisabled();
@@ -129,7 +129,7 @@ describe('Pro features in the editor', () => {
   });
 
   it('lets a Pro user set a webhook and custom code, which never runs in the preview', async () => {
-    const { user, fetchMock } = await openEditor('/editor/new', {
+    const { user, fetchMock } = await openEditor('/editor/new?template=blank', {
       'POST /api/pages': (payload) => ({ status: 201, body: makePage({ ...(payload as object), id: 3 }) }),
       // Saved and closed, "Your page is live" opens the dashboard, which checks a Pro user's plan.
       ...proPlanStillActive,
@@ -151,7 +151,7 @@ describe('Pro features in the editor', () => {
 
 describe('image uploads in the editor', () => {
   it('uploads the main image, shows it in the preview and saves its URL', async () => {
-    const { user, fetchMock } = await openEditor('/editor/new', {
+    const { user, fetchMock } = await openEditor('/editor/new?template=blank', {
       'POST /api/upload-image?type=main': { status: 201, body: { imageUrl: '/uploads/u1/main-abc.jpg' } },
     });
     const upload = screen.getByRole('button', { name: 'Upload Main Image' });
@@ -166,7 +166,7 @@ describe('image uploads in the editor', () => {
   });
 
   it('refuses a file over 2 MB before sending it', async () => {
-    const { user, fetchMock } = await openEditor('/editor/new');
+    const { user, fetchMock } = await openEditor('/editor/new?template=blank');
     await user.upload(fileInputOf(screen.getByRole('button', { name: 'Upload Main Image' })), imageFile('big.png', 2 * 1024 * 1024 + 1));
 
     expect(await findToast('File too large')).toHaveTextContent('Image must be less than 2MB in size.');
@@ -174,7 +174,7 @@ describe('image uploads in the editor', () => {
   });
 
   it('refuses a file that is not an image', async () => {
-    const { fetchMock } = await openEditor('/editor/new');
+    const { fetchMock } = await openEditor('/editor/new?template=blank');
     const input = fileInputOf(screen.getByRole('button', { name: 'Upload Main Image' }));
     // user.upload honours `accept`; a drop or a picker set to "all files" does not.
     fireEvent.change(input, { target: { files: [new File(['%PDF-1.7'], 'guide.pdf', { type: 'application/pdf' })] } });
@@ -184,7 +184,7 @@ describe('image uploads in the editor', () => {
   });
 
   it("shows the server's reason when an upload fails", async () => {
-    const { user } = await openEditor('/editor/new', {
+    const { user } = await openEditor('/editor/new?template=blank', {
       'POST /api/upload-image?type=background': { status: 400, body: { message: 'Only image files are allowed.' } },
     });
     await user.click(tab('Appearance'));
@@ -195,7 +195,7 @@ describe('image uploads in the editor', () => {
   });
 
   it("copies the main image as the sharing image, or says there is none", async () => {
-    const { user } = await openEditor('/editor/new');
+    const { user } = await openEditor('/editor/new?template=blank');
     await user.click(tab('Sharing'));
     await user.click(screen.getByRole('button', { name: 'Use Main Image' }));
     expect(await findToast('No main image')).toHaveTextContent('Please upload a main image first or enter a URL manually.');
@@ -208,7 +208,7 @@ describe('image uploads in the editor', () => {
   });
 
   it('counts the meta description against the recommended 150-160 characters', async () => {
-    const { user } = await openEditor('/editor/new');
+    const { user } = await openEditor('/editor/new?template=blank');
     await user.click(tab('Sharing'));
     const counter = () => screen.getByTestId('meta-description-counter');
     fireEvent.change(screen.getByLabelText('Meta Description'), { target: { value: 'x'.repeat(100) } });
@@ -271,7 +271,7 @@ describe('unsaved changes', () => {
 
 describe('rich text', () => {
   it('embeds a local image inline as data and shows it in the preview', async () => {
-    await openEditor('/editor/new');
+    await openEditor('/editor/new?template=blank');
     for (const name of ['Insert image', 'Undo', 'Redo']) expect(screen.getByRole('button', { name })).toBeInTheDocument();
     const png = new File([new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10])], 'dot.png', { type: 'image/png' });
     fireEvent.change(screen.getByTestId('rich-text-image-input'), { target: { files: [png] } });
@@ -280,7 +280,7 @@ describe('rich text', () => {
   });
 
   it('refuses an inline image of another type', async () => {
-    await openEditor('/editor/new');
+    await openEditor('/editor/new?template=blank');
     const webp = new File([new Uint8Array(8)], 'pic.webp', { type: 'image/webp' });
     fireEvent.change(screen.getByTestId('rich-text-image-input'), { target: { files: [webp] } });
     expect(await findToast('Invalid file type')).toHaveTextContent('Images in the text must be PNG, GIF, JPEG, BMP or ICO files.');
@@ -289,7 +289,7 @@ describe('rich text', () => {
 
 describe('validation as the creator types', () => {
   it('shows a URL error when the field is left, and drops it as soon as the URL is right', async () => {
-    const { user } = await openEditor('/editor/new');
+    const { user } = await openEditor('/editor/new?template=blank');
     const fileUrl = screen.getByLabelText('File URL');
     await user.type(fileUrl, 'javascript:alert(1)');
     expect(screen.queryByText('Please enter a valid URL starting with http:// or https://')).not.toBeInTheDocument();

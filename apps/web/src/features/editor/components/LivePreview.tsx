@@ -1,28 +1,13 @@
 import { Box, Group, Paper, SegmentedControl, Text } from '@mantine/core';
 import type { PublicPageDto } from '@plink/contracts';
-import { LANDING_PAGE_CSS, LandingPage, allFontFacesCss, type LandingPageState } from '@plink/page-render';
-import { useDeferredValue, useInsertionEffect, useState } from 'react';
-
-const STYLE_ID = 'plk-landing-page-css';
+import { LandingPage, type LandingPageState } from '@plink/page-render';
+import { useDeferredValue, useState } from 'react';
+import { useLandingPageStyles } from '../../../lib/use-landing-page-styles';
 
 /** The phone the preview can stand for: the width of a common phone's screen in CSS pixels. */
 export const PHONE_PREVIEW_WIDTH_PX = 390;
 
 type PreviewDevice = 'desktop' | 'phone';
-
-/**
- * The landing page's stylesheet and the web fonts' faces, added to the document once (its selectors are
- * all `.plk-…`). A face costs nothing until text uses it: the preview loads the fonts it shows.
- */
-function useLandingPageStyles() {
-  useInsertionEffect(() => {
-    if (document.getElementById(STYLE_ID)) return;
-    const style = document.createElement('style');
-    style.id = STYLE_ID;
-    style.textContent = `${allFontFacesCss()}\n${LANDING_PAGE_CSS}`;
-    document.head.appendChild(style);
-  }, []);
-}
 
 interface LivePreviewProps {
   page: PublicPageDto;

@@ -27,7 +27,7 @@ export type EditorMode = { kind: 'create' } | { kind: 'edit'; id: number };
 interface PageEditorProps {
   mode: EditorMode;
   initialValues: PageFormValues;
-  /** More buttons beside Save (create mode: "Start from a template"). */
+  /** More buttons beside Save (create mode: "Browse templates", back to the gallery). */
   actions?: ReactNode;
 }
 

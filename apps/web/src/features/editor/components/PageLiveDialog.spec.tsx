@@ -14,7 +14,7 @@ async function createPage(saved: Partial<PageDto> = {}) {
     ...slugsAvailable,
     'POST /api/pages': { status: 201, body: makePage({ id: 9, slug: 'free-guide', ...saved }) },
   });
-  const rendered = renderApp('/editor/new');
+  const rendered = renderApp('/editor/new?template=blank');
   await screen.findByRole('button', { name: 'Save' }, { timeout: 5000 });
   // Pasted, not typed: one change instead of a re-render of the whole editor per key.
   await rendered.user.click(screen.getByLabelText(/URL Slug/));
@@ -60,7 +60,7 @@ describe('"Your page is live" after the first save', () => {
   it('opens after the create instead of the dashboard, copies the link, and goes there when closed', async () => {
     const { user, location, dialog } = await createPage();
 
-    expect(location()).toBe('/editor/new');
+    expect(location()).toBe('/editor/new?template=blank');
     expect(dialog.getByRole('textbox', { name: "Your page's link" })).toHaveValue(LINK);
     expect(dialog.getByRole('link', { name: 'View live page' })).toHaveAttribute('href', '/free-guide');
     expect(dialog.getByRole('link', { name: 'View live page' })).toHaveAttribute('target', '_blank');

@@ -13,7 +13,8 @@ export function useUnsavedChangesPrompt(hasChanges: boolean) {
 
   const blocker = useBlocker(
     ({ currentLocation, nextLocation }) =>
-      changes.current && !allowed.current && currentLocation.pathname !== nextLocation.pathname,
+      // The search too: create mode's `?template=` names the form's start (another one, or the gallery, drops it).
+      changes.current && !allowed.current && (currentLocation.pathname !== nextLocation.pathname || currentLocation.search !== nextLocation.search),
   );
 
   useEffect(() => {

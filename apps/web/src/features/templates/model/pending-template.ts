@@ -1,4 +1,4 @@
-import { isExampleSlug } from '@plink/contracts';
+import { BLANK_TEMPLATE, isTemplateSlug } from '@plink/contracts';
 
 /**
  * "Use this template" for a signed-out visitor: the choice waits in the browser while they register and
@@ -8,7 +8,7 @@ import { isExampleSlug } from '@plink/contracts';
 const KEY = 'plink.pending-template';
 
 export function rememberTemplate(slug: string | null | undefined): void {
-  if (!slug || !isExampleSlug(slug)) return;
+  if (!slug || !isTemplateSlug(slug)) return;
   try {
     localStorage.setItem(KEY, slug.toLowerCase());
   } catch {
@@ -21,7 +21,7 @@ export function takeRememberedTemplate(): string | null {
   try {
     const slug = localStorage.getItem(KEY);
     localStorage.removeItem(KEY);
-    return slug && isExampleSlug(slug) ? slug : null;
+    return slug && isTemplateSlug(slug) ? slug : null;
   } catch {
     return null;
   }
@@ -32,3 +32,9 @@ export const templateSignUpHref = (slug: string) => `/auth?tab=register&template
 
 /** The editor's create mode started from a template. */
 export const editorTemplateHref = (slug: string) => `/editor/new?template=${encodeURIComponent(slug)}`;
+
+/** "Start blank": the editor's create mode with every field at its default. */
+export const BLANK_EDITOR_HREF = editorTemplateHref(BLANK_TEMPLATE);
+
+/** "Create page": the template gallery, optionally filtered to a category. */
+export const TEMPLATE_GALLERY_HREF = '/editor/new';
