@@ -9,11 +9,16 @@ function withShades(name: keyof typeof DEFAULT_THEME.colors, shades: Record<numb
  * Text colours meet WCAG AA (4.5:1) on white and on the light grey cards: Mantine's shade 6 is the "dimmed"
  * text (gray, #868e96 is 3.3:1) and the text of red and green badges and menu items, so those shades are
  * darkened (gray 5.4:1, red 5.5:1, green 4.6:1 on white).
+ *
+ * Orange marks what a downgrade paused (badges, "Keep this page live", the lead-removal notice). Its light
+ * variant writes shade 9 on shade 1 and its filled buttons white on shade 7 (hover 8): Mantine's #d9480f and
+ * #f76707 gave 3.6:1 and 3.0:1. Burnt oranges keep the colour and reach 5.5:1 (4.8:1 hovered) and 5.2:1.
  */
 const colors = {
   gray: withShades('gray', { 6: '#646b72' }),
   red: withShades('red', { 6: '#c92a2a' }),
   green: withShades('green', { 6: '#2b8a3e', 7: '#237032' }),
+  orange: withShades('orange', { 7: '#c2410c', 8: '#b83d06', 9: '#a63a06' }),
 };
 
 export const theme = createTheme({

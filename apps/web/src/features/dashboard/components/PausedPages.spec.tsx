@@ -1,5 +1,7 @@
+import { DEFAULT_THEME, defaultCssVariablesResolver, luminance, mergeMantineTheme } from '@mantine/core';
 import { screen, waitFor, within } from '@testing-library/react';
 import { PausedPageTexts, type PageDto, type SubscriptionDto } from '@plink/contracts';
+import { theme } from '../../../app/theme';
 import { makePage, mockFetch, proPlanStillActive, sentPayloads, signedInAs, type MockRoutes } from '../../../test/fetch-mock';
 import { findToast, renderApp } from '../../../test/render-app';
 
@@ -34,6 +36,29 @@ async function openDashboard(pages: PageDto[], { isPremium = false, routes = {} 
 }
 
 const row = (title: string) => within(screen.getByRole('row', { name: new RegExp(title) }));
+
+/** The app theme's CSS variables in the light scheme, as MantineProvider writes them to the page. */
+const cssVariables: Record<string, string> = (() => {
+  const { variables, light } = defaultCssVariablesResolver(mergeMantineTheme(DEFAULT_THEME, theme));
+  return { ...variables, ...light };
+})();
+
+/** The colour a CSS value such as var(--mantine-color-orange-light-color) comes to. */
+function resolveColor(value: string): string {
+  const name = /^var\((--[\w-]+)\)$/.exec(value.trim())?.[1];
+  if (!name) return value;
+  if (!(name in cssVariables)) throw new Error(`No CSS variable ${name}`);
+  return resolveColor(cssVariables[name]);
+}
+
+/**
+ * The WCAG contrast ratio between two of the colours Mantine paints a component with: it sets them on the
+ * element as CSS variables (--badge-color, --button-bg, ...).
+ */
+function contrast(element: HTMLElement, foreground: string, background: string): number {
+  const [a, b] = [foreground, background].map((variable) => luminance(resolveColor(element.style.getPropertyValue(variable))));
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}
 
 describe('/dashboard after a downgrade: paused pages', () => {
   it('marks paused pages with a badge that explains itself, and offers "Keep this page live" on them only', async () => {
@@ -93,6 +118,24 @@ describe('/dashboard after a downgrade: paused pages', () => {
     expect(banner).toHaveTextContent('The e-mail addresses collected by your paused pages will be removed on 24 December 2026.');
     expect(banner).toHaveTextContent("Export them first with 'Download Leads' on each paused page");
     expect(within(banner).getByRole('link', { name: 'Upgrade to Pro' })).toHaveAttribute('href', '/checkout?plan=pro');
+  });
+
+  it('draws the paused UI in orange that reads at 4.5:1 (WCAG AA), hovered too', async () => {
+    await openDashboard([live, paused]);
+    const banner = await screen.findByRole('alert', { name: /Leads of your paused pages will be removed/ });
+
+    const badge = row('Waitlist').getByText('Paused').closest<HTMLElement>('.mantine-Badge-root') as HTMLElement;
+    const keepLive = row('Waitlist').getByRole('button', { name: 'Keep this page live' });
+    const upgrade = within(banner).getByRole('link', { name: 'Upgrade to Pro' });
+    const ratios = {
+      badge: contrast(badge, '--badge-color', '--badge-bg'),
+      keepLive: contrast(keepLive, '--button-color', '--button-bg'),
+      keepLiveHovered: contrast(keepLive, '--button-color', '--button-hover'),
+      noticeTitle: contrast(banner, '--alert-color', '--alert-bg'),
+      upgrade: contrast(upgrade, '--button-color', '--button-bg'),
+      upgradeHovered: contrast(upgrade, '--button-color', '--button-hover'),
+    };
+    expect(Object.entries(ratios).filter(([, ratio]) => ratio < 4.5)).toEqual([]);
   });
 
   it('has no banner when nothing is due (leads already removed, or no paused page) and never asks for a Pro user', async () => {
