@@ -35,7 +35,12 @@ export const theme = createTheme({
   components: {
     // No focusable placeholder inside role="menu" (a menu holds only its items); focus goes to the first item.
     Menu: { defaultProps: { withInitialFocusPlaceholder: false } },
-    // Dialog titles read as titles.
-    Modal: { styles: { title: { fontWeight: 700, fontSize: 'var(--mantine-font-size-lg)' } } },
+    // Dialog titles read as titles. Mantine's close cross has no name of its own: a screen reader would say
+    // just "button".
+    Modal: {
+      defaultProps: { closeButtonProps: { 'aria-label': 'Close' } },
+      styles: { title: { fontWeight: 700, fontSize: 'var(--mantine-font-size-lg)' } },
+    },
+    Drawer: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
   },
 });
