@@ -1,7 +1,6 @@
-import { DEFAULT_THEME, defaultCssVariablesResolver, luminance, mergeMantineTheme } from '@mantine/core';
 import { screen, waitFor, within } from '@testing-library/react';
 import { PausedPageTexts, type PageDto, type SubscriptionDto } from '@plink/contracts';
-import { theme } from '../../../app/theme';
+import { contrast } from '../../../test/contrast';
 import { makePage, mockFetch, proPlanStillActive, sentPayloads, signedInAs, type MockRoutes } from '../../../test/fetch-mock';
 import { findToast, renderApp } from '../../../test/render-app';
 
@@ -36,29 +35,6 @@ async function openDashboard(pages: PageDto[], { isPremium = false, routes = {} 
 }
 
 const row = (title: string) => within(screen.getByRole('row', { name: new RegExp(title) }));
-
-/** The app theme's CSS variables in the light scheme, as MantineProvider writes them to the page. */
-const cssVariables: Record<string, string> = (() => {
-  const { variables, light } = defaultCssVariablesResolver(mergeMantineTheme(DEFAULT_THEME, theme));
-  return { ...variables, ...light };
-})();
-
-/** The colour a CSS value such as var(--mantine-color-orange-light-color) comes to. */
-function resolveColor(value: string): string {
-  const name = /^var\((--[\w-]+)\)$/.exec(value.trim())?.[1];
-  if (!name) return value;
-  if (!(name in cssVariables)) throw new Error(`No CSS variable ${name}`);
-  return resolveColor(cssVariables[name]);
-}
-
-/**
- * The WCAG contrast ratio between two of the colours Mantine paints a component with: it sets them on the
- * element as CSS variables (--badge-color, --button-bg, ...).
- */
-function contrast(element: HTMLElement, foreground: string, background: string): number {
-  const [a, b] = [foreground, background].map((variable) => luminance(resolveColor(element.style.getPropertyValue(variable))));
-  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
-}
 
 describe('/dashboard after a downgrade: paused pages', () => {
   it('marks paused pages with a badge that explains itself, and offers "Keep this page live" on them only', async () => {

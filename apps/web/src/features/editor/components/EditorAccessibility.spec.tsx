@@ -1,5 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { freePlan, makePage, mockFetch, noPages, signedInAs, slugsAvailable } from '../../../test/fetch-mock';
+import { contrast } from '../../../test/contrast';
 import { renderApp } from '../../../test/render-app';
 
 async function openEditor(url: string, routes = {}) {
@@ -44,7 +45,12 @@ describe('the editor for a keyboard and a screen reader', () => {
     await user.type(screen.getByLabelText('Title'), ' 2');
     await user.click(screen.getByRole('link', { name: 'Back to Dashboard' }));
 
-    expectNamedButtons(await screen.findByRole('dialog', { name: 'Leave without saving?' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Leave without saving?' });
+    expectNamedButtons(dialog);
+    // The red "Leave Without Saving" reads at WCAG AA (4.5:1), hovered too.
+    const leave = within(dialog).getByRole('button', { name: 'Leave Without Saving' });
+    expect(contrast(leave, '--button-color', '--button-bg')).toBeGreaterThanOrEqual(4.5);
+    expect(contrast(leave, '--button-color', '--button-hover')).toBeGreaterThanOrEqual(4.5);
   });
 
   it('names the "Page Limit Reached" dialog and each of its buttons', async () => {
