@@ -32,7 +32,9 @@ export function CardPageLayout({ title, description, icon, back, children }: Car
             <Stack gap={6} align="center" ta="center">
               {icon}
               {title && (
-                <Title order={2} fz="h3">
+                // The screen's one h1 (the card is all the screen has), drawn at the h3 size and h2 line
+                // height it always had.
+                <Title order={1} fz="h3" lh="h2">
                   {title}
                 </Title>
               )}

@@ -4,6 +4,7 @@ import { Outlet, useLocation } from 'react-router-dom';
 import { PageLoader } from '../../components/PageLoader';
 import { useDocumentTitle } from './document-title';
 import { Navbar } from './Navbar';
+import { SkipLink, mainRegionProps } from './SkipLink';
 
 /** A new screen starts at the top (the home page scrolls to its #anchors itself). */
 function useScrollToTopOnNavigate() {
@@ -18,8 +19,9 @@ export function AppLayout() {
   useDocumentTitle();
   return (
     <>
+      <SkipLink />
       <Navbar />
-      <Box component="main">
+      <Box component="main" {...mainRegionProps}>
         <Suspense fallback={<PageLoader />}>
           <Outlet />
         </Suspense>

@@ -1,5 +1,5 @@
 import { screen } from '@testing-library/react';
-import { mockFetch, signedOut } from '../../../test/fetch-mock';
+import { type MockRoutes, freePlan, mockFetch, signedInAs, signedOut } from '../../../test/fetch-mock';
 import { renderApp } from '../../../test/render-app';
 
 describe('AuthField in the account forms', () => {
@@ -17,9 +17,58 @@ describe('AuthField in the account forms', () => {
     expect(screen.getByLabelText('Confirm Password')).toHaveAttribute('autocomplete', 'new-password');
 
     await user.type(password, 'secret123');
-    const [toggle] = screen.getAllByRole('button', { name: 'Toggle password visibility' });
+    const [toggle] = screen.getAllByRole('button', { name: 'Show password' });
     await user.click(toggle);
     expect(password).toHaveAttribute('type', 'text');
     expect(password).toHaveValue('secret123');
+  });
+});
+
+describe('the show/hide password button, for a keyboard and a screen reader', () => {
+  it('is the Tab stop after the password, says what it will do, and toggles with Enter and Space', async () => {
+    mockFetch(signedOut);
+    const { user } = renderApp('/auth');
+
+    const password = await screen.findByLabelText('Password', {}, { timeout: 10_000 });
+    await user.click(password);
+    await user.keyboard('secret123');
+    await user.tab();
+
+    const toggle = screen.getByRole('button', { name: 'Show password' });
+    expect(toggle).toHaveFocus();
+    // The name carries the state: no "pressed" beside it to contradict it.
+    expect(toggle).not.toHaveAttribute('aria-pressed');
+
+    await user.keyboard('{Enter}');
+    expect(password).toHaveAttribute('type', 'text');
+    expect(toggle).toHaveAccessibleName('Hide password');
+    expect(toggle).toHaveFocus();
+
+    await user.keyboard(' ');
+    expect(password).toHaveAttribute('type', 'password');
+    expect(toggle).toHaveAccessibleName('Show password');
+    expect(password).toHaveValue('secret123');
+  });
+
+  it.each<[string, string, MockRoutes, string[]]>([
+    ['register', '/auth?tab=register', signedOut, ['Password', 'Confirm Password']],
+    ['reset password', '/reset-password?token=good', { ...signedOut, 'GET /api/verify-reset-token/good': { body: { valid: true } } }, ['New Password', 'Confirm New Password']],
+    // The e-mail card asks for the current password too.
+    ['settings', '/settings', { ...signedInAs(), ...freePlan }, ['Current Password', 'Current Password', 'New Password', 'Confirm New Password']],
+  ])('follows every password field on %s', async (_screen, url, routes, labels) => {
+    mockFetch(routes);
+    const { user } = renderApp(url);
+
+    await screen.findAllByLabelText(labels[0], {}, { timeout: 10_000 });
+    const fields = [...new Set(labels)].flatMap((label) => screen.getAllByLabelText(label));
+    expect(fields).toHaveLength(labels.length);
+    for (const field of fields) {
+      await user.click(field);
+      await user.tab();
+      expect(document.activeElement).toHaveAccessibleName('Show password');
+      // The button after a field shows that field.
+      await user.keyboard('{Enter}');
+      expect(field).toHaveAttribute('type', 'text');
+    }
   });
 });

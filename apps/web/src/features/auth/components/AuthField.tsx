@@ -1,5 +1,6 @@
-import { PasswordInput, TextInput, type MantineSpacing } from '@mantine/core';
+import { PasswordInput, TextInput, type MantineSpacing, type PasswordInputProps } from '@mantine/core';
 import type { GetInputPropsReturnType } from '@mantine/form';
+import { useState } from 'react';
 
 /** What a field is for: its input type, the browser's autofill hint, and whether it is a secret. */
 const KINDS = {
@@ -27,6 +28,24 @@ interface AuthFieldProps<Name extends string> {
 }
 
 /**
+ * A password field whose show/hide button is a Tab stop (Mantine leaves it out by default) named for what
+ * pressing it does. The name carries the state, so Mantine's aria-pressed goes: "Hide password, pressed"
+ * would read as the opposite.
+ */
+function PasswordField(props: PasswordInputProps) {
+  const [visible, setVisible] = useState(false);
+  return (
+    <PasswordInput
+      {...props}
+      visible={visible}
+      onVisibilityChange={setVisible}
+      visibilityToggleFocusable
+      visibilityToggleButtonProps={{ 'aria-label': visible ? 'Hide password' : 'Show password', 'aria-pressed': undefined }}
+    />
+  );
+}
+
+/**
  * One field of the account forms (log in, register, forgot and reset password, change password): its label,
  * the schema's message under it (from the form), the right autofill hint and, for passwords, the show/hide
  * toggle. Bound to a `useSchemaForm` form by the field's name.
@@ -34,5 +53,5 @@ interface AuthFieldProps<Name extends string> {
 export function AuthField<Name extends string>({ form, name, kind, label, mb }: AuthFieldProps<Name>) {
   const spec: { type?: 'email'; autoComplete: string; secret?: true } = KINDS[kind];
   const common = { label, autoComplete: spec.autoComplete, mb, ...form.getInputProps(name) };
-  return spec.secret ? <PasswordInput key={form.key(name)} {...common} /> : <TextInput key={form.key(name)} type={spec.type} {...common} />;
+  return spec.secret ? <PasswordField key={form.key(name)} {...common} /> : <TextInput key={form.key(name)} type={spec.type} {...common} />;
 }

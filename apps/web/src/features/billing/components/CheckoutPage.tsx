@@ -13,7 +13,7 @@ function ProPlanCard({ trialAvailable }: { trialAvailable: boolean | undefined }
     <Card withBorder radius="md" padding="lg">
       <Stack gap="sm">
         <Group justify="space-between">
-          <Title order={3} fz="h4">
+          <Title order={2} fz="h4" lh="h3">
             Pro
           </Title>
           {trialAvailable && <Badge>{TRIAL_DAYS}-day free trial</Badge>}

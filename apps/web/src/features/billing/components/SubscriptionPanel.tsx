@@ -91,7 +91,7 @@ function ResetStatusCard() {
   const reset = useResetSubscriptionStatus();
   return (
     <Card withBorder radius="md" padding="lg">
-      <Title order={3} fz="h4">
+      <Title order={2} fz="h4" lh="h3">
         Subscription status
       </Title>
       <Text c="dimmed" size="sm" mb="md">
@@ -134,7 +134,7 @@ function PlanOverview({ subscription }: { subscription: SubscriptionDto }) {
     <Stack gap="md">
       <div>
         <Group justify="space-between" mb={4}>
-          <Title order={3} fz="h4">
+          <Title order={2} fz="h4" lh="h3">
             Current plan
           </Title>
           <Badge size="lg" color={subscription.isPremium ? 'violet' : 'gray'}>

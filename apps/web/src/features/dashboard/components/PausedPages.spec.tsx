@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { PausedPageTexts, type PageDto, type SubscriptionDto } from '@plink/contracts';
+import { contrast } from '../../../test/contrast';
 import { makePage, mockFetch, proPlanStillActive, sentPayloads, signedInAs, type MockRoutes } from '../../../test/fetch-mock';
 import { findToast, renderApp } from '../../../test/render-app';
 
@@ -93,6 +94,24 @@ describe('/dashboard after a downgrade: paused pages', () => {
     expect(banner).toHaveTextContent('The e-mail addresses collected by your paused pages will be removed on 24 December 2026.');
     expect(banner).toHaveTextContent("Export them first with 'Download Leads' on each paused page");
     expect(within(banner).getByRole('link', { name: 'Upgrade to Pro' })).toHaveAttribute('href', '/checkout?plan=pro');
+  });
+
+  it('draws the paused UI in orange that reads at 4.5:1 (WCAG AA), hovered too', async () => {
+    await openDashboard([live, paused]);
+    const banner = await screen.findByRole('alert', { name: /Leads of your paused pages will be removed/ });
+
+    const badge = row('Waitlist').getByText('Paused').closest<HTMLElement>('.mantine-Badge-root') as HTMLElement;
+    const keepLive = row('Waitlist').getByRole('button', { name: 'Keep this page live' });
+    const upgrade = within(banner).getByRole('link', { name: 'Upgrade to Pro' });
+    const ratios = {
+      badge: contrast(badge, '--badge-color', '--badge-bg'),
+      keepLive: contrast(keepLive, '--button-color', '--button-bg'),
+      keepLiveHovered: contrast(keepLive, '--button-color', '--button-hover'),
+      noticeTitle: contrast(banner, '--alert-color', '--alert-bg'),
+      upgrade: contrast(upgrade, '--button-color', '--button-bg'),
+      upgradeHovered: contrast(upgrade, '--button-color', '--button-hover'),
+    };
+    expect(Object.entries(ratios).filter(([, ratio]) => ratio < 4.5)).toEqual([]);
   });
 
   it('has no banner when nothing is due (leads already removed, or no paused page) and never asks for a Pro user', async () => {

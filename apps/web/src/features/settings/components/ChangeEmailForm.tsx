@@ -28,7 +28,7 @@ export function ChangeEmailForm() {
 
   return (
     <Card withBorder radius="md" padding="lg">
-      <Title order={3} fz="h4">
+      <Title order={2} fz="h4" lh="h3">
         Email
       </Title>
       <Text c="dimmed" size="sm" mb="md">

@@ -18,7 +18,7 @@ export function ChangePasswordForm() {
 
   return (
     <Card withBorder radius="md" padding="lg">
-      <Title order={3} fz="h4">
+      <Title order={2} fz="h4" lh="h3">
         Change password
       </Title>
       <Text c="dimmed" size="sm" mb="md">

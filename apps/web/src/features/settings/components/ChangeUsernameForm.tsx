@@ -23,7 +23,7 @@ export function ChangeUsernameForm() {
 
   return (
     <Card withBorder radius="md" padding="lg">
-      <Title order={3} fz="h4">
+      <Title order={2} fz="h4" lh="h3">
         Username
       </Title>
       <Text c="dimmed" size="sm" mb="md">

@@ -4,7 +4,7 @@ import { SUPPORT_EMAIL, SUPPORT_MAILTO } from '../../../lib/constants';
 export function SupportCard() {
   return (
     <Card withBorder radius="md" padding="lg">
-      <Title order={3} fz="h4">
+      <Title order={2} fz="h4" lh="h3">
         Contact support
       </Title>
       <Text c="dimmed" size="sm" mb="md">
