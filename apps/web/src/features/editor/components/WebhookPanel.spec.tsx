@@ -1,5 +1,6 @@
 import { act, screen, within } from '@testing-library/react';
 import type { WebhookDeliveryDto, WebhookDto } from '@plink/contracts';
+import { contrast } from '../../../test/contrast';
 import { makePage, type MockRoutes, mockFetch, sentPayloads, signedInAs } from '../../../test/fetch-mock';
 import { findToast, renderApp } from '../../../test/render-app';
 
@@ -42,6 +43,10 @@ describe('the webhook panel of the Settings tab', () => {
 
     const panel = within(await screen.findByTestId('webhook-panel'));
     expect(panel.getByText('Active')).toBeInTheDocument();
+    // The green badges' text reads at 4.5:1 on their pale green.
+    const badgeOf = (text: string) => panel.getByText(text).closest<HTMLElement>('.mantine-Badge-root')!;
+    expect(contrast(badgeOf('Active'), '--badge-color', '--badge-bg')).toBeGreaterThanOrEqual(4.5);
+    expect(contrast(badgeOf('delivered'), '--badge-color', '--badge-bg')).toBeGreaterThanOrEqual(4.5);
     expect(panel.getByTestId('webhook-secret')).toHaveTextContent(SECRET);
     jest.useFakeTimers({ advanceTimers: true });
     try {
