@@ -30,6 +30,7 @@ test('every screen, signed out and as a Free, Pro and downgraded creator, passes
   baseURL,
   gateway,
 }) => {
+  // About 45 screens at two sizes: some 3 minutes on 2 cores, twice that while other work shares them.
   test.setTimeout(600_000);
   const origin = baseURL!;
   const stripe = gateway.stripe!;
@@ -49,7 +50,7 @@ test('every screen, signed out and as a Free, Pro and downgraded creator, passes
     ...base,
     // 30 characters, the longest a user name may be.
     username: `${base.username}_with_a_long_name`.slice(0, 30),
-    // 70 characters.
+    // About 70 characters.
     email: base.email.replace('@', '.subscriber-with-a-long-mailbox-name@mail.'),
   };
   expect(who.email.length).toBeGreaterThanOrEqual(60);
