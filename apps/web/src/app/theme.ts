@@ -17,11 +17,14 @@ function withShades(name: keyof typeof DEFAULT_THEME.colors, shades: Record<numb
  * Orange marks what a downgrade paused (badges, "Keep this page live", the lead-removal notice). Its light
  * variant writes shade 9 on shade 1 and its filled buttons white on shade 7 (hover 8): Mantine's #d9480f and
  * #f76707 gave 3.6:1 and 3.0:1. Burnt oranges keep the colour and reach 5.5:1 (4.8:1 hovered) and 5.2:1.
+ *
+ * Green's shade 9 is the text of light green badges ('Active', 'delivered' in the webhook panel) on shade 1:
+ * #2b8a3e on #d3f9d8 was 3.8:1, #1e6b30 gives 5.7:1.
  */
 const colors = {
   gray: withShades('gray', { 6: '#646b72' }),
   red: withShades('red', { 6: '#c92a2a', 7: '#c22828', 8: '#b02525', 9: '#a61e1e' }),
-  green: withShades('green', { 6: '#2b8a3e', 7: '#237032' }),
+  green: withShades('green', { 6: '#2b8a3e', 7: '#237032', 9: '#1e6b30' }),
   orange: withShades('orange', { 7: '#c2410c', 8: '#b83d06', 9: '#a63a06' }),
 };
 

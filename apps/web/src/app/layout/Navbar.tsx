@@ -8,6 +8,7 @@ import { IconChevronDown } from '../../components/icons';
 import { useCurrentUser, useLogout } from '../../features/auth';
 import { PRODUCT_NAME } from '../../lib/constants';
 import { PRODUCT_ANCHORS } from '../../lib/navigation';
+import classes from './Navbar.module.css';
 
 /** The drawer's code loads when it is first opened. */
 const SectionsDrawer = lazy(() => import('./SectionsDrawer'));
@@ -58,8 +59,8 @@ function SignedOutNav() {
 function SignedInNav({ user }: { user: UserDto }) {
   const logout = useLogout();
   return (
-    <Group gap="sm">
-      <Button component={Link} to="/dashboard" variant="subtle" size="sm">
+    <Group gap="xs" wrap="nowrap" miw={0}>
+      <Button component={Link} to="/dashboard" variant="subtle" size="sm" className={classes.dashboard} style={{ flexShrink: 0 }}>
         Dashboard
       </Button>
       {/* The menu's code loads when its button is pointed at, focused or pressed. */}
@@ -68,7 +69,7 @@ function SignedInNav({ user }: { user: UserDto }) {
         width={200}
         shadow="md"
         target={
-          <Button variant="default" size="sm" rightSection={<IconChevronDown size={14} />}>
+          <Button variant="default" size="sm" rightSection={<IconChevronDown size={14} />} classNames={{ root: classes.account, label: classes.accountLabel }}>
             {user.username}
           </Button>
         }
@@ -105,11 +106,11 @@ export function Navbar() {
       style={{ zIndex: 100, borderBottom: '1px solid var(--mantine-color-default-border)' }}
     >
       <Container size="lg" h="100%">
-        <Group h="100%" justify="space-between">
-          <Anchor component={Link} to={user ? '/dashboard' : '/'} underline="never" fw={800} fz="xl">
+        <Group h="100%" justify="space-between" wrap="nowrap" gap="sm">
+          <Anchor component={Link} to={user ? '/dashboard' : '/'} underline="never" fw={800} fz="xl" style={{ flexShrink: 0 }}>
             {PRODUCT_NAME}
           </Anchor>
-          <Group component="nav" aria-label="Main" gap="sm" wrap="nowrap">
+          <Group component="nav" aria-label="Main" gap="sm" wrap="nowrap" miw={0}>
             {isPending ? null : user ? <SignedInNav user={user} /> : <SignedOutNav />}
           </Group>
         </Group>

@@ -32,27 +32,42 @@ interface PageRowProps {
 function PausedBadge() {
   return (
     <DeferredTooltip label={PausedPageTexts.badgeTooltip} multiline w={280} events={{ hover: true, focus: true, touch: true }}>
-      <Badge color="orange" variant="light" tabIndex={0} aria-label={`Paused: ${PausedPageTexts.badgeTooltip}`}>
+      {/* Never squeezed by a long title beside it (the badge would cut its word short). */}
+      <Badge color="orange" variant="light" tabIndex={0} aria-label={`Paused: ${PausedPageTexts.badgeTooltip}`} style={{ flexShrink: 0 }}>
         Paused
       </Badge>
     </DeferredTooltip>
   );
 }
 
+/** The choice a paused page asks for, kept in sight beside (or, on a card, above) the page's actions. */
+function KeepLiveButton({ page, onKeepLive, keepingLive, block = false }: Omit<PageRowProps, 'onDelete'> & { block?: boolean }) {
+  if (!page.paused || !onKeepLive) return null;
+  return (
+    <Button
+      size="compact-sm"
+      variant="light"
+      color="orange"
+      fullWidth={block}
+      mt={block ? 'sm' : undefined}
+      loading={keepingLive}
+      onClick={() => onKeepLive(page)}
+      leftSection={<IconPlayerPlay size={14} />}
+      style={{ flexShrink: 0 }}
+    >
+      Keep this page live
+    </Button>
+  );
+}
+
 /**
- * A page's actions: Edit, Stats and View as icon buttons with tooltips, the rest (Download Leads, Keep
- * this page live, Delete in red) in a menu, so the row stays narrow at every width.
+ * A page's actions: Edit, Stats and View as icon buttons with tooltips, the rest (Download Leads, Delete in
+ * red) in a menu, so the row stays narrow at every width.
  */
-function PageActions({ page, onDelete, onKeepLive, keepingLive }: PageRowProps) {
+function PageActions({ page, onDelete }: Pick<PageRowProps, 'page' | 'onDelete'>) {
   const label = page.title || 'Untitled';
   return (
     <Group gap={4} wrap="nowrap" justify="flex-end">
-      {/* The choice a paused page asks for stays in sight. */}
-      {page.paused && onKeepLive && (
-        <Button size="compact-sm" variant="light" color="orange" loading={keepingLive} onClick={() => onKeepLive(page)} leftSection={<IconPlayerPlay size={14} />}>
-          Keep this page live
-        </Button>
-      )}
       <DeferredTooltip label="Edit">
         <ActionIcon component={Link} to={`/editor/${page.id}`} variant="subtle" size="lg" aria-label="Edit">
           <IconPencil size={18} />
@@ -130,8 +145,10 @@ function PageCard({ page, onDelete, onKeepLive, keepingLive }: PageRowProps) {
           {formatConversionRate(page.views, page.conversions)}
         </Badge>
       </Group>
+      {/* A phone has no room for the button beside the four actions: it takes its own row. */}
+      <KeepLiveButton page={page} onKeepLive={onKeepLive} keepingLive={keepingLive} block />
       <Box mt="xs">
-        <PageActions page={page} onDelete={onDelete} onKeepLive={onKeepLive} keepingLive={keepingLive} />
+        <PageActions page={page} onDelete={onDelete} />
       </Box>
     </Card>
   );
@@ -172,7 +189,10 @@ function PageRow({ page, onDelete, onKeepLive, keepingLive }: PageRowProps) {
         </Group>
       </td>
       <td>
-        <PageActions page={page} onDelete={onDelete} onKeepLive={onKeepLive} keepingLive={keepingLive} />
+        <Group gap={4} wrap="nowrap" justify="flex-end">
+          <KeepLiveButton page={page} onKeepLive={onKeepLive} keepingLive={keepingLive} />
+          <PageActions page={page} onDelete={onDelete} />
+        </Group>
       </td>
     </tr>
   );

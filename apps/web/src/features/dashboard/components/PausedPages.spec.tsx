@@ -22,7 +22,7 @@ const subscription = (overrides: Partial<SubscriptionDto> = {}): SubscriptionDto
   ...overrides,
 });
 
-async function openDashboard(pages: PageDto[], { isPremium = false, routes = {} as MockRoutes } = {}) {
+async function openDashboard(pages: PageDto[], { isPremium = false, routes = {} as MockRoutes, table = true } = {}) {
   const fetchMock = mockFetch({
     ...signedInAs({ isPremium }),
     'GET /api/pages': { body: pages },
@@ -30,7 +30,8 @@ async function openDashboard(pages: PageDto[], { isPremium = false, routes = {} 
     ...routes,
   });
   const rendered = renderApp('/dashboard');
-  await screen.findByRole('table');
+  // The table at a wide window; on a phone the test waits for its cards itself.
+  if (table) await screen.findByRole('table');
   return { fetchMock, ...rendered };
 }
 
@@ -85,6 +86,38 @@ describe('/dashboard after a downgrade: paused pages', () => {
 
     expect(await findToast('Error')).toHaveTextContent('Could not keep this page live: Page not found');
     expect(row('Waitlist').getByText('Paused')).toBeInTheDocument();
+  });
+
+  it('on a phone, offers "Keep this page live" on the paused page’s card, and it works there too', async () => {
+    // A phone's width: the list shows cards instead of the table.
+    const jsdomMatchMedia = window.matchMedia;
+    window.matchMedia = (query: string) => ({ ...jsdomMatchMedia(query), matches: query.includes('max-width') });
+    try {
+      let pages = [live, paused];
+      const { user } = await openDashboard([], {
+        table: false,
+        routes: {
+          'GET /api/pages': () => ({ body: pages }),
+          'POST /api/pages/2/keep-live': () => {
+            pages = [{ ...live, paused: true }, { ...paused, paused: false }];
+            return { body: { message: 'This page is live again. Your other pages are paused.', pages } };
+          },
+        },
+      });
+      const pausedCard = within(await screen.findByRole('listitem', { name: 'Waitlist' }));
+      expect(screen.queryByRole('table')).not.toBeInTheDocument();
+      expect(pausedCard.getByText('Paused')).toBeInTheDocument();
+      // The card keeps every action of the table's row (its layout is checked in a browser: apps/e2e screens).
+      const keep = pausedCard.getByRole('button', { name: 'Keep this page live' });
+      for (const action of ['Edit', 'Stats', 'View']) expect(pausedCard.getByRole('link', { name: action })).toBeInTheDocument();
+      expect(within(screen.getByRole('listitem', { name: 'Free Guide' })).queryByRole('button', { name: 'Keep this page live' })).not.toBeInTheDocument();
+
+      await user.click(keep);
+      expect(await findToast('Page is live')).toBeInTheDocument();
+      await waitFor(() => expect(within(screen.getByRole('listitem', { name: 'Free Guide' })).getByText('Paused')).toBeInTheDocument());
+    } finally {
+      window.matchMedia = jsdomMatchMedia;
+    }
   });
 
   it('warns when the paused pages’ leads will be removed, with the export hint and an upgrade button', async () => {

@@ -27,7 +27,8 @@ export function ImageField({ label, description, type, value, onChange, error, o
   return (
     <Input.Wrapper label={label} description={description} error={error}>
       <Stack gap="xs" mt={6}>
-        <Group gap="sm" align="center" wrap="nowrap">
+        {/* The buttons go onto a second row where they do not fit beside the thumbnail (a phone). */}
+        <Group gap="sm" align="center">
           {preview && (
             <Image
               src={preview}

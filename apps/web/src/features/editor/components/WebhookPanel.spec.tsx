@@ -1,5 +1,6 @@
 import { act, screen, within } from '@testing-library/react';
 import type { WebhookDeliveryDto, WebhookDto } from '@plink/contracts';
+import { contrast } from '../../../test/contrast';
 import { makePage, type MockRoutes, mockFetch, sentPayloads, signedInAs } from '../../../test/fetch-mock';
 import { findToast, renderApp } from '../../../test/render-app';
 
@@ -42,6 +43,10 @@ describe('the webhook panel of the Settings tab', () => {
 
     const panel = within(await screen.findByTestId('webhook-panel'));
     expect(panel.getByText('Active')).toBeInTheDocument();
+    // The green badges' text reads at 4.5:1 on their pale green.
+    const badgeOf = (text: string) => panel.getByText(text).closest<HTMLElement>('.mantine-Badge-root')!;
+    expect(contrast(badgeOf('Active'), '--badge-color', '--badge-bg')).toBeGreaterThanOrEqual(4.5);
+    expect(contrast(badgeOf('delivered'), '--badge-color', '--badge-bg')).toBeGreaterThanOrEqual(4.5);
     expect(panel.getByTestId('webhook-secret')).toHaveTextContent(SECRET);
     jest.useFakeTimers({ advanceTimers: true });
     try {
@@ -57,6 +62,8 @@ describe('the webhook panel of the Settings tab', () => {
       jest.useRealTimers();
     }
 
+    // A panel of unknown (or wide) width shows the table.
+    expect(panel.getByRole('table', { name: 'Deliveries' })).toBeInTheDocument();
     const rows = panel.getAllByTestId('delivery-row');
     expect(rows).toHaveLength(1);
     expect(within(rows[0]).getByText('delivered')).toBeInTheDocument();
@@ -85,6 +92,53 @@ describe('the webhook panel of the Settings tab', () => {
     await user.click(panel.getByRole('button', { name: 'Redeliver' }));
     expect(await findToast('Redelivery queued')).toBeInTheDocument();
     expect(sentPayloads(fetchMock, 'POST', '/api/pages/7/webhook/deliveries/msg_aaaaaaaaaaaaaaaaaaaaaaaaaa/redeliver')).toHaveLength(1);
+  });
+
+  it('lists the deliveries as cards in a panel too narrow for the table (a phone), with everything the table has', async () => {
+    // Every observed element reports a phone's column width (jsdom lays nothing out).
+    const jsdomObserver = globalThis.ResizeObserver;
+    globalThis.ResizeObserver = class {
+      constructor(private readonly report: ResizeObserverCallback) {}
+      observe(target: Element) {
+        const entry = { target, borderBoxSize: [{ inlineSize: 358, blockSize: 200 }], contentRect: { width: 358, height: 200 } };
+        this.report([entry as unknown as ResizeObserverEntry], this as unknown as ResizeObserver);
+      }
+      unobserve() {}
+      disconnect() {}
+    };
+    try {
+      const failing = delivery({
+        id: 'msg_cccccccccccccccccccccccccc',
+        test: true,
+        status: 'failing',
+        nextAttemptAt: '2026-11-24T10:05:00.000Z',
+        attempts: [{ at: '2026-11-24T10:00:00.100Z', url: 'https://hooks.example.com/catch', status: 503, error: null, durationMs: 30, response: 'busy' }],
+      });
+      const { user, fetchMock } = await openSettings({
+        'GET /api/pages/7/webhook': { body: webhook({ deliveries: [failing] }) },
+        'POST /api/pages/7/webhook/deliveries/msg_cccccccccccccccccccccccccc/redeliver': { status: 202, body: { delivery: failing } },
+      });
+      const panel = within(await screen.findByTestId('webhook-panel'));
+
+      const list = await panel.findByRole('list', { name: 'Deliveries' });
+      expect(panel.queryByRole('table')).not.toBeInTheDocument();
+      const card = within(within(list).getByTestId('delivery-row'));
+      expect(card.getByText('lead.created')).toBeInTheDocument();
+      expect(card.getByText('test')).toBeInTheDocument();
+      expect(card.getByText('failing')).toBeInTheDocument();
+      expect(card.getByText(/^Created /)).toBeInTheDocument();
+      expect(card.getByText(/^next try /)).toBeInTheDocument();
+
+      await user.click(card.getByRole('button', { name: /^1/ }));
+      expect(card.getByText('webhook-id msg_cccccccccccccccccccccccccc')).toBeInTheDocument();
+      expect(card.getByText(/HTTP 503 in 30 ms/)).toBeVisible();
+
+      await user.click(card.getByRole('button', { name: 'Redeliver' }));
+      expect(await findToast('Redelivery queued')).toBeInTheDocument();
+      expect(sentPayloads(fetchMock, 'POST', '/api/pages/7/webhook/deliveries/msg_cccccccccccccccccccccccccc/redeliver')).toHaveLength(1);
+    } finally {
+      globalThis.ResizeObserver = jsdomObserver;
+    }
   });
 
   it('shows a webhook Plink turned off, with its reason and Re-enable', async () => {

@@ -1,4 +1,5 @@
-import { ActionIcon, Alert, Badge, Button, Code, CopyButton, Group, Loader, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Badge, Box, Button, Code, CopyButton, Group, Loader, Paper, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { useElementSize } from '@mantine/hooks';
 import { Fragment, useState } from 'react';
 import type { WebhookAttemptDto, WebhookDeliveryDto, WebhookDeliveryStatus } from '@plink/contracts';
 import { TOAST_DURATION } from '../../../lib/toast';
@@ -42,11 +43,113 @@ function AttemptList({ attempts }: { attempts: WebhookAttemptDto[] }) {
   );
 }
 
-function DeliveriesTable({ deliveries, onRedeliver, redelivering }: { deliveries: WebhookDeliveryDto[]; onRedeliver: (id: string) => void; redelivering: boolean }) {
-  const [open, setOpen] = useState<string | null>(null);
-  if (deliveries.length === 0) return <Text size="sm" c="dimmed">No deliveries yet. New leads and test events show here.</Text>;
+interface DeliveriesProps {
+  deliveries: WebhookDeliveryDto[];
+  onRedeliver: (id: string) => void;
+  redelivering: boolean;
+  /** The delivery whose attempts are shown (kept when the layout changes with the width). */
+  open: string | null;
+  onToggle: (id: string) => void;
+}
+
+/** The table needs this much width; a narrower panel (a phone) lists the deliveries as cards instead. */
+const TABLE_MIN_WIDTH = 520;
+
+function TestBadge() {
   return (
-    <Table.ScrollContainer minWidth={520}>
+    <Badge size="xs" variant="light" ml={6} style={{ flexShrink: 0 }}>
+      test
+    </Badge>
+  );
+}
+
+function StatusBadge({ delivery }: { delivery: WebhookDeliveryDto }) {
+  return (
+    <Badge size="sm" color={STATUS_COLOR[delivery.status]} variant="light" style={{ flexShrink: 0 }}>
+      {delivery.status}
+    </Badge>
+  );
+}
+
+function NextTry({ delivery }: { delivery: WebhookDeliveryDto }) {
+  if (!delivery.nextAttemptAt || delivery.status !== 'failing') return null;
+  return (
+    <Text size="xs" c="dimmed">
+      next try {time(delivery.nextAttemptAt)}
+    </Text>
+  );
+}
+
+/** "1 ▾": shows or hides the delivery's attempts. */
+function AttemptsToggle({ delivery, open, onToggle }: { delivery: WebhookDeliveryDto; open: boolean; onToggle: () => void }) {
+  return (
+    <Button size="compact-xs" variant="subtle" onClick={onToggle} aria-expanded={open}>
+      {delivery.attempts.length} {open ? '▴' : '▾'}
+    </Button>
+  );
+}
+
+function RedeliverButton({ delivery, onRedeliver, redelivering }: { delivery: WebhookDeliveryDto } & Pick<DeliveriesProps, 'onRedeliver' | 'redelivering'>) {
+  return (
+    <Button size="compact-xs" variant="light" onClick={() => onRedeliver(delivery.id)} disabled={redelivering} style={{ flexShrink: 0 }}>
+      Redeliver
+    </Button>
+  );
+}
+
+function OpenAttempts({ delivery }: { delivery: WebhookDeliveryDto }) {
+  return (
+    <>
+      <Text size="xs" c="dimmed" mb={4} style={{ overflowWrap: 'anywhere' }}>
+        webhook-id {delivery.id}
+      </Text>
+      <AttemptList attempts={delivery.attempts} />
+    </>
+  );
+}
+
+/** A narrow panel: one card per delivery, its parts wrapping onto as many lines as they need. */
+function DeliveryCards({ deliveries, onRedeliver, redelivering, open, onToggle }: DeliveriesProps) {
+  return (
+    <Stack component="ul" gap="xs" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Deliveries">
+      {deliveries.map((delivery) => (
+        <Paper key={delivery.id} component="li" withBorder radius="sm" p="xs" data-testid="delivery-row">
+          <Group justify="space-between" gap="xs">
+            <Group gap={0}>
+              <Text size="sm" fw={500}>
+                {delivery.eventType}
+              </Text>
+              {delivery.test && <TestBadge />}
+            </Group>
+            <StatusBadge delivery={delivery} />
+          </Group>
+          <Text size="xs" c="dimmed">
+            Created {time(delivery.createdAt)}
+          </Text>
+          <NextTry delivery={delivery} />
+          <Group justify="space-between" gap="xs" mt={4}>
+            <Group gap={4}>
+              <Text size="xs" c="dimmed">
+                Attempts
+              </Text>
+              <AttemptsToggle delivery={delivery} open={open === delivery.id} onToggle={() => onToggle(delivery.id)} />
+            </Group>
+            <RedeliverButton delivery={delivery} onRedeliver={onRedeliver} redelivering={redelivering} />
+          </Group>
+          {open === delivery.id && (
+            <Box mt="xs">
+              <OpenAttempts delivery={delivery} />
+            </Box>
+          )}
+        </Paper>
+      ))}
+    </Stack>
+  );
+}
+
+function DeliveriesTable({ deliveries, onRedeliver, redelivering, open, onToggle }: DeliveriesProps) {
+  return (
+    <Table.ScrollContainer minWidth={TABLE_MIN_WIDTH}>
       <Table verticalSpacing={6} fz="sm" aria-label="Deliveries">
         <Table.Thead>
           <Table.Tr>
@@ -64,45 +167,23 @@ function DeliveriesTable({ deliveries, onRedeliver, redelivering }: { deliveries
                 <Table.Td>{time(delivery.createdAt)}</Table.Td>
                 <Table.Td>
                   {delivery.eventType}
-                  {delivery.test && (
-                    <Badge size="xs" variant="light" ml={6}>
-                      test
-                    </Badge>
-                  )}
+                  {delivery.test && <TestBadge />}
                 </Table.Td>
                 <Table.Td>
-                  <Badge size="sm" color={STATUS_COLOR[delivery.status]} variant="light">
-                    {delivery.status}
-                  </Badge>
-                  {delivery.nextAttemptAt && delivery.status === 'failing' && (
-                    <Text size="xs" c="dimmed">
-                      next try {time(delivery.nextAttemptAt)}
-                    </Text>
-                  )}
+                  <StatusBadge delivery={delivery} />
+                  <NextTry delivery={delivery} />
                 </Table.Td>
                 <Table.Td>
-                  <Button
-                    size="compact-xs"
-                    variant="subtle"
-                    onClick={() => setOpen(open === delivery.id ? null : delivery.id)}
-                    aria-expanded={open === delivery.id}
-                  >
-                    {delivery.attempts.length} {open === delivery.id ? '▴' : '▾'}
-                  </Button>
+                  <AttemptsToggle delivery={delivery} open={open === delivery.id} onToggle={() => onToggle(delivery.id)} />
                 </Table.Td>
                 <Table.Td>
-                  <Button size="compact-xs" variant="light" onClick={() => onRedeliver(delivery.id)} disabled={redelivering}>
-                    Redeliver
-                  </Button>
+                  <RedeliverButton delivery={delivery} onRedeliver={onRedeliver} redelivering={redelivering} />
                 </Table.Td>
               </Table.Tr>
               {open === delivery.id && (
                 <Table.Tr>
                   <Table.Td colSpan={5}>
-                    <Text size="xs" c="dimmed" mb={4}>
-                      webhook-id {delivery.id}
-                    </Text>
-                    <AttemptList attempts={delivery.attempts} />
+                    <OpenAttempts delivery={delivery} />
                   </Table.Td>
                 </Table.Tr>
               )}
@@ -112,6 +193,19 @@ function DeliveriesTable({ deliveries, onRedeliver, redelivering }: { deliveries
       </Table>
     </Table.ScrollContainer>
   );
+}
+
+/**
+ * The deliveries as a table where the panel is wide enough, else as cards. The panel's own width decides:
+ * the editor puts it in a half-width column on wide screens and a full-width one below them. Until the
+ * width is measured (and where it cannot be, as in tests) the table shows.
+ */
+function Deliveries(props: Omit<DeliveriesProps, 'open' | 'onToggle'>) {
+  const { ref, width } = useElementSize();
+  const [open, setOpen] = useState<string | null>(null);
+  if (props.deliveries.length === 0) return <Text size="sm" c="dimmed">No deliveries yet. New leads and test events show here.</Text>;
+  const shown = { ...props, open, onToggle: (id: string) => setOpen(open === id ? null : id) };
+  return <div ref={ref}>{width > 0 && width < TABLE_MIN_WIDTH ? <DeliveryCards {...shown} /> : <DeliveriesTable {...shown} />}</div>;
 }
 
 /**
@@ -172,22 +266,26 @@ export function WebhookPanel({ pageId }: { pageId: number | null }) {
         <Text size="sm" fw={500}>
           Signing secret
         </Text>
-        <Group gap="xs" wrap="nowrap">
-          <Code style={{ overflowX: 'auto', whiteSpace: 'nowrap' }} data-testid="webhook-secret">
+        {/* The secret breaks across lines rather than scroll, and the buttons go below it where it leaves them
+            no room (a phone). */}
+        <Group gap="xs">
+          <Code style={{ flex: '1 1 16rem', overflowWrap: 'anywhere' }} data-testid="webhook-secret">
             {secrets[0]}
           </Code>
-          <CopyButton value={secrets[0] ?? ''} timeout={TOAST_DURATION.copy}>
-            {({ copied, copy }) => (
-              <Button size="compact-sm" variant="light" color={copied ? 'teal' : undefined} onClick={copy}>
-                {copied ? 'Copied' : 'Copy'}
+          <Group gap="xs" wrap="nowrap">
+            <CopyButton value={secrets[0] ?? ''} timeout={TOAST_DURATION.copy}>
+              {({ copied, copy }) => (
+                <Button size="compact-sm" variant="light" color={copied ? 'teal' : undefined} onClick={copy}>
+                  {copied ? 'Copied' : 'Copy'}
+                </Button>
+              )}
+            </CopyButton>
+            <Tooltip label="A new secret; the current one keeps signing for 24 hours" withArrow>
+              <Button size="compact-sm" variant="default" onClick={() => actions.rotate.mutate()} loading={actions.rotate.isPending}>
+                Rotate
               </Button>
-            )}
-          </CopyButton>
-          <Tooltip label="A new secret; the current one keeps signing for 24 hours" withArrow>
-            <Button size="compact-sm" variant="default" onClick={() => actions.rotate.mutate()} loading={actions.rotate.isPending}>
-              Rotate
-            </Button>
-          </Tooltip>
+            </Tooltip>
+          </Group>
         </Group>
         {secrets.length > 1 && (
           <Text size="xs" c="dimmed">
@@ -221,7 +319,7 @@ export function WebhookPanel({ pageId }: { pageId: number | null }) {
           </ActionIcon>
         </Tooltip>
       </Group>
-      <DeliveriesTable deliveries={endpoint.deliveries} onRedeliver={(id) => actions.redeliver.mutate(id)} redelivering={actions.redeliver.isPending} />
+      <Deliveries deliveries={endpoint.deliveries} onRedeliver={(id) => actions.redeliver.mutate(id)} redelivering={actions.redeliver.isPending} />
     </Stack>
   );
 }

@@ -7,6 +7,9 @@ import { templateSignUpHref } from '../../templates/model/pending-template';
 import { useBrowserValue } from '../../../lib/use-browser-value';
 import { Section } from './Section';
 
+/** A button at least as wide as its label, growing to share the row. */
+const GROW = { flex: '1 0 auto' } as const;
+
 function ExampleCard({ example }: { example: ExamplePage }) {
   const { title, subtext, buttonText, slug, image, align } = example;
   // The prerendered home page cannot know the host it will be served on.
@@ -33,11 +36,12 @@ function ExampleCard({ example }: { example: ExamplePage }) {
           {pageUrl}
         </Anchor>
       </Stack>
-      <Group p="lg" pt={0} grow>
-        <Button component="a" href={`/${slug}`} variant="default">
+      {/* Side by side while both labels fit, else one above the other; each as wide as the row allows. */}
+      <Group p="lg" pt={0} gap="sm">
+        <Button component="a" href={`/${slug}`} variant="default" style={GROW}>
           View page
         </Button>
-        <Button component={Link} to={templateSignUpHref(slug)} variant="light" aria-label={`Use this template: ${title}`}>
+        <Button component={Link} to={templateSignUpHref(slug)} variant="light" aria-label={`Use this template: ${title}`} style={GROW}>
           Use this template
         </Button>
       </Group>

@@ -7,13 +7,14 @@ export const RECENT_LEADS_SHOWN = 10;
 const formatDate = (iso: string) =>
   new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
+/** Padding and figure size follow the window's width, so three cards share a phone's row (as on the dashboard). */
 function Figure({ label, value }: { label: string; value: string | number }) {
   return (
-    <Card withBorder radius="md" padding="lg">
-      <Text size="xs" c="dimmed" fw={700} tt="uppercase">
+    <Card withBorder radius="md" style={{ padding: 'clamp(0.625rem, 2.5vw, 1.25rem)' }}>
+      <Text size="xs" c="dimmed" fw={700} tt="uppercase" lh={1.3}>
         {label}
       </Text>
-      <Text fz={32} fw={700} lh={1.2} mt={4}>
+      <Text fz="clamp(1.375rem, 3vw + 0.6rem, 2rem)" fw={700} lh={1.2} mt={4} style={{ overflowWrap: 'anywhere' }}>
         {value}
       </Text>
     </Card>
@@ -24,7 +25,9 @@ export function StatsPanel({ stats }: { stats: PageStatsDto }) {
   const shown = stats.leads.slice(0, RECENT_LEADS_SHOWN);
   return (
     <Stack gap="lg">
-      <SimpleGrid cols={{ base: 1, sm: 3 }}>
+      {/* One row of three across the whole width at every size: stacked, each card filled the phone's
+          width with a lone number and pushed the leads below the fold. */}
+      <SimpleGrid cols={3} spacing={{ base: 'xs', sm: 'md' }}>
         <Figure label="Views" value={stats.views} />
         <Figure label="Conversions" value={stats.conversions} />
         <Figure label="Conversion rate" value={formatConversionRate(stats.views, stats.conversions)} />
