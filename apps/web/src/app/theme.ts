@@ -22,7 +22,7 @@ export const theme = createTheme({
   primaryShade: { light: 7, dark: 8 },
   defaultRadius: 'md',
   colors,
-  // 'Inter Fallback' (inter.css): Arial sized like Inter, so the page does not move when Inter arrives.
+  // 'Inter Fallback' (index.html): Arial sized like Inter, so the page does not move when Inter arrives.
   fontFamily:
     'Inter, "Inter Fallback", system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
   headings: { fontWeight: '700' },
