@@ -1,6 +1,7 @@
 // `npm run lighthouse`: Lighthouse (from npm, with Debian's Chromium) on the home page and a public landing
 // page, with the mobile and the desktop presets, against the built gateway on a throw-away database. Prints
-// the four category scores beside their targets and the dashboard's first-load JavaScript.
+// the four category scores beside their targets, the main metrics (CLS among them) and the dashboard's
+// first-load JavaScript.
 // A benchmark, not a gate: it exits 0 whatever the scores (1 only when it cannot measure). Scores move
 // with the machine's load; the load average is printed with them.
 // It also opens /dashboard as a signed-in creator in Chromium and adds up the JavaScript fetched before the
@@ -66,12 +67,15 @@ function blame(audits) {
     .map((item) => `${new URL(item.url).pathname}${item.wastedMs ? ` (${Math.round(item.wastedMs)} ms)` : ''}`);
   return [
     `LCP element ${snippets(lcp?.details).join('') || '?'}${phases.length ? `: ${phases.join(', ')}` : ''}`,
-    `FCP ${audits['first-contentful-paint'].displayValue}, speed index ${audits['speed-index'].displayValue}, CLS ${audits['cumulative-layout-shift'].displayValue}`,
+    `FCP ${audits['first-contentful-paint'].displayValue}, speed index ${audits['speed-index'].displayValue}`,
     ...(blocking.length ? [`render-blocking: ${blocking.join(', ')}`] : []),
-    ...(audits['cumulative-layout-shift'].numericValue > 0.01
-      ? [`layout shifts: ${snippets(audits['cls-culprits-insight']?.details, [], 3).join(' | ') || '?'}`]
-      : []),
   ];
+}
+
+/** The elements that moved, when the page moved more than a little (printed whatever the score). */
+function shifts(audits) {
+  if (audits['cumulative-layout-shift'].numericValue <= 0.01) return [];
+  return [`layout shifts: ${snippets(audits['cls-culprits-insight']?.details, [], 3).join(' | ') || '?'}`];
 }
 
 /** One Lighthouse run: the four scores (0–100), the main metrics and the bytes transferred. */
@@ -90,8 +94,12 @@ async function audit(url, port, preset) {
     failed,
     lcp: audits['largest-contentful-paint'].displayValue,
     tbt: audits['total-blocking-time'].displayValue,
+    // Not a timing: how far the layout moved while loading (a late web font, an image without a size), so it
+    // means the same at any machine load.
+    cls: audits['cumulative-layout-shift'].numericValue?.toFixed(3) ?? '?',
     kib: Math.round((audits['total-byte-weight'].numericValue ?? 0) / 1024),
     blame: blame(audits),
+    shifts: shifts(audits),
   };
 }
 
@@ -218,15 +226,16 @@ async function main() {
 
     const load = loadavg().map((n) => n.toFixed(1)).join(' ');
     console.log(`\nLighthouse ${(await import('lighthouse/package.json', { with: { type: 'json' } })).default.version}, ${CHROME}, load average ${load}, median of ${RUNS} run(s)\n`);
-    console.log('page          preset   perf  a11y  best  seo   LCP      TBT     KiB   targets');
+    console.log('page          preset   perf  a11y  best  seo   LCP      TBT       CLS    KiB   targets');
     for (const r of rows) {
       const target = TARGETS[r.name];
       const met = CATEGORIES.every((c) => r.scores[c] >= target[c]);
       const cells = CATEGORIES.map((c) => String(r.scores[c]).padEnd(6)).join('');
       const wanted = CATEGORIES.map((c) => target[c]).join('/');
-      console.log(`${r.name.padEnd(14)}${r.preset.padEnd(9)}${cells}${String(r.lcp).padEnd(9)}${String(r.tbt).padEnd(8)}${String(r.kib).padEnd(6)}${wanted} ${met ? 'met' : 'NOT met'}`);
+      console.log(`${r.name.padEnd(14)}${r.preset.padEnd(9)}${cells}${String(r.lcp).padEnd(9)}${String(r.tbt).padEnd(10)}${r.cls.padEnd(7)}${String(r.kib).padEnd(6)}${wanted} ${met ? 'met' : 'NOT met'}`);
       for (const f of r.failed) console.log(`              ${r.preset.padEnd(9)}fails ${f}`);
       if (r.scores.performance < target.performance) for (const b of r.blame) console.log(`              ${r.preset.padEnd(9)}${b}`);
+      for (const shift of r.shifts) console.log(`              ${r.preset.padEnd(9)}${shift}`);
     }
     const verdict = firstLoad.kb <= FIRST_LOAD_BUDGET_KB ? 'within' : 'OVER';
     console.log(
