@@ -29,6 +29,8 @@ interface Submission {
  * to its AOF before answering, so a SIGKILL loses nothing it acknowledged. A Redis without persistence
  * forgets, when killed, the jobs it had already taken, and no application can deliver what its queue lost;
  * jobs not yet handed to Redis wait in the PostgreSQL outbox either way.
+ *
+ * @run-alone: it makes 200 submissions a second itself and bounds their latency, the recovery time and the CPU used.
  */
 describe('a Redis outage under load', () => {
   let redis: ControlledRedis;
