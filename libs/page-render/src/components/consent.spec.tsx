@@ -18,7 +18,7 @@ function consentShownIn(html: string): { text: string; href: string | null } | n
 }
 
 const served = (page = makePage(), error?: string) =>
-  renderPublicPage(page, { state: 'form', canonicalUrl: 'https://plink.test/photo-guide', appOrigin: 'https://plink.test', error }).html;
+  renderPublicPage(page, { state: 'form', canonicalUrl: 'https://plink.test/photo-guide', appOrigin: 'https://plink.test', isolation: 'sandbox', error }).html;
 
 describe('consentStatement: the text a lead records is the text its page showed', () => {
   it('is the served page’s checkbox label, word for word, with its link', () => {
