@@ -1,9 +1,12 @@
 import { Module } from '@nestjs/common';
 import { LeadsDemo } from './demo/sample-leads';
 import { LeadsDirectory } from './directory/leads-directory';
+import { ConsentRecordController } from './http/consent-record.controller';
 import { LeadFormController } from './http/lead-form.controller';
 import { LeadsController } from './http/leads.controller';
 import { LeadSubmitController } from './http/lead-submit.controller';
+import { ConsentRecords } from './model/consent-records';
+import { ConsentTexts } from './model/consent-texts';
 import { LeadBatcher } from './model/lead-batcher';
 import { LeadsRepository } from './model/leads.repository';
 import { ApplyOwnerPlanService, ApplyPageChangeService, ApplyPageChangesHere } from './page-facts/apply-page-change';
@@ -12,6 +15,7 @@ import { OwnerPlansRepository, PageFactsRepository } from './page-facts/page-fac
 import { SubmissionPages } from './page-facts/submission-pages';
 import { LeadsProcessor } from './processors/leads.processor';
 import { CaptureLeadService } from './use-cases/capture-lead.service';
+import { ConsentRecordService } from './use-cases/consent-record.service';
 import { DeletePageContactsService } from './use-cases/delete-page-contacts.service';
 import { DeletePageLeadsService } from './use-cases/delete-page-leads.service';
 import { ExportLeadsService } from './use-cases/export-leads.service';
@@ -47,7 +51,7 @@ export class LeadsReadModule {}
  */
 @Module({
   imports: [LeadsDataModule],
-  controllers: [LeadsController, LeadSubmitController, LeadFormController],
+  controllers: [LeadsController, LeadSubmitController, LeadFormController, ConsentRecordController],
   providers: [
     {
       // One per process: submissions from every request share its statements (group commit).
@@ -61,6 +65,9 @@ export class LeadsReadModule {}
     OwnedPages,
     PageStatsService,
     ExportLeadsService,
+    ConsentTexts,
+    ConsentRecords,
+    ConsentRecordService,
   ],
 })
 export class LeadsHttpModule {}

@@ -1,5 +1,8 @@
-import { Card, ScrollArea, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { formatConversionRate, type PageStatsDto } from '@plink/contracts';
+import { useState } from 'react';
+import { ActionIcon, Card, ScrollArea, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { formatConversionRate, type LeadDto, type PageStatsDto } from '@plink/contracts';
+import { IconShieldCheck } from '../../../components/icons';
+import { ConsentRecordDialog } from './ConsentRecordDialog';
 
 /** The stats screen lists the first 10 of the recent leads. */
 export const RECENT_LEADS_SHOWN = 10;
@@ -21,8 +24,9 @@ function Figure({ label, value }: { label: string; value: string | number }) {
   );
 }
 
-export function StatsPanel({ stats }: { stats: PageStatsDto }) {
+export function StatsPanel({ stats, pageId }: { stats: PageStatsDto; pageId: number }) {
   const shown = stats.leads.slice(0, RECENT_LEADS_SHOWN);
+  const [recordOf, setRecordOf] = useState<LeadDto | null>(null);
   return (
     <Stack gap="lg">
       {/* One row of three across the whole width at every size: stacked, each card filled the phone's
@@ -42,12 +46,13 @@ export function StatsPanel({ stats }: { stats: PageStatsDto }) {
               <Table.Tr>
                 <Table.Th>Email</Table.Th>
                 <Table.Th>Date</Table.Th>
+                <Table.Th>Consent</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {shown.length === 0 ? (
                 <Table.Tr>
-                  <Table.Td colSpan={2}>
+                  <Table.Td colSpan={3}>
                     <Text c="dimmed" ta="center" py="md">
                       No leads yet.
                     </Text>
@@ -56,8 +61,13 @@ export function StatsPanel({ stats }: { stats: PageStatsDto }) {
               ) : (
                 shown.map((lead) => (
                   <Table.Tr key={lead.id}>
-                    <Table.Td>{lead.email}</Table.Td>
+                    <Table.Td style={{ overflowWrap: 'anywhere' }}>{lead.email}</Table.Td>
                     <Table.Td>{formatDate(lead.createdAt)}</Table.Td>
+                    <Table.Td>
+                      <ActionIcon variant="subtle" size="lg" aria-label={`Consent record of ${lead.email}`} title="Consent record" onClick={() => setRecordOf(lead)}>
+                        <IconShieldCheck size={18} />
+                      </ActionIcon>
+                    </Table.Td>
                   </Table.Tr>
                 ))
               )}
@@ -68,6 +78,7 @@ export function StatsPanel({ stats }: { stats: PageStatsDto }) {
           Showing {shown.length} of {stats.conversions} leads.
         </Text>
       </Card>
+      <ConsentRecordDialog pageId={pageId} lead={recordOf} onClose={() => setRecordOf(null)} />
     </Stack>
   );
 }
