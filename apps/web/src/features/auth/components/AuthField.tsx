@@ -1,6 +1,6 @@
 import { PasswordInput, TextInput, type MantineSpacing, type PasswordInputProps } from '@mantine/core';
 import type { GetInputPropsReturnType } from '@mantine/form';
-import { useState } from 'react';
+import { useState, type MouseEvent } from 'react';
 
 /** What a field is for: its input type, the browser's autofill hint, and whether it is a secret. */
 const KINDS = {
@@ -49,7 +49,7 @@ function PasswordField(props: PasswordInputProps) {
       visibilityToggleButtonProps={{
         'aria-label': visible ? 'Hide password' : 'Show password',
         'aria-pressed': undefined,
-        onClick: (event) => {
+        onClick: (event: MouseEvent<HTMLButtonElement>) => {
           if (event.detail === 0) setVisible((shown) => !shown);
         },
       }}
