@@ -1,5 +1,5 @@
 /** The columns of an export, in order (the header row). */
-export const CSV_COLUMNS = ['email', 'created_at', 'consent_at', 'page_slug'] as const;
+export const CSV_COLUMNS = ['email', 'created_at', 'consent_at', 'page_slug', 'status', 'confirmed_at'] as const;
 
 /** The characters that make a spreadsheet run a cell as a formula when the cell starts with one. */
 const FORMULA_STARTS = ['=', '+', '-', '@', '\t', '\r'];
@@ -36,7 +36,9 @@ export function leadsCopySql(pageId: number, slugLiteral: string): string {
     select ${neutraliseCellSql('email')} as ${CSV_COLUMNS[0]},
            ${isoTimestampSql('created_at')} as ${CSV_COLUMNS[1]},
            ${isoTimestampSql('consent_at')} as ${CSV_COLUMNS[2]},
-           ${slugLiteral}::text as ${CSV_COLUMNS[3]}
+           ${slugLiteral}::text as ${CSV_COLUMNS[3]},
+           status as ${CSV_COLUMNS[4]},
+           ${isoTimestampSql('confirmed_at')} as ${CSV_COLUMNS[5]}
       from leads.leads where page_id = ${pageId} order by id
   ) to stdout with (format csv, header)`;
 }
