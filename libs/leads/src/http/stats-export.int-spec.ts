@@ -87,7 +87,7 @@ describe('leads: stats, export and removal', () => {
     await t.submit(hidden.slug, { email: 'quiet@example.com' });
     const hiddenCsv = await download(pro, hidden.id);
     expect(hiddenCsv.headers.get('content-disposition')).toBe(`attachment; filename="leads-${hidden.slug}.csv"`);
-    expect((await hiddenCsv.text()).split('\n')[1]).toMatch(new RegExp(`^quiet@example\\.com,[^,]+,,${hidden.slug}$`));
+    expect((await hiddenCsv.text()).split('\n')[1]).toMatch(new RegExp(`^quiet@example\\.com,[^,]+,,${hidden.slug},confirmed,$`));
   });
 
   it('removes the leads and the counter of a deleted page (the leads worker)', async () => {
