@@ -150,9 +150,10 @@ export function makeStats(count: number, views = count * 4): PageStatsDto {
     id: count - i,
     email: `lead${count - i}@example.com`,
     createdAt: new Date(Date.UTC(2025, 2, 1, 12, 0, 0) - i * 60_000).toISOString(),
+    status: 'confirmed',
   }));
   const conversionRate = views ? Math.round((count / views) * 1000) / 10 : 0;
-  return { views, conversions: count, conversionRate, leads };
+  return { views, conversions: count, pending: 0, conversionRate, leads };
 }
 
 /** A promise the test settles itself: holds a fake server's answer back while a test looks at the pending state. */

@@ -1,4 +1,4 @@
-import { Card, ScrollArea, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Card, Group, ScrollArea, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { formatConversionRate, type PageStatsDto } from '@plink/contracts';
 
 /** The stats screen lists the first 10 of the recent leads. */
@@ -32,6 +32,12 @@ export function StatsPanel({ stats }: { stats: PageStatsDto }) {
         <Figure label="Conversions" value={stats.conversions} />
         <Figure label="Conversion rate" value={formatConversionRate(stats.views, stats.conversions)} />
       </SimpleGrid>
+      {/* Double opt-in: sign-ups that wait for their e-mail confirmation are not conversions yet. */}
+      {stats.pending > 0 && (
+        <Text size="sm" c="dimmed" data-testid="pending-leads">
+          {stats.pending === 1 ? '1 sign-up is' : `${stats.pending} sign-ups are`} waiting for e-mail confirmation (not counted as conversions yet).
+        </Text>
+      )}
       <Card withBorder radius="md" padding="lg">
         <Title order={2} fz="h4" mb="sm">
           Recent leads
@@ -56,7 +62,18 @@ export function StatsPanel({ stats }: { stats: PageStatsDto }) {
               ) : (
                 shown.map((lead) => (
                   <Table.Tr key={lead.id}>
-                    <Table.Td>{lead.email}</Table.Td>
+                    <Table.Td>
+                      {lead.status === 'pending' ? (
+                        <Group gap="xs" wrap="nowrap">
+                          <span>{lead.email}</span>
+                          <Badge size="sm" variant="light" color="yellow" title="Waiting for e-mail confirmation">
+                            Pending
+                          </Badge>
+                        </Group>
+                      ) : (
+                        lead.email
+                      )}
+                    </Table.Td>
                     <Table.Td>{formatDate(lead.createdAt)}</Table.Td>
                   </Table.Tr>
                 ))
@@ -65,7 +82,7 @@ export function StatsPanel({ stats }: { stats: PageStatsDto }) {
           </Table>
         </ScrollArea.Autosize>
         <Text size="sm" c="dimmed" mt="sm">
-          Showing {shown.length} of {stats.conversions} leads.
+          Showing {shown.length} of {stats.conversions + stats.pending} leads.
         </Text>
       </Card>
     </Stack>
