@@ -17,8 +17,9 @@ import { ensureInstalled, NODE24, nxEnv, nxScript, ROOT } from './bootstrap.mjs'
 // The unit tier needs no services and no build (jest maps @plink/* to the sources), so two projects run at once;
 // `static` prints each project's output in one piece when it ends instead of interleaving the two.
 const UNIT_TIER = ['run-many', '-t', 'test-unit', '--parallel=2', '--outputStyle=static'];
-// The integration tier builds first and runs one project at a time, as `npm test` always has: its tests share the
-// machine's PostgreSQL and Redis and start whole apps.
+// The integration tier builds first and runs one project at a time: its tests share the machine's PostgreSQL and
+// Redis and start whole apps. Inside a project, tools/jest-int.mjs runs two files at a time (and those marked
+// `@run-alone` one at a time), so at most two integration files ever share the 2 cores.
 const INT_TIER = ['run-many', '-t', 'test-int', '--parallel=1', '--outputStyle=stream'];
 
 /** Each target's nx invocations, run one after the other. */

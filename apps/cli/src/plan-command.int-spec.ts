@@ -1,20 +1,13 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { createTestEnvironment, freePort, type TestEnvironment } from '@plink/testing';
+import { createTestEnvironment, startNpmStart, type NpmStart, type TestEnvironment } from '@plink/testing';
 
 const ROOT = join(__dirname, '../../..');
 const CLI = join(ROOT, 'apps/cli/dist/main.js');
-
-interface Launcher {
-  child: ChildProcess;
-  origin: string;
-  output: string[];
-  exited: Promise<unknown>;
-}
 
 /**
  * The operator's plan commands as docs/billing.md tells an operator to run them: `npm run plink -- …` (the built command
@@ -26,7 +19,7 @@ interface Launcher {
 describe('npm run plink -- grant-pro / revoke-pro beside npm start', () => {
   let env: TestEnvironment;
   let runtimeFile: string;
-  let launcher: Launcher | null = null;
+  let launcher: NpmStart | null = null;
 
   beforeAll(async () => {
     env = await createTestEnvironment({ AUTH_RATE_LIMIT_PER_MINUTE: '0' });
@@ -39,41 +32,16 @@ describe('npm run plink -- grant-pro / revoke-pro beside npm start', () => {
     rmSync(runtimeFile, { force: true });
   });
 
-  /** `npm start` as a developer runs it (build skipped: the test runs on what is built). */
-  async function launch(): Promise<Launcher> {
-    const port = await freePort();
-    const childEnv: NodeJS.ProcessEnv = {
-      ...process.env,
-      ...env.vars,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      APP_ORIGIN: `http://127.0.0.1:${port}`,
-      PLINK_SKIP_BUILD: '1',
-      PLINK_RUNTIME_FILE: runtimeFile,
-    };
-    delete childEnv.JEST_WORKER_ID;
-    delete childEnv.PLINK_WORKERS; // npm start's default: every worker
-    const child = spawn(process.execPath, [join(ROOT, 'tools/start.mjs')], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-    const output: string[] = [];
-    child.stdout!.on('data', (d) => output.push(String(d)));
-    child.stderr!.on('data', (d) => output.push(String(d)));
-    const exited = new Promise((resolve) => child.on('exit', resolve));
-    const origin = `http://127.0.0.1:${port}`;
-    launcher = { child, origin, output, exited };
-    const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline && child.exitCode === null) {
-      if (await fetch(`${origin}/health/ready`).then((r) => r.status === 200, () => false)) return launcher;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    throw new Error(`npm start did not become ready\n${output.join('').slice(-3000)}`);
+  /** `npm start` as a developer runs it, until its workers are up too. */
+  async function launch(): Promise<NpmStart> {
+    launcher = await startNpmStart({ root: ROOT, env, runtimeFile, healthy: true, readyWithinMs: 60_000 });
+    return launcher;
   }
 
   async function stop(): Promise<void> {
     const running = launcher;
     launcher = null;
-    if (!running || running.child.exitCode !== null || running.child.signalCode !== null) return;
-    running.child.kill('SIGTERM');
-    await running.exited;
+    await running?.stop();
   }
 
   /** The built command line, with only the given variables (no DATABASE_URL, REDIS_URL or REDIS_PREFIX unless given). */

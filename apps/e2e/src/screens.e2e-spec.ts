@@ -149,6 +149,11 @@ test('every screen, signed out and as a Free, Pro and downgraded creator, passes
       await page.goto(statsHref!);
       await expect(page.getByRole('cell', { name: /^reader\./ })).toBeVisible();
       await review('stats', heading(LONG_TITLE));
+      // The lead's consent record, as its creator would show it (a long address, a SHA-256, a user agent).
+      await page.getByRole('button', { name: /^Consent record of reader\./ }).click();
+      await expect(page.getByRole('dialog', { name: 'Consent record' }).getByText('Signed up', { exact: true })).toBeVisible();
+      await review('stats-consent-record', dialog('Consent record'));
+      await page.keyboard.press('Escape');
 
       await page.goto('/settings');
       await review('free-settings-account', heading('Settings'));

@@ -25,6 +25,8 @@ interface Outcome {
  * Every answered submission must be a stored lead, no answer may be a 5xx (a refused connection while no
  * gateway listens is what a client sees), every file e-mail must arrive — exactly once across the SIGTERM, at
  * least once across the SIGKILL (a job cut off after its e-mail left is run again when its lock expires).
+ *
+ * @run-alone: it stops apps under a load it makes itself and counts what each submission got.
  */
 describe('draining on SIGTERM, and SIGKILL', () => {
   let env: TestEnvironment;

@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEMO_CREATOR } from '@plink/identity';
-import { createTestEnvironment, freePort, type TestEnvironment } from '@plink/testing';
+import { createTestEnvironment, startNpmStart, type TestEnvironment } from '@plink/testing';
 import { TestBrowser } from './testing/http-client';
 
 const ROOT = join(__dirname, '../../..');
@@ -36,47 +35,19 @@ describe('npm start and the demo creator', () => {
     rmSync(runtimeFile, { force: true });
   });
 
-  /**
-   * Runs npm start (build skipped: the test runs on what is built) until it is ready, then `during` with what it
-   * printed so far, then stops it with SIGTERM.
-   */
+  /** Runs npm start until it is ready, then `during` with what it printed so far, then stops it with SIGTERM. */
   async function npmStart(vars: Record<string, string> = {}, during?: (run: Run) => Promise<void>): Promise<Run> {
-    const port = await freePort();
-    const childEnv: NodeJS.ProcessEnv = {
-      ...process.env,
-      ...env.vars,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      APP_ORIGIN: `http://127.0.0.1:${port}`,
-      PLINK_SKIP_BUILD: '1',
-      PLINK_RUNTIME_FILE: runtimeFile,
-      ...vars,
-    };
-    delete childEnv.JEST_WORKER_ID;
-    delete childEnv.PLINK_WORKERS;
     // npm start's own default (development), unless the case says otherwise; jest sets `test`.
-    if (!vars.NODE_ENV) delete childEnv.NODE_ENV;
-    const child = spawn(process.execPath, [join(ROOT, 'tools/start.mjs')], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    let stdout = '';
-    child.stderr!.on('data', (d) => (stderr += String(d)));
-    child.stdout!.on('data', (d) => (stdout += String(d)));
-    const exited = new Promise((resolve) => child.on('exit', resolve));
-    const origin = `http://127.0.0.1:${port}`;
+    const app = await startNpmStart({ root: ROOT, env, runtimeFile, vars: { NODE_ENV: undefined, ...vars } });
+    const run = () => ({ launcher: app.launcher(), log: app.log(), origin: app.origin });
     try {
-      const deadline = Date.now() + 90_000;
-      while (!/\[plink\] 4\/4 ready/.test(stderr)) {
-        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`npm start did not become ready\n${(stderr + stdout).slice(-3000)}`);
-        await new Promise((r) => setTimeout(r, 200));
-      }
       // The sign-in, when there is one, is written with the ready line; give a late one a moment anyway.
       await new Promise((r) => setTimeout(r, 500));
-      await during?.({ launcher: stderr.split('\n'), log: stdout, origin });
+      await during?.(run());
     } finally {
-      child.kill('SIGTERM');
-      await exited;
+      await app.stop();
     }
-    return { launcher: stderr.split('\n'), log: stdout, origin };
+    return run();
   }
 
   const readyLine = (run: Run) => run.launcher.findIndex((line) => line.startsWith('[plink] 4/4 ready in ') && line.endsWith(`: ${run.origin}`));

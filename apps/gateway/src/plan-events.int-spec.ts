@@ -9,6 +9,8 @@ import { eventually, WebhookReceiver } from '@plink/testing';
  * webhook exactly when the owner was on Pro in the plan in force at its capture. "In force" is the owner's
  * plan version the capture read from the leads service's copy, which each lead keeps (`plan_version`): a
  * lead is delivered if and only if billing's plan at that version was Pro, however fast the plan flips.
+ *
+ * @run-alone: it bounds how late a plan change reaches every copy (p99 ≤ 1 s).
  */
 describe('plan changes, one hop from billing to every copy', () => {
   let gateway: TestGateway;

@@ -407,7 +407,8 @@ describe.each(SERVICES)('the %s worker, under a database role limited to its own
 
   beforeAll(async () => {
     await world.start({ smtp: scenario.smtp, stripe: scenario.stripe });
-    for (const s of scenario.run) await world.startWorker(s);
+    // Together: each waits mostly on its own start (loading, connecting), not on the others.
+    await Promise.all(scenario.run.map((s) => world.startWorker(s)));
   }, 90_000);
 
   afterAll(() => world.stop(), 60_000);

@@ -45,6 +45,7 @@ export const CONFIG_GROUPS: Array<{ title: string; note?: string; variables: str
       'Counted per client address (as `TRUST_PROXY` decides it) in Redis, so every replica shares them. While Redis is unreachable the per-minute limits let requests through, and the others count in each process.',
     variables: ['AUTH_RATE_LIMIT_PER_MINUTE', 'LOGIN_FAILURES_PER_ADDRESS', 'REGISTRATIONS_PER_ADDRESS_PER_HOUR', 'LEAD_RATE_LIMIT_PER_MINUTE'],
   },
+  { title: 'Lead evidence', variables: ['LEAD_EVIDENCE'] },
   { title: 'E-mail', variables: ['SMTP_URL', 'MAIL_FROM', 'MAIL_OUTBOX_DIR'] },
   {
     title: 'Uploads',

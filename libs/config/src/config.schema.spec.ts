@@ -21,6 +21,7 @@ describe('configuration', () => {
       loginFailuresPerAddress: 50,
       registrationsPerAddressPerHour: 10,
       leadRateLimitPerMinute: 20,
+      leadEvidence: 'full',
       uploadOrphanGraceHours: 24,
     });
     expect(config.smtpUrl).toBeUndefined();
@@ -154,6 +155,12 @@ describe('configuration', () => {
     );
     expect(() => loadConfig({ ...base, WEBHOOK_ENDPOINT_CONCURRENCY: '0' })).toThrow(/WEBHOOK_ENDPOINT_CONCURRENCY/);
     expect(() => loadConfig({ ...base, WEBHOOK_RESPONSE_TIMEOUT_MS: 'soon' })).toThrow(/WEBHOOK_RESPONSE_TIMEOUT_MS/);
+  });
+
+  it('keeps full lead evidence unless LEAD_EVIDENCE=minimal, and refuses any other value', () => {
+    expect(loadConfig({ ...base, LEAD_EVIDENCE: 'minimal' }).leadEvidence).toBe('minimal');
+    expect(loadConfig({ ...base, LEAD_EVIDENCE: '' }).leadEvidence).toBe('full');
+    expect(() => loadConfig({ ...base, LEAD_EVIDENCE: 'none' })).toThrow(/LEAD_EVIDENCE/);
   });
 
   it('takes the upload sweep grace period in whole hours, at least 1', () => {

@@ -306,6 +306,13 @@ export const envSchema = z
       .min(0)
       .default(20)
       .meta({ description: 'Lead submissions per minute one client address may make to one page; beyond it, 429. `0`: no limit (e.g. for load tests).' }),
+    LEAD_EVIDENCE: z
+      .enum(['full', 'minimal'])
+      .default('full')
+      .meta({
+        description:
+          "What each lead keeps as proof of how it was given. `full`: the consent text the visitor was shown (once per distinct text), the privacy link, the times, and the visitor's IP address and browser (user agent) at sign-up. `minimal`: the times and texts only, no IP address or user agent. Either way the record lives as long as the lead, and IP addresses and user agents are never written to the logs.",
+      }),
     OPERATOR_PASSWORD: optionalString.meta({
       description:
         "Turns on the gateway's queue dashboard at `/admin/queues` (every queue and its jobs; retry or remove failed ones) behind HTTP basic auth with this password and any user name; at least 12 characters. 10 wrong passwords from one address in 15 minutes get 429. Unset: no dashboard (404).",
@@ -494,6 +501,8 @@ export interface AppConfig {
   registrationsPerAddressPerHour: number;
   /** Lead submissions per minute one address may make to one page (0 = off, e.g. for load tests). */
   leadRateLimitPerMinute: number;
+  /** What a lead keeps as evidence of its consent: `full` adds the visitor's IP address and user agent to the times and texts. */
+  leadEvidence: 'full' | 'minimal';
   /** The queue dashboard's password (/admin/queues); unset: no dashboard. */
   operatorPassword?: string;
   /** /metrics answers requests from private addresses, and any request bearing this token. */
@@ -586,6 +595,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     loginFailuresPerAddress: e.LOGIN_FAILURES_PER_ADDRESS,
     registrationsPerAddressPerHour: e.REGISTRATIONS_PER_ADDRESS_PER_HOUR,
     leadRateLimitPerMinute: e.LEAD_RATE_LIMIT_PER_MINUTE,
+    leadEvidence: e.LEAD_EVIDENCE,
     operatorPassword: e.OPERATOR_PASSWORD,
     metricsToken: e.METRICS_TOKEN,
     webhookAllowPrivateNetworks: e.WEBHOOK_ALLOW_PRIVATE_NETWORKS,

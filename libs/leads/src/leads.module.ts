@@ -5,9 +5,12 @@ import { OptInSweepService } from './double-opt-in/opt-in-sweep.service';
 import { ConfirmLeadController } from './http/confirm-lead.controller';
 import { LeadClock } from './model/lead-clock';
 import { LeadsDirectory } from './directory/leads-directory';
+import { ConsentRecordController } from './http/consent-record.controller';
 import { LeadFormController } from './http/lead-form.controller';
 import { LeadsController } from './http/leads.controller';
 import { LeadSubmitController } from './http/lead-submit.controller';
+import { ConsentRecords } from './model/consent-records';
+import { ConsentTexts } from './model/consent-texts';
 import { LeadBatcher } from './model/lead-batcher';
 import { LeadsRepository } from './model/leads.repository';
 import { ApplyOwnerPlanService, ApplyPageChangeService, ApplyPageChangesHere } from './page-facts/apply-page-change';
@@ -16,6 +19,7 @@ import { OwnerPlansRepository, PageFactsRepository } from './page-facts/page-fac
 import { SubmissionPages } from './page-facts/submission-pages';
 import { LeadsProcessor } from './processors/leads.processor';
 import { CaptureLeadService } from './use-cases/capture-lead.service';
+import { ConsentRecordService } from './use-cases/consent-record.service';
 import { DeletePageContactsService } from './use-cases/delete-page-contacts.service';
 import { DeletePageLeadsService } from './use-cases/delete-page-leads.service';
 import { ExportLeadsService } from './use-cases/export-leads.service';
@@ -51,7 +55,7 @@ export class LeadsReadModule {}
  */
 @Module({
   imports: [LeadsDataModule],
-  controllers: [LeadsController, LeadSubmitController, LeadFormController, ConfirmLeadController],
+  controllers: [LeadsController, LeadSubmitController, LeadFormController, ConsentRecordController, ConfirmLeadController],
   providers: [
     {
       // One per process: submissions from every request share its statements (group commit).
@@ -65,6 +69,9 @@ export class LeadsReadModule {}
     OwnedPages,
     PageStatsService,
     ExportLeadsService,
+    ConsentTexts,
+    ConsentRecords,
+    ConsentRecordService,
   ],
 })
 export class LeadsHttpModule {}

@@ -9,3 +9,4 @@ export * from './test-sign-ins';
 export * from './raw-http';
 export * from './webhook-receiver';
 export * from './polling';
+export * from './npm-start';

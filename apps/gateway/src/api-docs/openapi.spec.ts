@@ -58,6 +58,7 @@ const PUBLISHED_OPERATION_IDS: Record<string, string> = {
   'PUT /api/pages/{id}': 'PagesController_update',
   'DELETE /api/pages/{id}': 'PagesController_remove',
   'GET /api/pages/{id}/export': 'LeadsController_export',
+  'GET /api/pages/{id}/leads/{leadId}/consent': 'ConsentRecordController_consent',
   'POST /api/pages/{id}/keep-live': 'PagesController_keepLive',
   'POST /api/pages/{id}/test-email': 'PagesController_sendTestEmail',
   'GET /api/pages/{id}/stats': 'LeadsController_pageStats',

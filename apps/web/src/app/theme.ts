@@ -36,7 +36,7 @@ export const theme = createTheme({
   colors,
   // 'Inter Fallback' (index.html): Arial sized like Inter, so the page does not move when Inter arrives.
   fontFamily:
-    'Inter, "Inter Fallback", system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
+    'Inter, "Inter Fallback", "Inter Fallback Roboto", system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
   headings: { fontWeight: '700' },
   // Plain objects, not Menu.extend()/Modal.extend(): naming the components here would put their code (and
   // the floating and dialog libraries under them) into every screen's first load.

@@ -47,3 +47,4 @@ export const IconDots = createIcon('IconDots', ['M5 12h.01', 'M12 12h.01', 'M19 
 export const IconTrash = createIcon('IconTrash', ['M4 7h16', 'M10 11v6', 'M14 11v6', 'M5 7l1 12a2 2 0 0 0 2 2h8a2 2 0 0 0 2-2l1-12', 'M9 7V4a1 1 0 0 1 1-1h4a1 1 0 0 1 1 1v3']);
 export const IconPlayerPlay = createIcon('IconPlayerPlay', ['M7 4v16l13-8z']);
 export const IconPlus = createIcon('IconPlus', ['M12 5v14', 'M5 12h14']);
+export const IconShieldCheck = createIcon('IconShieldCheck', ['M12 3l8 3v6c0 5-3.5 8-8 9-4.5-1-8-4-8-9V6l8-3z', 'M9 12l2 2 4-4']);

@@ -6,6 +6,8 @@ import { BillingTestApp } from '../testing/billing-test-app';
  * Stripe's webhooks while Redis is down: billing still answers them 200 (the event and its job are in
  * PostgreSQL), and the plan change is applied and published once Redis is back. Billing's HTTP side and worker
  * run on a redis-server of the test's own, killed and restarted (with AOF, as deployed).
+ *
+ * @run-alone: it bounds how fast Stripe gets an answer while Redis is down.
  */
 describe('Stripe webhooks during a Redis outage', () => {
   let redis: ControlledRedis;

@@ -3,7 +3,7 @@ import type { ApiErrorBody } from './errors';
 import type { KeepPageLiveResponse, PageDto, PageTemplateDto, PageTemplateEntryDto, PublicPageDto } from './pages';
 import { FONTS, TEMPLATE_CATEGORIES } from './pages';
 import type { MessageResponse, SuccessResponse, UserDto, VerifyResetTokenResponse } from './identity';
-import type { ConfirmLeadResponse, LeadDto, PageStatsDto, SubmitLeadResponse } from './leads';
+import type { ConfirmLeadResponse, ConsentRecordDto, LeadDto, PageStatsDto, SubmitLeadResponse } from './leads';
 import { LEAD_STATUSES } from './leads';
 import type { UploadImageResponse } from './uploads';
 import type {
@@ -159,6 +159,28 @@ export const pageStatsSchema = z
   })
   .meta({ id: 'PageStats' });
 
+const leadEvidenceEventSchema = z
+  .object({
+    at: isoDate(),
+    ip: z.string().nullable().meta({ description: 'The IP address then; null unless the install keeps full evidence (LEAD_EVIDENCE=full).' }),
+    userAgent: z.string().nullable().meta({ description: 'The browser (user agent) then; null unless the install keeps full evidence.' }),
+  })
+  .meta({ id: 'LeadEvidenceEvent' });
+export const consentRecordSchema = z
+  .object({
+    leadId: z.number().int(),
+    pageId: z.number().int(),
+    email: z.string(),
+    consentShown: z.boolean().nullable().meta({ description: 'false: the page hid its consent checkbox, no consent text was shown; null: a lead from before records were kept.' }),
+    consentAt: isoDate().nullable(),
+    consentText: z.string().nullable().meta({ description: 'The consent text exactly as the page showed it.' }),
+    consentVersion: z.string().nullable().meta({ description: 'SHA-256 (hex) of consentText.' }),
+    privacyUrl: z.string().nullable().meta({ description: 'The privacy link shown beside the consent text.' }),
+    signup: leadEvidenceEventSchema,
+    confirmation: leadEvidenceEventSchema.nullable().meta({ description: 'The confirmation of the address, when the page asked for one; otherwise null.' }),
+  })
+  .meta({ id: 'ConsentRecord' });
+
 export const submitLeadResponseSchema = z
   .object({
     success: z.literal(true),
@@ -266,6 +288,7 @@ export type ApiSchemaChecks = [
   Check<Same<Out<typeof keepPageLiveResponseSchema>, KeepPageLiveResponse>>,
   Check<Same<Out<typeof leadDtoSchema>, LeadDto>>,
   Check<Same<Out<typeof pageStatsSchema>, PageStatsDto>>,
+  Check<Same<Out<typeof consentRecordSchema>, ConsentRecordDto>>,
   Check<Same<Out<typeof submitLeadResponseSchema>, SubmitLeadResponse>>,
   Check<Same<Out<typeof confirmLeadResponseSchema>, ConfirmLeadResponse>>,
   Check<Same<Out<typeof uploadImageResponseSchema>, UploadImageResponse>>,

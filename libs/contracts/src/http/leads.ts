@@ -10,6 +10,8 @@ export const LeadMessages = {
   pageNotFound: 'Page not found',
   /** A submission to a page paused after its owner's downgrade (404; nothing is stored). */
   pagePaused: 'This page is paused and is not taking sign-ups right now.',
+  /** GET /api/pages/{id}/leads/{leadId}/consent for a lead the page does not have (404). */
+  leadNotFound: 'Lead not found',
   submitted: 'Thanks! You are on the list.',
 } as const;
 
@@ -89,6 +91,40 @@ export interface PageStatsDto {
   /** Newest first, pending ones included; at most {@link STATS_RECENT_LEADS} (the total is `conversions` + `pending`). */
   leads: LeadDto[];
 }
+
+/** A moment of a lead's life and who acted in it, as the consent record shows it. */
+export interface LeadEvidenceEvent {
+  /** ISO-8601. */
+  at: string;
+  /** The visitor's IP address then (null: not kept, LEAD_EVIDENCE=minimal or a lead from before records were kept). */
+  ip: string | null;
+  /** The visitor's user agent then (null: not kept). */
+  userAgent: string | null;
+}
+
+/** GET /api/pages/{id}/leads/{leadId}/consent: how a lead was given, for its creator to show. */
+export interface ConsentRecordDto {
+  leadId: number;
+  pageId: number;
+  email: string;
+  /** true: the page showed its consent checkbox; false: the creator hid it (no consent text shown); null: a lead from before records were kept. */
+  consentShown: boolean | null;
+  /** When the visitor ticked the consent checkbox (ISO-8601), or null. */
+  consentAt: string | null;
+  /** The consent text exactly as shown, or null when none was (or it was not recorded). */
+  consentText: string | null;
+  /** SHA-256 (hex) of `consentText`: the same for every lead shown the same words. */
+  consentVersion: string | null;
+  /** The privacy link shown beside the consent text. */
+  privacyUrl: string | null;
+  /** The sign-up. */
+  signup: LeadEvidenceEvent;
+  /** The confirmation of the address, for pages that ask for one; null when there was none. */
+  confirmation: LeadEvidenceEvent | null;
+}
+
+/** The file a consent record downloads as. */
+export const consentRecordFilename = (leadId: number) => `consent-record-lead-${leadId}.json`;
 
 export const STATS_RECENT_LEADS = 100;
 /** After a submission, a page with a redirect URL sends the visitor there this long after the thank-you. */

@@ -5,6 +5,7 @@ import { APP_CONFIG, type AppConfig } from '@plink/config';
 import { hashToken, randomToken, seal } from '@plink/crypto';
 import { Outbox } from '@plink/queue';
 import { LeadClock } from '../model/lead-clock';
+import type { LeadEvidence } from '../model/lead-evidence';
 import { COUNTER_SHARDS } from '../model/page-counter.entity';
 import { sendsWebhook, toSubmissionPage, type SubmissionPage } from '../page-facts/page-facts.repository';
 import { fileDeliveryOf, webhookDeliveryOf } from '../use-cases/lead-jobs';
@@ -54,14 +55,27 @@ export class DoubleOptInService {
   ) {}
 
   /** A sign-up on a double opt-in page: the lead pending and its confirmation e-mail; a known address: {@link signedUpAgain}. */
-  async signUp(page: SubmissionPage, email: string, consentAt: Date | null): Promise<void> {
+  async signUp(page: SubmissionPage, email: string, consentAt: Date | null, evidence: LeadEvidence | null = null): Promise<void> {
     const now = this.clock.now();
     const stored = await this.em.transactional(async (tx) => {
       const rows: { id: number }[] = await tx.execute(
-        `insert into leads.leads (page_id, email, email_lower, consent_at, plan_version, status, created_at)
-         values (?, ?, ?, ?, ?, 'pending', ?)
+        `insert into leads.leads (page_id, email, email_lower, consent_at, plan_version, status, created_at,
+                                  consent_shown, consent_version, privacy_url, signup_ip, signup_user_agent)
+         values (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, cast(? as inet), ?)
          on conflict (page_id, email_lower) do nothing returning id`,
-        [page.id, email, email.toLowerCase(), consentAt, page.planVersion, now],
+        [
+          page.id,
+          email,
+          email.toLowerCase(),
+          consentAt,
+          page.planVersion,
+          now,
+          evidence?.consentShown ?? null,
+          evidence?.consentVersion ?? null,
+          evidence?.privacyUrl ?? null,
+          evidence?.signupIp ?? null,
+          evidence?.signupUserAgent ?? null,
+        ],
       );
       if (rows.length === 0) return false;
       await this.recordConfirmation(tx, page, Number(rows[0].id), email, false, now);
@@ -105,7 +119,7 @@ export class DoubleOptInService {
   }
 
   /**
-   * The Confirm button: the lead confirmed with the time and the request's address and browser, its conversion
+   * The Confirm button: the lead confirmed with the time and (LEAD_EVIDENCE=full) the request's address and browser, its conversion
    * counted, its file e-mail and then its webhook recorded. A lead confirmed before is answered the same, and
    * nothing is sent again. 404 for an unknown or expired token.
    */
@@ -119,10 +133,12 @@ export class DoubleOptInService {
       const answer = { success: true as const, pageTitle: page.public.title, ...(fileUrl && { fileUrl }) };
       if (lead.status === 'confirmed') return answer;
       const id = Number(lead.id);
+      const full = this.config.leadEvidence === 'full';
       await tx.execute(
         `update leads.leads set status = 'confirmed', confirmed_at = ?, confirm_ip = ?, confirm_user_agent = ?, plan_version = ?
           where id = ?`,
-        [now, request.ip.slice(0, 45), request.userAgent?.slice(0, 500) ?? null, page.planVersion, id],
+        // The address and browser only when the install keeps full evidence (LEAD_EVIDENCE=full); the time always.
+        full ? [now, request.ip.slice(0, 45), request.userAgent?.trim().slice(0, 500) || null, page.planVersion, id] : [now, null, null, page.planVersion, id],
       );
       await tx.execute(
         `insert into leads.page_counters (page_id, shard, conversions) values (?, floor(random() * ${COUNTER_SHARDS})::smallint, 1)

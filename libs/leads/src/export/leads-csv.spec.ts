@@ -1,4 +1,4 @@
-import { exportFilename, leadsCopySql, neutraliseCell } from './leads-csv';
+import { csvColumns, exportFilename, leadsCopySql, neutraliseCell } from './leads-csv';
 
 describe('leads CSV', () => {
   it.each([
@@ -23,8 +23,15 @@ describe('leads CSV', () => {
   });
 
   it('puts only an integer page id into the COPY statement (COPY takes no bind parameters)', () => {
-    expect(leadsCopySql(42, "'my-page'")).toContain('where page_id = 42 order by id');
-    expect(() => leadsCopySql(Number('1; drop table leads.leads'), "'x'")).toThrow('is not an integer');
-    expect(() => leadsCopySql(1.5, "'x'")).toThrow('is not an integer');
+    expect(leadsCopySql(42, "'my-page'", { signupIp: true })).toContain('where page_id = 42 order by id');
+    expect(() => leadsCopySql(Number('1; drop table leads.leads'), "'x'", { signupIp: true })).toThrow('is not an integer');
+    expect(() => leadsCopySql(1.5, "'x'", { signupIp: false })).toThrow('is not an integer');
+  });
+
+  it('always has the consent version, and the sign-up IP address only where the install keeps it', () => {
+    expect(csvColumns({ signupIp: true })).toEqual(['email', 'created_at', 'consent_at', 'page_slug', 'consent_version', 'signup_ip']);
+    expect(csvColumns({ signupIp: false })).toEqual(['email', 'created_at', 'consent_at', 'page_slug', 'consent_version']);
+    expect(leadsCopySql(42, "'p'", { signupIp: false })).not.toContain('signup_ip');
+    expect(leadsCopySql(42, "'p'", { signupIp: true })).toContain('host(signup_ip) as signup_ip');
   });
 });

@@ -1,5 +1,16 @@
-/** The columns of an export, in order (the header row). */
-export const CSV_COLUMNS = ['email', 'created_at', 'consent_at', 'page_slug', 'status', 'confirmed_at'] as const;
+/** The columns of an export, in order (the header row); `signup_ip` only with LEAD_EVIDENCE=full. */
+export const CSV_COLUMNS = ['email', 'created_at', 'consent_at', 'page_slug', 'status', 'confirmed_at', 'consent_version', 'signup_ip'] as const;
+
+/** What an export holds beyond the lead itself. */
+export interface CsvOptions {
+  /** The install keeps full evidence (LEAD_EVIDENCE=full): the visitor's IP address at sign-up, `signup_ip`. */
+  signupIp: boolean;
+}
+
+/** The header row's columns of an export made with `options`. */
+export function csvColumns(options: CsvOptions): string[] {
+  return CSV_COLUMNS.filter((column) => column !== 'signup_ip' || options.signupIp);
+}
 
 /** The characters that make a spreadsheet run a cell as a formula when the cell starts with one. */
 const FORMULA_STARTS = ['=', '+', '-', '@', '\t', '\r'];
@@ -30,15 +41,25 @@ export function isoTimestampSql(column: string): string {
  * all. COPY takes no bind parameters: `pageId` must be an integer and `slugLiteral` a literal already
  * escaped by the driver (`client.escapeLiteral`).
  */
-export function leadsCopySql(pageId: number, slugLiteral: string): string {
+export function leadsCopySql(pageId: number, slugLiteral: string, options: CsvOptions): string {
   if (!Number.isSafeInteger(pageId)) throw new Error(`leadsCopySql: page id ${pageId} is not an integer`);
+  const cells: Record<(typeof CSV_COLUMNS)[number], string> = {
+    email: neutraliseCellSql('email'),
+    created_at: isoTimestampSql('created_at'),
+    consent_at: isoTimestampSql('consent_at'),
+    page_slug: `${slugLiteral}::text`,
+    // `pending` or `confirmed`; when the visitor confirmed by e-mail (double opt-in), empty otherwise.
+    status: 'status',
+    confirmed_at: isoTimestampSql('confirmed_at'),
+    // The SHA-256 of the consent text shown (hex: never a formula); empty when none was shown or recorded.
+    consent_version: 'consent_version',
+    // host(): the address alone, without the /32 or /128 an inet would print.
+    signup_ip: 'host(signup_ip)',
+  };
   return `copy (
-    select ${neutraliseCellSql('email')} as ${CSV_COLUMNS[0]},
-           ${isoTimestampSql('created_at')} as ${CSV_COLUMNS[1]},
-           ${isoTimestampSql('consent_at')} as ${CSV_COLUMNS[2]},
-           ${slugLiteral}::text as ${CSV_COLUMNS[3]},
-           status as ${CSV_COLUMNS[4]},
-           ${isoTimestampSql('confirmed_at')} as ${CSV_COLUMNS[5]}
+    select ${csvColumns(options)
+      .map((column) => `${cells[column as keyof typeof cells]} as ${column}`)
+      .join(',\n           ')}
       from leads.leads where page_id = ${pageId} order by id
   ) to stdout with (format csv, header)`;
 }

@@ -103,7 +103,7 @@ export class LeadFormController {
       return;
     }
     try {
-      await this.capture.execute(page, body ?? {}, request.ip);
+      await this.capture.execute(page, body ?? {}, request.ip, request.headers['user-agent']);
     } catch (err) {
       if (!(err instanceof HttpException) || err.getStatus() >= HttpStatus.INTERNAL_SERVER_ERROR) throw err;
       const { status, message, headers } = toApiError(err);

@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Ip, Param, Post } from '@nestjs/common';
+import { Body, Controller, Headers, HttpCode, Ip, Param, Post } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiParam, ApiTags } from '@nestjs/swagger';
 import { CommonMessages, LeadMessages, submitLeadResponseSchema, submitLeadSchema, type SubmitLeadResponse } from '@plink/contracts';
@@ -38,8 +38,13 @@ export class LeadSubmitController {
   @Post('page/:slug/submit')
   @HttpCode(200)
   @RouteConfig({ quietAccessLog: true, visitorFacing: true })
-  async submit(@Param('slug') slug: string, @Body() body: unknown, @Ip() address: string): Promise<SubmitLeadResponse> {
+  async submit(
+    @Param('slug') slug: string,
+    @Body() body: unknown,
+    @Ip() address: string,
+    @Headers('user-agent') userAgent: string | undefined,
+  ): Promise<SubmitLeadResponse> {
     const page = await this.capture.findPage(slug);
-    return this.capture.execute(page, body, address);
+    return this.capture.execute(page, body, address, userAgent);
   }
 }

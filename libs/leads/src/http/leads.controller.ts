@@ -24,7 +24,7 @@ export class LeadsController {
 
   @ApiDoc({
     summary: "All of a page's leads as CSV",
-    description: 'Columns `email`, `created_at`, `consent_at`, `page_slug`, in the order the leads came, streamed from one snapshot; a cell a spreadsheet would read as a formula is neutralised.',
+    description: 'Columns `email`, `created_at`, `consent_at`, `page_slug`, `consent_version` (the SHA-256 of the consent text shown) and, when the install keeps full evidence (`LEAD_EVIDENCE=full`), `signup_ip`, in the order the leads came, streamed from one snapshot; a cell a spreadsheet would read as a formula is neutralised.',
     ok: { contentType: 'text/csv', description: 'The CSV file', headers: { 'Content-Disposition': 'attachment; filename="…"' } },
     errors: { 404: PageMessages.pageNotFound, 503: LeadMessages.exportsBusy },
   })

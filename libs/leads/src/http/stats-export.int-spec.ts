@@ -70,15 +70,17 @@ describe('leads: stats, export and removal', () => {
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="leads-my-great-guide.csv"');
     const lines = (await res.text()).trimEnd().split('\n');
-    expect(lines[0]).toBe('email,created_at,consent_at,page_slug,status,confirmed_at');
+    expect(lines[0]).toBe('email,created_at,consent_at,page_slug,status,confirmed_at,consent_version,signup_ip');
     const rows = lines.slice(1).map((l) => l.split(','));
     expect(rows.map((r) => r[0])).toEqual(['ada@example.com', "'+cmd@example.com", "'-2+3@example.com"]);
-    for (const [, createdAt, consentAt, slug, status, confirmedAt] of rows) {
+    for (const [, createdAt, consentAt, slug, status, confirmedAt, consentVersion, signupIp] of rows) {
       expect(createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
       expect(consentAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
       expect(slug).toBe(page.slug);
       // No double opt-in on this page: every lead is confirmed, and nobody confirmed by e-mail.
       expect([status, confirmedAt]).toEqual(['confirmed', '']);
+      expect(consentVersion).toMatch(/^[0-9a-f]{64}$/);
+      expect(signupIp).toBe('127.0.0.1');
     }
     expect(rows).toHaveLength(await t.conversions(page.id));
 
@@ -87,7 +89,7 @@ describe('leads: stats, export and removal', () => {
     await t.submit(hidden.slug, { email: 'quiet@example.com' });
     const hiddenCsv = await download(pro, hidden.id);
     expect(hiddenCsv.headers.get('content-disposition')).toBe(`attachment; filename="leads-${hidden.slug}.csv"`);
-    expect((await hiddenCsv.text()).split('\n')[1]).toMatch(new RegExp(`^quiet@example\\.com,[^,]+,,${hidden.slug},confirmed,$`));
+    expect((await hiddenCsv.text()).split('\n')[1]).toMatch(new RegExp(`^quiet@example\\.com,[^,]+,,${hidden.slug},confirmed,,,127\\.0\\.0\\.1$`));
   });
 
   it('removes the leads and the counter of a deleted page (the leads worker)', async () => {

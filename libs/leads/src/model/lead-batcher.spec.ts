@@ -45,6 +45,27 @@ describe('LeadBatcher (group commit)', () => {
     await expect(answer).resolves.toBe(1);
   });
 
+  it("carries each lead's proof of consent into the statement: the first submission's for a repeated address", async () => {
+    const table = fakeTable();
+    const batcher = new LeadBatcher(table.write);
+    const evidence = (ip: string) => ({
+      consentShown: true,
+      consentVersion: 'f'.repeat(64),
+      privacyUrl: 'https://plink.test/privacy',
+      signupIp: ip,
+      signupUserAgent: `UA ${ip}`,
+    });
+    const answers = [
+      batcher.store({ ...lead(1, 'a@example.com'), evidence: evidence('192.0.2.1') }),
+      batcher.store({ ...lead(1, 'A@example.com'), evidence: evidence('192.0.2.2') }),
+      batcher.store({ ...lead(1, 'b@example.com'), evidence: evidence('192.0.2.3') }),
+    ];
+    await Promise.all(answers);
+    expect(table.statements).toHaveLength(1);
+    expect(table.statements[0].map((l) => l.evidence?.signupIp)).toEqual(['192.0.2.1', '192.0.2.3']);
+    expect(table.statements[0][1].evidence).toEqual(evidence('192.0.2.3'));
+  });
+
   it('puts what arrives meanwhile into shared statements, bounded in size and in number at once', async () => {
     const table = fakeTable();
     const batcher = new LeadBatcher(table.write, { maxBatch: 50, maxInFlight: 2 });

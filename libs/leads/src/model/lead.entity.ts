@@ -15,6 +15,16 @@ export const LeadSchema = defineEntity({
     email: p.string().length(254),
     emailLower: p.string().length(254),
     consentAt: p.datetime().nullable(),
+    /** The page showed a consent text (false: it hid the checkbox; null: taken before the record was kept). */
+    consentShown: p.boolean().nullable(),
+    /** SHA-256 (hex) of the consent text shown; the text is in `leads.consent_texts`. */
+    consentVersion: p.string().length(64).nullable(),
+    /** The privacy link beside the consent text, as an absolute URL. */
+    privacyUrl: p.string().length(2048).nullable(),
+    /** The visitor's address at sign-up (LEAD_EVIDENCE=full only). */
+    signupIp: p.string().columnType('inet').nullable(),
+    /** The visitor's browser at sign-up, at most 512 characters (LEAD_EVIDENCE=full only). */
+    signupUserAgent: p.string().length(512).nullable(),
     /** The owner's plan version the capture read (billing's, from 'plan.changed'); null for leads taken before it was kept. */
     planVersion: p.integer().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),

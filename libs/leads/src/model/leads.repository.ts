@@ -7,8 +7,9 @@ import { LeadMessages, type LeadStatus } from '@plink/contracts';
 import { Outbox, type NewRowJobs } from '@plink/queue';
 import { nativePoolOf } from '@plink/data';
 import { LeanCopyToStream } from '../export/copy-out-stream';
-import { leadsCopySql, neutraliseCell } from '../export/leads-csv';
+import { leadsCopySql, neutraliseCell, type CsvOptions } from '../export/leads-csv';
 import { COUNTER_SHARDS } from './page-counter.entity';
+import type { LeadEvidence } from './lead-evidence';
 
 export interface NewLead {
   pageId: number;
@@ -24,6 +25,8 @@ export interface BatchLead extends NewLead {
   emailLower: string;
   /** The jobs to record if the lead is new (Outbox.jobsForNewRow; null: none). */
   jobs: NewRowJobs | null;
+  /** The proof of consent stored with the lead (absent: none recorded). */
+  evidence?: LeadEvidence | null;
 }
 
 /** A lead a batch inserted (its key, and the id it got). */
@@ -83,7 +86,7 @@ export class LeadsRepository {
    *
    * A page and address given twice is written once (the first). Leads are written in (page, address)
    * order, so two batches that share addresses take the unique index's locks in the same order and never
-   * deadlock. Runs on the ORM's own `pg` pool with real parameters (six arrays, whatever the batch size).
+   * deadlock. Runs on the ORM's own `pg` pool with real parameters (eleven arrays, whatever the batch size).
    */
   async insertBatch(leads: BatchLead[]): Promise<InsertedLead[]> {
     if (leads.length === 0) return [];
@@ -94,11 +97,15 @@ export class LeadsRepository {
       // alone: 15 leads 1.4 → 0.8 ms, 1 lead 0.7 → 0.4 ms; the planning was half of a small batch's cost.
       name: 'leads_insert_batch',
       text: (recordJobs) => `with input as (
-         select * from unnest($1::int[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::int[]) with ordinality
-           as t(page_id, email, email_lower, consent_at, jobs, plan_version, ord)
+         select * from unnest($1::int[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::int[],
+                              $7::boolean[], $8::text[], $9::text[], $10::inet[], $11::text[]) with ordinality
+           as t(page_id, email, email_lower, consent_at, jobs, plan_version,
+                consent_shown, consent_version, privacy_url, signup_ip, signup_user_agent, ord)
        ), inserted as (
-         insert into leads.leads (page_id, email, email_lower, consent_at, plan_version)
-         select page_id, email, email_lower, consent_at, plan_version from input order by ord
+         insert into leads.leads (page_id, email, email_lower, consent_at, plan_version,
+                                  consent_shown, consent_version, privacy_url, signup_ip, signup_user_agent)
+         select page_id, email, email_lower, consent_at, plan_version,
+                consent_shown, consent_version, privacy_url, signup_ip, signup_user_agent from input order by ord
          on conflict (page_id, email_lower) do nothing
          returning id, page_id, email_lower
        ), counted as (
@@ -117,6 +124,11 @@ export class LeadsRepository {
         sorted.map((l) => (l.consentAt ? l.consentAt.toISOString() : null)),
         sorted.map((l) => l.jobs),
         sorted.map((l) => l.planVersion),
+        sorted.map((l) => l.evidence?.consentShown ?? null),
+        sorted.map((l) => l.evidence?.consentVersion ?? null),
+        sorted.map((l) => l.evidence?.privacyUrl ?? null),
+        sorted.map((l) => l.evidence?.signupIp ?? null),
+        sorted.map((l) => l.evidence?.signupUserAgent ?? null),
       ],
     });
     return rows.map((r) => ({ id: Number(r.id), pageId: Number(r.page_id), emailLower: r.email_lower }));
@@ -233,7 +245,7 @@ export class LeadsRepository {
    * answers 503 'Too many lead exports are running right now…' at once, and slow downloads can never take
    * the connections sign-ups and the API need.
    */
-  async exportCsv(pageId: number, pageSlug: string): Promise<Readable> {
+  async exportCsv(pageId: number, pageSlug: string, options: CsvOptions = { signupIp: false }): Promise<Readable> {
     const pool = await this.nativePool();
     if (this.exportsRunning >= Math.max(1, Math.floor((pool.options.max ?? 10) / 2))) {
       throw new ServiceUnavailableException({ message: LeadMessages.exportsBusy });
@@ -254,7 +266,7 @@ export class LeadsRepository {
       client.release(err);
     };
     try {
-      const stream = client.query(new LeanCopyToStream(leadsCopySql(Math.trunc(pageId), client.escapeLiteral(neutraliseCell(pageSlug)))));
+      const stream = client.query(new LeanCopyToStream(leadsCopySql(Math.trunc(pageId), client.escapeLiteral(neutraliseCell(pageSlug)), options)));
       stream.on('end', () => release());
       // Kept for the stream's whole life: the closed connection may still report its end to the query.
       stream.on('error', (err) => release(err));

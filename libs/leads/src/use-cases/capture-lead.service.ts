@@ -6,6 +6,8 @@ import { Outbox, type DeferredJob } from '@plink/queue';
 import { RateLimiter } from '@plink/redis';
 import { ZodPipe, tooManyRequests } from '@plink/http';
 import { LeadBatcher } from '../model/lead-batcher';
+import { ConsentTexts } from '../model/consent-texts';
+import { evidenceOf, type LeadEvidence } from '../model/lead-evidence';
 import { sendsWebhook, type SubmissionPage } from '../page-facts/page-facts.repository';
 import { SubmissionPages } from '../page-facts/submission-pages';
 import { fileDeliveryOf, webhookDeliveryOf } from './lead-jobs';
@@ -44,6 +46,7 @@ export class CaptureLeadService {
     private readonly limiter: RateLimiter,
     private readonly optIn: DoubleOptInService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly consentTexts: ConsentTexts,
   ) {}
 
   /** The page of a public slug (any case), or null (reserved first segments are never pages). */
@@ -62,9 +65,10 @@ export class CaptureLeadService {
   /**
    * Validates and stores one submission from `address`; throws 400/429 with the visitor-facing text, and
    * 404 'This page is paused…' for a page paused after its owner's downgrade (nothing is stored). On an
-   * example page a valid submission is answered like any other, but nothing is stored.
+   * example page a valid submission is answered like any other, but nothing is stored. `userAgent` (the
+   * request's) goes into the lead's proof of consent with `address` when LEAD_EVIDENCE is full.
    */
-  async execute(page: SubmissionPage, input: unknown, address: string): Promise<SubmitLeadResponse> {
+  async execute(page: SubmissionPage, input: unknown, address: string, userAgent?: string): Promise<SubmitLeadResponse> {
     if (page.paused) throw new NotFoundException({ message: LeadMessages.pagePaused });
     await this.limit(page.id, address);
     const body = validate.transform(input);
@@ -74,7 +78,12 @@ export class CaptureLeadService {
     const isBot = !!body.website && body.website.trim() !== '';
     // Plink's example pages show the whole visitor journey but keep nothing: no lead, no e-mail, no webhook.
     const isExample = page.public.isExample === true;
-    if (!isBot && !isExample) await this.store(page, body.email, body.consent ? new Date() : null);
+    if (!isBot && !isExample) {
+      const { evidence, consentText } = evidenceOf(page.public, { ip: address, userAgent }, this.config);
+      // The text is stored before the first lead that names it (once per process and text).
+      if (consentText !== null && evidence.consentVersion) await this.consentTexts.ensure(evidence.consentVersion, consentText);
+      await this.store(page, body.email, body.consent ? new Date() : null, evidence);
+    }
     return thankYouOf(page.public);
   }
 
@@ -95,9 +104,9 @@ export class CaptureLeadService {
    * due is decided here: the lead is new and the page has a file, or its webhook on and its owner on Pro in
    * the plan version this capture read (kept on the lead: the plan in force for it).
    */
-  private async store(page: SubmissionPage, email: string, consentAt: Date | null): Promise<void> {
+  private async store(page: SubmissionPage, email: string, consentAt: Date | null, evidence: LeadEvidence): Promise<void> {
     // A double opt-in page keeps the lead pending and e-mails the confirmation link instead (DoubleOptInService).
-    if (page.public.doubleOptIn) return this.optIn.signUp(page, email, consentAt);
+    if (page.public.doubleOptIn) return this.optIn.signUp(page, email, consentAt, evidence);
     const jobs: DeferredJob[] = [];
     if (page.fileUrl) {
       jobs.push({
@@ -121,6 +130,7 @@ export class CaptureLeadService {
       consentAt,
       planVersion: page.planVersion,
       jobs: this.outbox.jobsForNewRow(jobs),
+      evidence,
     });
     // The address was already a lead of the page: its file again, or its confirmation link again (throttled).
     if (id === null) await this.optIn.signedUpAgain(page, email);

@@ -12,6 +12,8 @@ import { NotificationsTestApp, type Creator, type TestPage } from '../testing/no
  * on 127.0.0.1 (allowed by WEBHOOK_ALLOW_PRIVATE_NETWORKS). Turning a webhook off is the pages service's part
  * (asked for with a `pages.disable-webhook` job, done here as it does it); the owner's e-mail about it, and a
  * lead's way from the public form to the receiver, are tested across the services in the gateway.
+ *
+ * @run-alone: it checks the retry schedule to the second and delivers 1,000 messages within a minute.
  */
 describe('webhooks, delivered by the notifications service', () => {
   let t: NotificationsTestApp;

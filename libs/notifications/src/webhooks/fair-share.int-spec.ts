@@ -44,6 +44,8 @@ class MuteReceiver {
  * One creator's receiver hangs while their page gets a flood of leads; another creator's webhooks keep
  * arriving within a second (the notifications service's worker, real PostgreSQL and Redis; the leads'
  * deliveries recorded as the leads service records them).
+ *
+ * @run-alone: it bounds the other creator's latency (≤ 1 s) under the flood it makes itself.
  */
 describe('webhooks: one receiver that hangs does not hold up the others', () => {
   let t: NotificationsTestApp;

@@ -6,6 +6,8 @@ import { NotificationsTestApp } from '../testing/notifications-test-app';
  * as deployed): every delivery the leads service recorded reaches the receiver, once per webhook-id (a
  * receiver drops repeats by that id). The deliveries are recorded as the leads service records them, in its
  * transaction through the outbox; the notifications worker and the outbox relay ride out the outage.
+ *
+ * @run-alone: it kills its Redis under a backlog and waits for the catch-up.
  */
 describe('webhooks through a Redis outage', () => {
   let redis: ControlledRedis;

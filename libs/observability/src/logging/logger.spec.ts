@@ -49,6 +49,24 @@ describe('log lines', () => {
     for (const secret of ['first-secret', 'sess-123', 'sid=abc', 'sid=def', 'xyz', 'tok-456']) expect(all).not.toContain(secret);
   });
 
+  it("never carry a visitor's IP address or user agent kept as a lead's evidence", async () => {
+    getLogger().info(
+      {
+        lead: { signupIp: '203.0.113.7', signupUserAgent: 'Mozilla/5.0 (probe)' },
+        evidence: { userAgent: 'Mozilla/5.0 (probe)' },
+        request: { headers: { 'user-agent': 'Mozilla/5.0 (probe)' } },
+      },
+      'lead stored',
+    );
+    await flushed();
+    expect(lines[0]).toMatchObject({
+      lead: { signupIp: '[redacted]', signupUserAgent: '[redacted]' },
+      evidence: { userAgent: '[redacted]' },
+      request: { headers: { 'user-agent': '[redacted]' } },
+    });
+    expect(JSON.stringify(lines[0])).not.toMatch(/203\.0\.113\.7|probe/);
+  });
+
   it('carry the correlation id of the request or job they belong to', async () => {
     runWithCorrelation('job-42', () => getLogger().info({ job: 'email.verification' }, 'sent'));
     runWithCorrelation('not a valid id!', () => getLogger().info('other'));

@@ -23,6 +23,11 @@ const SECRET_FIELDS = [
   'authorization',
   'set-cookie',
 ];
+/**
+ * Fields that would name a visitor's device: a lead's proof of consent keeps them in the database only
+ * ('[redacted]' should they ever be logged).
+ */
+const VISITOR_FIELDS = ['signupIp', 'signupUserAgent', 'userAgent', 'user-agent'];
 /** Fields that hold an e-mail address ('[email]'). */
 const EMAIL_FIELDS = ['email', 'to'];
 
@@ -30,7 +35,7 @@ const EMAIL_FIELDS = ['email', 'to'];
  * pino's `redact` paths: each field above at the top of a log object and up to two objects deep
  * (`{ user: { email } }`, `{ headers: { cookie } }`, `{ job: { data: { token } } }`).
  */
-export const REDACTED_PATHS = [...SECRET_FIELDS, ...EMAIL_FIELDS].flatMap((field) => {
+export const REDACTED_PATHS = [...SECRET_FIELDS, ...VISITOR_FIELDS, ...EMAIL_FIELDS].flatMap((field) => {
   const key = /^[A-Za-z_$][\w$]*$/.test(field) ? `.${field}` : `["${field}"]`;
   return [key.slice(key.startsWith('.') ? 1 : 0), `*${key}`, `*.*${key}`];
 });

@@ -1,5 +1,6 @@
 import type { CSSProperties, FormEvent } from 'react';
 import type { PublicPageDto } from '@plink/contracts';
+import { consentStatement } from './consent';
 import { contrastTextColor, cssUrl, fontStack, safeColor, safeUrl, thankYouButton } from './theme';
 
 /**
@@ -35,8 +36,6 @@ export interface LandingPageProps {
 export const LandingTexts = {
   emailPlaceholder: 'Enter your email',
   emailLabel: 'Email address',
-  consentBefore: 'I agree to the ',
-  consentLink: 'privacy policy',
   submitting: 'Submitting...',
   redirecting: 'Redirecting you shortly...',
   /** The thank-you state of Plink's example pages, which store nothing. */
@@ -84,6 +83,7 @@ export function LandingPage({
   const image = safeUrl(page.imageUrl);
   const center = page.textAlignment === 'center';
   const Card = preview ? 'div' : 'main';
+  const consent = consentStatement(page);
   const cardClass = `plk-card${page.useSharpCorners ? ' plk-sharp' : ''}${center ? ' plk-center' : ''}`;
 
   return (
@@ -154,13 +154,13 @@ export function LandingPage({
                   defaultValue={submittedEmail}
                   disabled={submitting}
                 />
-                {!page.hidePrivacyPolicyCheckbox && (
+                {consent && (
                   <label className="plk-consent">
                     <input type="checkbox" name="consent" value="on" required disabled={submitting} />
                     <span>
-                      {LandingTexts.consentBefore}
-                      <a href="/privacy" target="_blank" rel="noopener noreferrer">
-                        {LandingTexts.consentLink}
+                      {consent.before}
+                      <a href={consent.privacyHref} target="_blank" rel="noopener noreferrer">
+                        {consent.linkText}
                       </a>
                     </span>
                   </label>

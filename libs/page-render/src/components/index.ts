@@ -1,6 +1,7 @@
 export { LandingPage, ThankYouMessage, LandingTexts, CARD_MAX_WIDTH_PX, MAIN_IMAGE_HEIGHT_PX } from './LandingPage';
 export type { LandingPageProps, LandingPageState } from './LandingPage';
 export { LANDING_PAGE_CSS } from './styles';
+export { consentStatement, type ConsentStatement } from './consent';
 export { fontStack, contrastTextColor, safeColor, safeUrl, cssUrl, thankYouButton } from './theme';
 export {
   WEB_FONT_PACKAGES,

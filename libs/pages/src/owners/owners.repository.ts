@@ -82,19 +82,26 @@ export class OwnersRepository {
    * the pages service has not heard of them yet. Their plan is taken only while no 'plan.changed' has reached
    * this copy (then the request knows best); after that those alone change it. Their username and e-mail (the
    * default reply-to of their pages' delivery e-mail) likewise only while no 'user.changed' has (a request read
-   * before a change must not undo it).
+   * before a change must not undo it). Answers the owner as this copy then has them (what the page's facts
+   * name), in the same statement: the row the upsert wrote, or the one it left as it was.
    */
-  async remember(em: EntityManager, user: Owner): Promise<void> {
-    await em.execute(
-      `insert into pages.owners as o (user_id, username, is_premium, email) values (?, ?, ?, ?)
-       on conflict (user_id) do update set
-         username = case when o.profile_version = 0 or o.username is null then excluded.username else o.username end,
-         email = case when o.profile_version = 0 then coalesce(excluded.email, o.email) else o.email end,
-         is_premium = case when o.plan_version = 0 then excluded.is_premium else o.is_premium end, updated_at = now()
-         where (o.profile_version = 0 and o.username is distinct from excluded.username) or o.username is null
-           or (o.plan_version = 0 and o.is_premium <> excluded.is_premium)
-           or (o.profile_version = 0 and o.email is distinct from coalesce(excluded.email, o.email))`,
-      [user.id, user.username, user.isPremium, user.email ?? null],
+  async remember(em: EntityManager, user: Owner): Promise<Owner> {
+    const [row] = await em.execute<OwnerRow[]>(
+      `with kept as (
+         insert into pages.owners as o (user_id, username, is_premium, email) values (?, ?, ?, ?)
+         on conflict (user_id) do update set
+           username = case when o.profile_version = 0 or o.username is null then excluded.username else o.username end,
+           email = case when o.profile_version = 0 then coalesce(excluded.email, o.email) else o.email end,
+           is_premium = case when o.plan_version = 0 then excluded.is_premium else o.is_premium end, updated_at = now()
+           where (o.profile_version = 0 and o.username is distinct from excluded.username) or o.username is null
+             or (o.plan_version = 0 and o.is_premium <> excluded.is_premium)
+             or (o.profile_version = 0 and o.email is distinct from coalesce(excluded.email, o.email))
+         returning user_id, username, is_premium, email)
+       select user_id, username, is_premium, email from kept
+       union all
+       select user_id, username, is_premium, email from pages.owners where user_id = ? and not exists (select 1 from kept)`,
+      [user.id, user.username, user.isPremium, user.email ?? null, user.id],
     );
+    return row ? { id: row.user_id, username: row.username, isPremium: row.is_premium, email: row.email } : user;
   }
 }

@@ -47,11 +47,11 @@ export class CreatePageService {
           if ((await this.pages.countByOwner(user.id, tx)) >= 1) throw freePlanLimit();
         }
         // The owner's username and plan, for their visitor pages (kept by the pages service itself).
-        await this.owners.remember(tx, user);
+        const owner = await this.owners.remember(tx, user);
         const created = tx.create(Page, { ...withoutUndefined(fields), slug: fields.slug, userId: user.id });
         await tx.flush();
         // The owner as this service's copy has them (see UpdatePageService).
-        this.events.changed(tx, created, (await this.owners.find(user.id, tx)) ?? user);
+        this.events.changed(tx, created, owner);
         if (hasWebhookEndpoint(created)) recordWebhookEndpoint(this.outbox, tx, created);
         return created;
       });

@@ -48,10 +48,9 @@ export class UpdatePageService {
     const webhook = webhookFieldsOnSave(page, fields.webhookUrl, this.secrets);
     if (fields.webhookUrl && fields.webhookUrl !== page.webhookUrl) await this.webhookUrls.assertAllowed(fields.webhookUrl);
     const uploadsBefore = this.uploads.ownKeysOf(page, user.id);
-    await this.owners.remember(this.em, user);
     // The page's facts name the owner as this service's copy has them (identity's newest username and e-mail,
     // billing's newest plan), not as this request read them: a request read before a change must not undo it.
-    const owner = (await this.owners.find(user.id, this.em)) ?? user;
+    const owner = await this.owners.remember(this.em, user);
     const webhookUrlBefore = page.webhookUrl ?? null;
     try {
       // The change and the job commit together.

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { fireEvent, screen } from '@testing-library/react';
 import { type MockRoutes, freePlan, mockFetch, signedInAs, signedOut } from '../../../test/fetch-mock';
 import { renderApp } from '../../../test/render-app';
 
@@ -48,6 +48,25 @@ describe('the show/hide password button, for a keyboard and a screen reader', ()
     expect(password).toHaveAttribute('type', 'password');
     expect(toggle).toHaveAccessibleName('Show password');
     expect(password).toHaveValue('secret123');
+  });
+
+  it('toggles once on a screen reader’s activation (a bare click) and once on a pointer’s click', async () => {
+    mockFetch(signedOut);
+    const { user } = renderApp('/auth');
+
+    const password = await screen.findByLabelText('Password', {}, { timeout: 10_000 });
+    const toggle = screen.getByRole('button', { name: 'Show password' });
+    // What assistive technology does: the button's default action, a click with no pointer down before it.
+    fireEvent.click(toggle);
+    expect(password).toHaveAttribute('type', 'text');
+    expect(toggle).toHaveAccessibleName('Hide password');
+    fireEvent.click(toggle);
+    expect(password).toHaveAttribute('type', 'password');
+
+    await user.click(toggle);
+    expect(password).toHaveAttribute('type', 'text');
+    await user.click(toggle);
+    expect(password).toHaveAttribute('type', 'password');
   });
 
   it.each<[string, string, MockRoutes, string[]]>([

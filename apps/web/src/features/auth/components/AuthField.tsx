@@ -1,6 +1,6 @@
 import { PasswordInput, TextInput, type MantineSpacing, type PasswordInputProps } from '@mantine/core';
 import type { GetInputPropsReturnType } from '@mantine/form';
-import { useState } from 'react';
+import { useState, type MouseEvent } from 'react';
 
 /** What a field is for: its input type, the browser's autofill hint, and whether it is a secret. */
 const KINDS = {
@@ -32,6 +32,12 @@ interface AuthFieldProps<Name extends string> {
  * pressing it does. The name carries the state, so Mantine's aria-pressed goes: "Hide password, pressed"
  * would read as the opposite.
  */
+/**
+ * Mantine's toggle acts on mousedown, touchend and keydown only, so a bare click (what a screen reader sends when
+ * its user activates the button, and `element.click()`) did nothing. Such a click has `detail` 0; a pointer's
+ * click (detail 1 or more) follows a mousedown that already toggled, and a keyboard's Enter or Space is taken on
+ * keydown (its default, the click, prevented).
+ */
 function PasswordField(props: PasswordInputProps) {
   const [visible, setVisible] = useState(false);
   return (
@@ -40,7 +46,13 @@ function PasswordField(props: PasswordInputProps) {
       visible={visible}
       onVisibilityChange={setVisible}
       visibilityToggleFocusable
-      visibilityToggleButtonProps={{ 'aria-label': visible ? 'Hide password' : 'Show password', 'aria-pressed': undefined }}
+      visibilityToggleButtonProps={{
+        'aria-label': visible ? 'Hide password' : 'Show password',
+        'aria-pressed': undefined,
+        onClick: (event: MouseEvent<HTMLButtonElement>) => {
+          if (event.detail === 0) setVisible((shown) => !shown);
+        },
+      }}
     />
   );
 }

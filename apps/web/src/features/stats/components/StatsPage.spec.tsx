@@ -1,4 +1,5 @@
 import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { makePage, makeStats, mockFetch, sentPayloads, signedInAs } from '../../../test/fetch-mock';
 import { renderApp } from '../../../test/render-app';
 
@@ -20,6 +21,8 @@ describe('/stats/:id', () => {
     expect(await screen.findByText('Showing 10 of 12 leads.')).toBeInTheDocument();
     const rows = within(screen.getByRole('table')).getAllByRole('row');
     expect(rows).toHaveLength(1 + 10);
+    expect(within(rows[0]).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Email', 'Date', 'Consent']);
+    expect(within(rows[1]).getByRole('button', { name: 'Consent record of lead12@example.com' })).toBeInTheDocument();
     expect(rows[1]).toHaveTextContent('lead12@example.com');
     expect(screen.queryByText('lead2@example.com')).not.toBeInTheDocument();
     expect(screen.getByText('Views').parentElement).toHaveTextContent('96');
@@ -47,6 +50,69 @@ describe('/stats/:id', () => {
     const rows = within(screen.getByRole('table')).getAllByRole('row');
     expect(rows[1]).toHaveTextContent('waiting@example.comPending');
     expect(rows[2]).not.toHaveTextContent('Pending');
+  });
+
+  it("opens a lead's consent record: the text shown, when, from where, and the record as a JSON file", async () => {
+    const record = {
+      leadId: 12,
+      pageId: 7,
+      email: 'lead12@example.com',
+      consentShown: true,
+      consentAt: '2025-03-01T12:00:00.000Z',
+      consentText: 'I agree to the privacy policy',
+      consentVersion: 'c0ffee'.repeat(10) + 'beef',
+      privacyUrl: 'https://plink.test/privacy',
+      signup: { at: '2025-03-01T12:00:01.000Z', ip: '203.0.113.7', userAgent: 'Mozilla/5.0 (X11; Linux x86_64)' },
+      confirmation: null,
+    };
+    const { fetchMock } = openStats('/stats/7', {
+      'GET /api/pages/7': { body: page },
+      'GET /api/pages/7/stats': { body: makeStats(12, 96) },
+      'GET /api/pages/7/leads/12/consent': { body: record },
+    });
+
+    await userEvent.click(await screen.findByRole('button', { name: 'Consent record of lead12@example.com' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Consent record' });
+    expect(await within(dialog).findByText('“I agree to the privacy policy”')).toBeInTheDocument();
+    expect(within(dialog).getByText('lead12@example.com')).toBeInTheDocument();
+    expect(within(dialog).getByText(record.consentVersion)).toBeInTheDocument();
+    expect(within(dialog).getByRole('link', { name: 'https://plink.test/privacy' })).toHaveAttribute('href', 'https://plink.test/privacy');
+    expect(within(dialog).getByText('203.0.113.7 · Mozilla/5.0 (X11; Linux x86_64)')).toBeInTheDocument();
+    expect(within(dialog).getByText('Not asked')).toBeInTheDocument();
+    const download = within(dialog).getByRole('link', { name: 'Download JSON' });
+    expect(download).toHaveAttribute('href', '/api/pages/7/leads/12/consent');
+    expect(download).toHaveAttribute('download', 'consent-record-lead-12.json');
+    expect(sentPayloads(fetchMock, 'GET', '/api/pages/7/leads/12/consent')).toHaveLength(1);
+
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('says so when the page showed no consent text and the install keeps no addresses', async () => {
+    openStats('/stats/7', {
+      'GET /api/pages/7': { body: page },
+      'GET /api/pages/7/stats': { body: makeStats(1, 4) },
+      'GET /api/pages/7/leads/1/consent': {
+        body: {
+          leadId: 1,
+          pageId: 7,
+          email: 'lead1@example.com',
+          consentShown: false,
+          consentAt: null,
+          consentText: null,
+          consentVersion: null,
+          privacyUrl: null,
+          signup: { at: '2025-03-01T12:00:00.000Z', ip: null, userAgent: null },
+          confirmation: null,
+        },
+      },
+    });
+
+    await userEvent.click(await screen.findByRole('button', { name: 'Consent record of lead1@example.com' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Consent record' });
+    expect(await within(dialog).findByText('None: the page hid its privacy checkbox')).toBeInTheDocument();
+    expect(within(dialog).getByText('Not kept on this server')).toBeInTheDocument();
+    expect(within(dialog).queryByText('Privacy link shown')).not.toBeInTheDocument();
   });
 
   it('counts fewer than 10 leads as they are, and 0% without views', async () => {

@@ -47,7 +47,7 @@ export function StatsPage() {
             Failed to load stats: {errorText(stats.error, 'Unknown error')}
           </Text>
         ) : (
-          <StatsPanel stats={stats.data} />
+          <StatsPanel stats={stats.data} pageId={id} />
         )}
       </Stack>
     </Container>

@@ -1,5 +1,8 @@
-import { Badge, Card, Group, ScrollArea, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { formatConversionRate, type PageStatsDto } from '@plink/contracts';
+import { useState } from 'react';
+import { ActionIcon, Badge, Card, Group, ScrollArea, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { formatConversionRate, type LeadDto, type PageStatsDto } from '@plink/contracts';
+import { IconShieldCheck } from '../../../components/icons';
+import { ConsentRecordDialog } from './ConsentRecordDialog';
 
 /** The stats screen lists the first 10 of the recent leads. */
 export const RECENT_LEADS_SHOWN = 10;
@@ -21,8 +24,9 @@ function Figure({ label, value }: { label: string; value: string | number }) {
   );
 }
 
-export function StatsPanel({ stats }: { stats: PageStatsDto }) {
+export function StatsPanel({ stats, pageId }: { stats: PageStatsDto; pageId: number }) {
   const shown = stats.leads.slice(0, RECENT_LEADS_SHOWN);
+  const [recordOf, setRecordOf] = useState<LeadDto | null>(null);
   return (
     <Stack gap="lg">
       {/* One row of three across the whole width at every size: stacked, each card filled the phone's
@@ -48,12 +52,13 @@ export function StatsPanel({ stats }: { stats: PageStatsDto }) {
               <Table.Tr>
                 <Table.Th>Email</Table.Th>
                 <Table.Th>Date</Table.Th>
+                <Table.Th>Consent</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {shown.length === 0 ? (
                 <Table.Tr>
-                  <Table.Td colSpan={2}>
+                  <Table.Td colSpan={3}>
                     <Text c="dimmed" ta="center" py="md">
                       No leads yet.
                     </Text>
@@ -62,9 +67,9 @@ export function StatsPanel({ stats }: { stats: PageStatsDto }) {
               ) : (
                 shown.map((lead) => (
                   <Table.Tr key={lead.id}>
-                    <Table.Td>
+                    <Table.Td style={{ overflowWrap: 'anywhere' }}>
                       {lead.status === 'pending' ? (
-                        <Group gap="xs" wrap="nowrap">
+                        <Group gap="xs">
                           <span>{lead.email}</span>
                           <Badge size="sm" variant="light" color="yellow" title="Waiting for e-mail confirmation">
                             Pending
@@ -75,6 +80,11 @@ export function StatsPanel({ stats }: { stats: PageStatsDto }) {
                       )}
                     </Table.Td>
                     <Table.Td>{formatDate(lead.createdAt)}</Table.Td>
+                    <Table.Td>
+                      <ActionIcon variant="subtle" size="lg" aria-label={`Consent record of ${lead.email}`} title="Consent record" onClick={() => setRecordOf(lead)}>
+                        <IconShieldCheck size={18} />
+                      </ActionIcon>
+                    </Table.Td>
                   </Table.Tr>
                 ))
               )}
@@ -85,6 +95,7 @@ export function StatsPanel({ stats }: { stats: PageStatsDto }) {
           Showing {shown.length} of {stats.conversions + stats.pending} leads.
         </Text>
       </Card>
+      <ConsentRecordDialog pageId={pageId} lead={recordOf} onClose={() => setRecordOf(null)} />
     </Stack>
   );
 }
