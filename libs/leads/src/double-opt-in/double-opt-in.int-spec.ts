@@ -121,6 +121,9 @@ describe('leads: double opt-in', () => {
     expect(row).toMatchObject({ status: 'confirmed', confirm_ip: '127.0.0.1', confirm_user_agent: 'TestBrowser/1.0' });
     expect(new Date(row.confirmed_at).getTime()).toBeGreaterThanOrEqual(before - 1000);
     expect(await t.conversions(page.id)).toBe(1);
+    // The consent record shows the confirmation beside the sign-up.
+    const record = await pro.client.get(`/api/pages/${page.id}/leads/${id}/consent`);
+    expect(record.body.confirmation).toEqual({ at: new Date(row.confirmed_at).toISOString(), ip: '127.0.0.1', userAgent: 'TestBrowser/1.0' });
     expect(await jobs('email.file-delivery', id)).toEqual([expect.objectContaining({ leadId: id, to: 'scanned@example.com', page: expect.objectContaining({ fileUrl: 'https://files.example/g.pdf' }) })]);
     const [hook, ...moreHooks] = await webhooks(id);
     expect(moreHooks).toEqual([]);
@@ -275,13 +278,15 @@ describe('leads: double opt-in', () => {
     ]);
     const csv = await fetch(`${t.origin}/api/pages/${page.id}/export`, { headers: { cookie: pro.client.cookieHeader() } });
     const lines = (await csv.text()).trimEnd().split('\n');
-    expect(lines[0]).toBe('email,created_at,consent_at,page_slug,status,confirmed_at');
+    expect(lines[0]).toBe('email,created_at,consent_at,page_slug,status,confirmed_at,consent_version,signup_ip');
     const rows = lines.slice(1).map((l) => l.split(','));
     expect(rows.map((r) => [r[0], r[4], r[5] === '' ? '' : 'time'])).toEqual([
       ['one@example.com', 'pending', ''],
       ['two@example.com', 'confirmed', 'time'],
       ['three@example.com', 'pending', ''],
     ]);
+    // A pending sign-up keeps its proof of consent like any other.
+    for (const row of rows) expect([row[6], row[7]]).toEqual([expect.stringMatching(/^[0-9a-f]{64}$/), '127.0.0.1']);
     expect(rows[1][5]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
   });
 });
