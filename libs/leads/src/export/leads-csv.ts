@@ -1,5 +1,5 @@
 /** The columns of an export, in order (the header row); `signup_ip` only with LEAD_EVIDENCE=full. */
-export const CSV_COLUMNS = ['email', 'created_at', 'consent_at', 'page_slug', 'consent_version', 'signup_ip'] as const;
+export const CSV_COLUMNS = ['email', 'created_at', 'consent_at', 'page_slug', 'status', 'confirmed_at', 'consent_version', 'signup_ip'] as const;
 
 /** What an export holds beyond the lead itself. */
 export interface CsvOptions {
@@ -48,6 +48,9 @@ export function leadsCopySql(pageId: number, slugLiteral: string, options: CsvOp
     created_at: isoTimestampSql('created_at'),
     consent_at: isoTimestampSql('consent_at'),
     page_slug: `${slugLiteral}::text`,
+    // `pending` or `confirmed`; when the visitor confirmed by e-mail (double opt-in), empty otherwise.
+    status: 'status',
+    confirmed_at: isoTimestampSql('confirmed_at'),
     // The SHA-256 of the consent text shown (hex: never a formula); empty when none was shown or recorded.
     consent_version: 'consent_version',
     // host(): the address alone, without the /32 or /128 an inet would print.

@@ -3,7 +3,7 @@ import { STATS_RECENT_LEADS, conversionRate, type PageStatsDto } from '@plink/co
 import { LeadsRepository } from '../model/leads.repository';
 import { OwnedPages } from './owned-pages';
 
-/** GET /api/pages/{id}/stats: views, conversions, rate, and the newest leads (owner only). */
+/** GET /api/pages/{id}/stats: views, conversions (confirmed leads), pending leads, rate, and the newest leads (owner only). */
 @Injectable()
 export class PageStatsService {
   constructor(
@@ -13,12 +13,17 @@ export class PageStatsService {
 
   async execute(pageId: string, userId: number): Promise<PageStatsDto> {
     const page = await this.owned.find(pageId, userId);
-    const [conversions, recent] = await Promise.all([this.leads.conversions(page.id), this.leads.recent(page.id, STATS_RECENT_LEADS)]);
+    const [conversions, pending, recent] = await Promise.all([
+      this.leads.conversions(page.id),
+      this.leads.pendingFor([page.id]),
+      this.leads.recent(page.id, STATS_RECENT_LEADS),
+    ]);
     return {
       views: page.views,
       conversions,
+      pending: pending.get(page.id) ?? 0,
       conversionRate: conversionRate(page.views, conversions),
-      leads: recent.map((l) => ({ id: l.id, email: l.email, createdAt: l.createdAt.toISOString() })),
+      leads: recent.map((l) => ({ id: l.id, email: l.email, createdAt: l.createdAt.toISOString(), status: l.status })),
     };
   }
 }
