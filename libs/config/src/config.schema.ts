@@ -306,6 +306,20 @@ export const envSchema = z
       .min(0)
       .default(20)
       .meta({ description: 'Lead submissions per minute one client address may make to one page; beyond it, 429. `0`: no limit (e.g. for load tests).' }),
+    DNS_SERVERS: optionalString
+      .refine((v) => v === undefined || v.split(',').every((s) => /^(\[[0-9a-fA-F:.]+\]|[^\s:,\[\]]+)(:\d{1,5})?$/.test(s.trim())), {
+        error: 'DNS_SERVERS must be a comma-separated list of host[:port] (an IPv6 address in brackets)',
+      })
+      .meta({
+        description:
+          "The DNS servers the e-mail domain check asks (`EMAIL_MX_CHECK`): comma-separated `host[:port]`, e.g. `1.1.1.1,9.9.9.9:53`. Each lookup waits 1.5 s at most; a timeout or a server failure accepts the address.",
+        unset: "the system's resolvers",
+      }),
+    EMAIL_MX_CHECK: bool.optional().meta({
+      description:
+        "Refuse a lead whose e-mail domain has neither an MX nor an A/AAAA record ('This e-mail domain does not receive mail.', 400), on pages that refuse throwaway addresses (their default). `false` for machines without working DNS (they answer \"no such domain\" for every name).",
+      unset: '`true` with `NODE_ENV=production`, else `false`',
+    }),
     OPERATOR_PASSWORD: optionalString.meta({
       description:
         "Turns on the gateway's queue dashboard at `/admin/queues` (every queue and its jobs; retry or remove failed ones) behind HTTP basic auth with this password and any user name; at least 12 characters. 10 wrong passwords from one address in 15 minutes get 429. Unset: no dashboard (404).",
@@ -494,6 +508,10 @@ export interface AppConfig {
   registrationsPerAddressPerHour: number;
   /** Lead submissions per minute one address may make to one page (0 = off, e.g. for load tests). */
   leadRateLimitPerMinute: number;
+  /** The resolvers of the e-mail domain check, `host[:port]` each; empty: the system's. */
+  dnsServers: string[];
+  /** Refuse leads whose e-mail domain has neither MX nor A/AAAA records (pages that refuse throwaway addresses). */
+  emailMxCheck: boolean;
   /** The queue dashboard's password (/admin/queues); unset: no dashboard. */
   operatorPassword?: string;
   /** /metrics answers requests from private addresses, and any request bearing this token. */
@@ -586,6 +604,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     loginFailuresPerAddress: e.LOGIN_FAILURES_PER_ADDRESS,
     registrationsPerAddressPerHour: e.REGISTRATIONS_PER_ADDRESS_PER_HOUR,
     leadRateLimitPerMinute: e.LEAD_RATE_LIMIT_PER_MINUTE,
+    dnsServers: e.DNS_SERVERS ? e.DNS_SERVERS.split(',').map((s) => s.trim()).filter((s) => s !== '') : [],
+    emailMxCheck: e.EMAIL_MX_CHECK ?? e.NODE_ENV === 'production',
     operatorPassword: e.OPERATOR_PASSWORD,
     metricsToken: e.METRICS_TOKEN,
     webhookAllowPrivateNetworks: e.WEBHOOK_ALLOW_PRIVATE_NETWORKS,

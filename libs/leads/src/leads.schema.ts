@@ -5,6 +5,7 @@ import { CreateLeads20261121 } from './migrations/20261121-create-leads';
 import { CreatePageFacts20261126 } from './migrations/20261126-create-page-facts';
 import { OwnerPlans20261128 } from './migrations/20261128-owner-plans';
 import { DeliveryEmail20261130 } from './migrations/20261130-delivery-email';
+import { BlockedSubmissions20261205 } from './migrations/20261205-blocked-submissions';
 
 /** The leads service's tables (schema "leads") and their migrations. */
 export const LEADS_SCHEMA: ServiceSchema = {
@@ -15,5 +16,6 @@ export const LEADS_SCHEMA: ServiceSchema = {
     { name: '20261126_create_page_facts', class: CreatePageFacts20261126 },
     { name: '20261128_owner_plans', class: OwnerPlans20261128 },
     { name: '20261130_delivery_email', class: DeliveryEmail20261130 },
+    { name: '20261205_blocked_submissions', class: BlockedSubmissions20261205 },
   ],
 };

@@ -215,6 +215,8 @@ export const pageFieldsSchema = z.object({
   textAlignment: z.enum(['left', 'center'], { error: PageMessages.invalidAlignment }).default('left'),
   showBranding: z.boolean().default(true),
   hidePrivacyPolicyCheckbox: z.boolean().default(false),
+  /** Refuse addresses on throwaway domains and domains that receive no mail (editor: "Refuse throwaway addresses"). */
+  refuseThrowaway: z.boolean().default(true),
   titleFont: font.default('Inter'),
   descriptionFont: font.default('Inter'),
   authorFont: font.default('Inter'),

@@ -73,6 +73,7 @@ export function toPublicPage(page: Page, owner: PageOwner): PublicPageDto {
     textAlignment: f.textAlignment,
     showBranding: pro ? f.showBranding : true,
     hidePrivacyPolicyCheckbox: f.hidePrivacyPolicyCheckbox,
+    refuseThrowaway: f.refuseThrowaway,
     titleFont: f.titleFont,
     descriptionFont: f.descriptionFont,
     authorFont: f.authorFont,

@@ -52,6 +52,7 @@ export const PageSchema = defineEntity({
     textAlignment: p.string().$type<'left' | 'center'>().length(6).default('left'),
     showBranding: p.boolean().default(true),
     hidePrivacyPolicyCheckbox: p.boolean().default(false),
+    refuseThrowaway: p.boolean().default(true),
     titleFont: p.string().$type<Font>().length(40).default('Inter'),
     descriptionFont: p.string().$type<Font>().length(40).default('Inter'),
     authorFont: p.string().$type<Font>().length(40).default('Inter'),
