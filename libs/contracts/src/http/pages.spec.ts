@@ -35,6 +35,7 @@ describe('page request schemas', () => {
       textAlignment: 'left',
       showBranding: true,
       hidePrivacyPolicyCheckbox: false,
+      refuseThrowaway: true,
       titleFont: 'Inter',
       descriptionFont: 'Inter',
       authorFont: 'Inter',
