@@ -67,6 +67,11 @@ export function SettingsTab({ form, isPremium, pageId }: { form: PageForm; isPre
         description="Visitors then sign up without ticking the consent box."
         {...form.getInputProps('hidePrivacyPolicyCheckbox', { type: 'checkbox' })}
       />
+      <Switch
+        label="Refuse throwaway addresses"
+        description="Sign-ups from throwaway e-mail services, and from domains that receive no mail, are refused with a message."
+        {...form.getInputProps('refuseThrowaway', { type: 'checkbox' })}
+      />
       <ProOnly isPremium={isPremium} onLocked={premiumFeature.explain}>
         <TextInput
           label={

@@ -67,6 +67,7 @@ export function formValuesToPreview(values: PageFormValues, username: string): P
     textAlignment: values.textAlignment,
     showBranding: values.showBranding,
     hidePrivacyPolicyCheckbox: values.hidePrivacyPolicyCheckbox,
+    refuseThrowaway: values.refuseThrowaway,
     titleFont: values.titleFont,
     descriptionFont: values.descriptionFont,
     authorFont: values.authorFont,
