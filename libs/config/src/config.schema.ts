@@ -11,6 +11,15 @@ const optionalString = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
 
+/** A resolver as Node's DNS takes it: an IP address, `ipv4:port`, or `[ipv6]:port`. */
+function isDnsServer(value: string): boolean {
+  const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(value);
+  if (bracketed) return isIP(bracketed[1]) === 6 && (bracketed[2] === undefined || Number(bracketed[2]) <= 65535);
+  if (isIP(value) !== 0) return true;
+  const withPort = /^([^:]+):(\d{1,5})$/.exec(value);
+  return !!withPort && isIP(withPort[1]) === 4 && Number(withPort[2]) <= 65535;
+}
+
 /** `https://host[:port]` with nothing after it (a trailing slash is tolerated). */
 function isOrigin(value: string): boolean {
   if (!URL.canParse(value)) return false;
@@ -307,12 +316,12 @@ export const envSchema = z
       .default(20)
       .meta({ description: 'Lead submissions per minute one client address may make to one page; beyond it, 429. `0`: no limit (e.g. for load tests).' }),
     DNS_SERVERS: optionalString
-      .refine((v) => v === undefined || v.split(',').every((s) => /^(\[[0-9a-fA-F:.]+\]|[^\s:,\[\]]+)(:\d{1,5})?$/.test(s.trim())), {
-        error: 'DNS_SERVERS must be a comma-separated list of host[:port] (an IPv6 address in brackets)',
+      .refine((v) => v === undefined || v.split(',').every((s) => isDnsServer(s.trim())), {
+        error: 'DNS_SERVERS must be a comma-separated list of IP addresses, each with an optional :port (an IPv6 address with a port in brackets)',
       })
       .meta({
         description:
-          "The DNS servers the e-mail domain check asks (`EMAIL_MX_CHECK`): comma-separated `host[:port]`, e.g. `1.1.1.1,9.9.9.9:53`. Each lookup waits 1.5 s at most; a timeout or a server failure accepts the address.",
+          "The DNS servers the e-mail domain check asks (`EMAIL_MX_CHECK`): comma-separated IP addresses with an optional port (`ip[:port]`, `[ipv6]:port`), e.g. `1.1.1.1,9.9.9.9:53`. Each lookup waits 1.5 s at most; a timeout or a server failure accepts the address.",
         unset: "the system's resolvers",
       }),
     EMAIL_MX_CHECK: bool.optional().meta({
