@@ -54,6 +54,8 @@ describe('a Redis outage under load', () => {
       HOST: '127.0.0.1',
       PLINK_WORKERS: 'all',
       LEAD_RATE_LIMIT_PER_MINUTE: '0',
+      // On in production, but this machine's DNS answers "no such domain" for every name.
+      EMAIL_MX_CHECK: 'false',
       AUTH_RATE_LIMIT_PER_MINUTE: '1000',
       DATABASE_POOL_MAX: '10',
     });
