@@ -150,6 +150,12 @@ describe('leads: the bot shield', () => {
     expect(await t.submit(page.slug, { email: 'bob@only-a.example', consent: true })).toMatchObject(okAnswer);
     expect(await t.leadCount(page.id)).toBe(2);
     expect(await blocked(page.id, { disposable: 2, noMx: 2 })).toEqual({ ...NONE, disposable: 2, noMx: 2 });
+    // Kept per hour (for rules about a page's recent refusals), summed by the stats.
+    const hours = await t.db.query("select reason, count::int, hour >= date_trunc('hour', now() - interval '1 minute') as this_hour from leads.blocked_submissions where page_id = $1 order by reason", [page.id]);
+    expect(hours.rows).toEqual([
+      { reason: 'disposable', count: 2, this_hour: true },
+      { reason: 'noMx', count: 2, this_hour: true },
+    ]);
 
     // The creator turned "Refuse throwaway addresses" off: both are taken.
     await t.pages.update(page, { refuseThrowaway: false });

@@ -9,7 +9,7 @@ export const BLOCKED_FLUSH_INTERVAL_MS = 1_000;
 /**
  * Counts refused submissions per page and reason without a write per refusal (a bot's flood must not cost a
  * statement each): each process adds them up in memory and, once a second, adds them to
- * `leads.blocked_submissions` in one statement. A clean stop writes what is left; a crash loses at most
+ * `leads.blocked_submissions` (per page, reason and hour of the write) in one statement. A clean stop writes what is left; a crash loses at most
  * the last second. On a failed write the counts stay for the next try.
  */
 @Injectable()
@@ -56,18 +56,18 @@ export class BlockedCounter implements OnModuleDestroy {
       return { pageId: Number(pageId), reason, n };
     });
     await this.em.fork().execute(
-      `insert into leads.blocked_submissions as b (page_id, reason, count)
-       select * from unnest(?::int[], ?::varchar[], ?::bigint[])
-       on conflict (page_id, reason) do update set count = b.count + excluded.count`,
+      `insert into leads.blocked_submissions as b (page_id, reason, hour, count)
+       select page_id, reason, date_trunc('hour', now()), n from unnest(?::int[], ?::varchar[], ?::bigint[]) as u (page_id, reason, n)
+       on conflict (page_id, reason, hour) do update set count = b.count + excluded.count`,
       [`{${rows.map((r) => r.pageId).join(',')}}`, `{${rows.map((r) => r.reason).join(',')}}`, `{${rows.map((r) => r.n).join(',')}}`],
     );
   }
 
-  /** A page's refused submissions per reason, as the database has them. */
+  /** A page's refused submissions per reason, every hour's together. */
   async read(pageId: number): Promise<Record<BlockReason, number>> {
     const rows: { reason: string; count: string | number }[] = await this.em
       .fork()
-      .execute('select reason, count from leads.blocked_submissions where page_id = ?', [pageId]);
+      .execute('select reason, sum(count) as count from leads.blocked_submissions where page_id = ? group by reason', [pageId]);
     const counts = Object.fromEntries(BLOCK_REASONS.map((r) => [r, 0])) as Record<BlockReason, number>;
     for (const row of rows) if ((BLOCK_REASONS as readonly string[]).includes(row.reason)) counts[row.reason as BlockReason] = Number(row.count);
     return counts;
