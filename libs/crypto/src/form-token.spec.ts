@@ -35,6 +35,10 @@ describe('form tokens', () => {
     expect(tokens.check([v, page, (issuedAt - 60_000).toString(36), mac].join('.'), 42, now)).toBe('forged');
     expect(tokens.check([v, page, token.split('.')[2], (mac.startsWith('A') ? 'B' : 'A') + mac.slice(1)].join('.'), 42, now)).toBe('forged');
     expect(tokens.check('v1.16.abc', 42, now)).toBe('forged');
+    // A genuine token checked before (remembered) is still another page's, and still edited means forged.
+    expect(tokens.check(token, 42, now)).toBe('ok');
+    expect(tokens.check(token, 43, now)).toBe('forged');
+    expect(tokens.check(token.replace('v1.16.', 'v1.17.'), 43, now)).toBe('forged');
     expect(tokens.check('x'.repeat(500), 42, now)).toBe('forged');
   });
 });
