@@ -30,7 +30,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import testing from '@plink/testing';
-import { json, waitForHealth } from './harness.mjs';
+import { formToken, json, waitForHealth } from './harness.mjs';
 import { load, loadTool, loadToolNote } from './load.mjs';
 
 const { createTestDatabase, deleteRedisPrefix, freePort, testRedisUrl, uniqueRedisPrefix } = testing;
@@ -243,6 +243,8 @@ async function main() {
       SESSION_SECRET: 'bench-session-secret-0123456789abcdef0123456789',
       PLINK_WORKERS: WORKERS,
       LEAD_RATE_LIMIT_PER_MINUTE: '0',
+      // No DNS on the bench machine (every name is "no such domain"); answers are cached per domain anyway.
+      EMAIL_MX_CHECK: 'false',
       AUTH_RATE_LIMIT_PER_MINUTE: '0',
       MAIL_OUTBOX_DIR: join(work, 'mail'),
       UPLOADS_DIR: join(work, 'uploads'),
@@ -344,6 +346,8 @@ async function main() {
       return { stop: async () => ((stopped = true), await done, max) };
     };
 
+    // Every submission carries the page's form token, read from the page as a browser does.
+    const guideToken = PARTS.has('submit') ? await formToken(origin, 'bench-guide') : '';
     const submitRun = (connections, duration = DURATION) =>
       cannon({
         url: `${origin}/api/page/bench-guide/submit`,
@@ -351,7 +355,7 @@ async function main() {
         duration,
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: `{"email":"visitor-[<id>]@bench.test","consent":true}`,
+        body: `{"email":"visitor-[<id>]@bench.test","consent":true,"formToken":"${guideToken}"}`,
       });
     await outboxEmpty();
     const jobsBefore = await emailJobs(); // the creator's verification e-mail
@@ -440,6 +444,7 @@ async function main() {
       const slug = niceness ? `bench-hooked-nice${niceness}` : 'bench-hooked';
       const hooked = await json('POST', `${origin}/api/pages`, { slug, title: 'Hooked', webhookUrl: receiver.url }, cookie);
       const hookedPageId = hooked.body.id;
+      const hookedToken = await formToken(origin, slug);
       // The notifications process serves the e-mail queue too: the submit part's file e-mails (counted above)
       // are dropped rather than written to disk during the measurement.
       const email = new Queue('email', { connection: { url: testRedisUrl() }, prefix: `${redisPrefix}bull` });
@@ -451,7 +456,7 @@ async function main() {
       for (let i = 0; i < 100; i++) {
         const email = `rest-${i}@bench.test`;
         const sent = Date.now();
-        await json('POST', `${origin}/api/page/${slug}/submit`, { email, consent: true });
+        await json('POST', `${origin}/api/page/${slug}/submit`, { email, consent: true, formToken: hookedToken });
         const deadline = Date.now() + 10_000;
         let got;
         while ((await receiver.sync(), !(got = receiver.received.find((r) => r.email === email))) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2));
@@ -469,7 +474,7 @@ async function main() {
         connections,
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: `{"email":"hooked-[<id>]@bench.test","consent":true}`,
+        body: `{"email":"hooked-[<id>]@bench.test","consent":true,"formToken":"${hookedToken}"}`,
       });
       const outboxMax = await backlog.stop();
       // Wait for the deliveries to end (at most a minute after the run).
@@ -537,7 +542,8 @@ async function main() {
       await json('POST', `${origin}/api/pages`, { slug: 'bench-hanging', title: 'Hanging', webhookUrl: mute.url }, cookie);
       await json('POST', `${origin}/api/pages`, { slug: 'bench-other', title: 'Other', webhookUrl: receiver.url }, otherCookie);
       const notifications = await startNotifications(0);
-      const submit = (slug, email) => json('POST', `${origin}/api/page/${slug}/submit`, { email, consent: true });
+      const pageTokens = { 'bench-hanging': await formToken(origin, 'bench-hanging'), 'bench-other': await formToken(origin, 'bench-other') };
+      const submit = (slug, email) => json('POST', `${origin}/api/page/${slug}/submit`, { email, consent: true, formToken: pageTokens[slug] });
       // Both endpoints known to the notifications service before measuring: a first lead on the other page arrives.
       await submit('bench-other', 'other-first@bench.test');
       for (const deadline = Date.now() + 30_000; Date.now() < deadline && (await receiver.sync(), receiver.received.length === 0); ) {

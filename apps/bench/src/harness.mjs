@@ -22,3 +22,22 @@ export async function json(method, url, body, cookie) {
   if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text}`);
   return { body: text ? JSON.parse(text) : undefined, cookie: res.headers.get('set-cookie')?.split(';')[0] };
 }
+
+const tokens = new Map();
+
+/**
+ * The form token of a landing page, as a visitor's browser has it: the page is fetched (one view), its hidden
+ * `formToken` read, and the call returns once the token is 2 s old (a token is good from 2 s to 2 h after the
+ * page served it). One token serves every submission of a run: it is not single-use (see docs/security.md).
+ */
+export async function formToken(origin, slug) {
+  const key = `${origin}/${slug}`;
+  if (!tokens.has(key)) {
+    const res = await fetch(`${origin}/${slug}`);
+    const token = /name="formToken" value="([^"]+)"/.exec(await res.text())?.[1];
+    if (!token) throw new Error(`GET /${slug} (${res.status}) carried no form token`);
+    await new Promise((r) => setTimeout(r, 2_100));
+    tokens.set(key, token);
+  }
+  return tokens.get(key);
+}

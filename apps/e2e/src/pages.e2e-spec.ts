@@ -163,6 +163,8 @@ test('a creator builds a page, strangers sign up with and without JavaScript, th
       await expect(email).toBeVisible();
       await expect(consent).toBeVisible();
       await snap(visitor, '05-public-page');
+      // A person reads the page before signing up: a form sent sooner than 2 s after the page is a script's.
+      await visitor.waitForTimeout(3_000);
 
       // Hold the submission a moment so that the busy state can be seen (locally it is instant).
       await visitor.route('**/api/page/*/submit', async (route) => {
@@ -194,6 +196,7 @@ test('a creator builds a page, strangers sign up with and without JavaScript, th
       const visitor = await context.newPage();
       await visitor.goto(`/${slug}`);
       await expect(visitor.getByRole('heading', { name: title })).toBeVisible();
+      await visitor.waitForTimeout(3_000);
       await visitor.getByRole('textbox', { name: 'Email address' }).fill(withoutJs);
       await visitor.getByRole('checkbox', { name: 'I agree to the privacy policy' }).check();
       await visitor.getByRole('button', { name: buttonText }).click();
@@ -232,6 +235,8 @@ test('a creator builds a page, strangers sign up with and without JavaScript, th
     await expect(leads.getByRole('cell', { name: withJs, exact: true })).toBeVisible();
     await expect(leads.getByRole('cell', { name: withoutJs, exact: true })).toBeVisible();
     await expect(page.getByText('Showing 2 of 2 leads.', { exact: true })).toBeVisible();
+    // Both visitors were people: the bot shield refused nothing.
+    await expect(page.getByRole('heading', { name: 'Blocked: 0' })).toBeVisible();
     await expect(page.getByText(formatConversionRate(viewsAfterVisits, 2), { exact: true })).toBeVisible();
     await snap(page, '09-stats');
   });

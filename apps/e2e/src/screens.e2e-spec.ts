@@ -64,6 +64,7 @@ test('every screen, signed out and as a Free, Pro and downgraded creator, passes
 
       await page.goto('/photo-guide');
       await review('public-page', heading('Free Photography Cheat Sheet'));
+      await page.waitForTimeout(3_000);
       await page.getByLabel(/email/i).first().fill('visitor@example.com');
       const consent = page.getByRole('checkbox');
       if (await consent.count()) await consent.check();
@@ -138,6 +139,8 @@ test('every screen, signed out and as a Free, Pro and downgraded creator, passes
       // The creator's own page, as its visitors see it; a visitor with a long address signs up.
       await page.goto(`/${slugs[0]}`);
       await review('creator-page', heading(LONG_TITLE));
+      // A person reads the page before signing up (a form sent sooner than 2 s after the page is a script's).
+      await page.waitForTimeout(3_000);
       await page.getByLabel(/email/i).first().fill(`reader.${tag}.with-a-rather-long-address@subscribers.example.org`);
       const consent = page.getByRole('checkbox');
       if (await consent.count()) await consent.check();

@@ -1,6 +1,8 @@
 import { Client } from 'pg';
 import { CommonMessages, LeadMessages, notAllowedCharactersMessage, type PageDto } from '@plink/contracts';
+import { FormTokens } from '@plink/crypto';
 import { SESSION_COOKIE } from '@plink/identity';
+import { TEST_SESSION_SECRET } from '@plink/testing';
 import { TestBrowser } from './testing/http-client';
 import { startTestGateway, type TestGateway } from './testing/test-gateway';
 
@@ -137,28 +139,32 @@ describe('CSRF defence and bad input', () => {
         { origin: APP_ORIGIN, 'sec-fetch-site': 'same-origin' },
         {},
       ];
+      // The page's form token, as a visitor who loaded the page a few seconds ago sends it.
+      const formToken = new FormTokens(TEST_SESSION_SECRET).issue(page.id, Date.now() - 5_000);
       for (const headers of visitors) {
+        const stored = await leadCount();
         const res = await raw('POST', `/api/page/${page.slug}/submit`, {
           headers: { ...headers, 'content-type': 'application/json' },
-          body: JSON.stringify({ email: `v.${tag()}@example.com` }),
+          body: JSON.stringify({ email: `v.${tag()}@example.com`, formToken }),
         });
         expect(res.status).toBe(200);
         const form = await publicForm(`/${page.slug}`, {
           headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
-          body: `email=f.${tag()}%40example.com`,
+          body: `email=f.${tag()}%40example.com&formToken=${formToken}`,
         });
         expect(form.status).toBe(303);
+        expect(await leadCount()).toBe(stored + 2);
       }
       const before = await leadCount();
       const evil = await raw('POST', `/api/page/${page.slug}/submit`, {
         headers: { origin: 'http://evil.example', 'content-type': 'application/json' },
-        body: JSON.stringify({ email: `e.${tag()}@example.com` }),
+        body: JSON.stringify({ email: `e.${tag()}@example.com`, formToken }),
       });
       expect(evil.status).toBe(403);
       expect(await evil.json()).toEqual({ message: CommonMessages.crossSiteRequest });
       const evilForm = await publicForm(`/p/${page.slug}`, {
         headers: { origin: 'http://evil.example', 'content-type': 'application/x-www-form-urlencoded' },
-        body: `email=e.${tag()}%40example.com`,
+        body: `email=e.${tag()}%40example.com&formToken=${formToken}`,
       });
       expect(evilForm.status).toBe(403);
       expect(await leadCount()).toBe(before);

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { PageDto } from '@plink/contracts';
-import { rawRequest } from '@plink/testing';
+import { FormTokens } from '@plink/crypto';
+import { TEST_SESSION_SECRET, rawRequest } from '@plink/testing';
 import { TestBrowser } from './testing/http-client';
 
 /** The session cookie's name (identity's own constant is not exported). */
@@ -225,14 +226,16 @@ describe('two hosts: PUBLIC_ORIGIN for landing pages, APP_ORIGIN for the app (ht
 
   it('takes the form post and the submit call on the public host', async () => {
     const page = await createPage(pro, { customCodeSnippet: SNIPPET });
+    // The page's form token, as a visitor who loaded the page a few seconds ago sends it.
+    const formToken = new FormTokens(TEST_SESSION_SECRET).issue(page.id, Date.now() - 5_000);
     const form = await on(PUBLIC, 'POST', `/${page.slug}`, {
       headers: { 'content-type': 'application/x-www-form-urlencoded', origin: PUBLIC },
-      payload: `email=form.${tag()}%40example.com&consent=on`,
+      payload: `email=form.${tag()}%40example.com&consent=on&formToken=${formToken}`,
     });
     expect({ status: form.statusCode, location: form.headers.location }).toEqual({ status: 303, location: `/${page.slug}?submitted=1` });
     const submit = await on(PUBLIC, 'POST', `/api/page/${page.slug}/submit`, {
       headers: { 'content-type': 'application/json', origin: PUBLIC },
-      payload: JSON.stringify({ email: `json.${tag()}@example.com`, consent: true }),
+      payload: JSON.stringify({ email: `json.${tag()}@example.com`, consent: true, formToken }),
     });
     expect(submit.statusCode).toBe(200);
     const count = await gateway.db.query('select count(*)::int as n from leads.leads where page_id = $1', [page.id]);

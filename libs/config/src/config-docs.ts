@@ -48,6 +48,11 @@ export const CONFIG_GROUPS: Array<{ title: string; note?: string; variables: str
   { title: 'Lead evidence', variables: ['LEAD_EVIDENCE'] },
   { title: 'E-mail', variables: ['SMTP_URL', 'MAIL_FROM', 'MAIL_OUTBOX_DIR'] },
   {
+    title: 'Bot shield',
+    note: "Checks of a lead's e-mail domain, on pages that refuse throwaway addresses (every page unless its creator turns it off).",
+    variables: ['EMAIL_MX_CHECK', 'DNS_SERVERS'],
+  },
+  {
     title: 'Uploads',
     note: 'Uploaded images are kept in a local folder, or in an S3-compatible store when `S3_ENDPOINT` is set.',
     variables: ['UPLOADS_DIR', 'S3_ENDPOINT', 'S3_PORT', 'S3_USE_SSL', 'S3_ACCESS_KEY', 'S3_SECRET_KEY', 'S3_BUCKET', 'S3_REGION', 'S3_PUBLIC_URL', 'UPLOAD_ORPHAN_GRACE_HOURS'],

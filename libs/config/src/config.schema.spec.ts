@@ -183,4 +183,18 @@ describe('configuration', () => {
     expect(text).not.toContain('hunter2');
     expect(text).toContain('plink:***@db');
   });
+
+  it('reads DNS_SERVERS as a list of IP addresses with optional ports, and EMAIL_MX_CHECK on in production only', () => {
+    expect(loadConfig({ ...base, DNS_SERVERS: '1.1.1.1, 9.9.9.9:53,[2606:4700::1111]:53,::1' }).dnsServers).toEqual(['1.1.1.1', '9.9.9.9:53', '[2606:4700::1111]:53', '::1']);
+    expect(loadConfig(base).dnsServers).toEqual([]);
+    for (const bad of ['dns.example', '1.1.1.1:99999', '[::1', 'a b']) {
+      expect(() => loadConfig({ ...base, DNS_SERVERS: bad })).toThrow(/DNS_SERVERS must be a comma-separated list of IP addresses/);
+    }
+    expect(loadConfig(base).emailMxCheck).toBe(false);
+    expect(loadConfig({ ...base, NODE_ENV: 'test' }).emailMxCheck).toBe(false);
+    expect(loadConfig({ ...base, EMAIL_MX_CHECK: 'true' }).emailMxCheck).toBe(true);
+    const prod = { ...base, NODE_ENV: 'production', SMTP_URL: 'smtp://relay.example:587', SESSION_SECRET: randomBytes(32).toString('base64') };
+    expect(loadConfig(prod).emailMxCheck).toBe(true);
+    expect(loadConfig({ ...prod, EMAIL_MX_CHECK: 'false' }).emailMxCheck).toBe(false);
+  });
 });

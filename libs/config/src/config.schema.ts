@@ -11,6 +11,15 @@ const optionalString = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
 
+/** A resolver as Node's DNS takes it: an IP address, `ipv4:port`, or `[ipv6]:port`. */
+function isDnsServer(value: string): boolean {
+  const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(value);
+  if (bracketed) return isIP(bracketed[1]) === 6 && (bracketed[2] === undefined || Number(bracketed[2]) <= 65535);
+  if (isIP(value) !== 0) return true;
+  const withPort = /^([^:]+):(\d{1,5})$/.exec(value);
+  return !!withPort && isIP(withPort[1]) === 4 && Number(withPort[2]) <= 65535;
+}
+
 /** `https://host[:port]` with nothing after it (a trailing slash is tolerated). */
 function isOrigin(value: string): boolean {
   if (!URL.canParse(value)) return false;
@@ -313,6 +322,20 @@ export const envSchema = z
         description:
           "What each lead keeps as proof of how it was given. `full`: the consent text the visitor was shown (once per distinct text), the privacy link, the times, and the visitor's IP address and browser (user agent) at sign-up. `minimal`: the times and texts only, no IP address or user agent. Either way the record lives as long as the lead, and IP addresses and user agents are never written to the logs.",
       }),
+    DNS_SERVERS: optionalString
+      .refine((v) => v === undefined || v.split(',').every((s) => isDnsServer(s.trim())), {
+        error: 'DNS_SERVERS must be a comma-separated list of IP addresses, each with an optional :port (an IPv6 address with a port in brackets)',
+      })
+      .meta({
+        description:
+          "The DNS servers the e-mail domain check asks (`EMAIL_MX_CHECK`): comma-separated IP addresses with an optional port (`ip[:port]`, `[ipv6]:port`), e.g. `1.1.1.1,9.9.9.9:53`. Each lookup waits 1.5 s at most; a timeout or a server failure accepts the address.",
+        unset: "the system's resolvers",
+      }),
+    EMAIL_MX_CHECK: bool.optional().meta({
+      description:
+        "Refuse a lead whose e-mail domain has neither an MX nor an A/AAAA record ('This e-mail domain does not receive mail.', 400), on pages that refuse throwaway addresses (their default). `false` for machines without working DNS (they answer \"no such domain\" for every name).",
+      unset: '`true` with `NODE_ENV=production`, else `false`',
+    }),
     OPERATOR_PASSWORD: optionalString.meta({
       description:
         "Turns on the gateway's queue dashboard at `/admin/queues` (every queue and its jobs; retry or remove failed ones) behind HTTP basic auth with this password and any user name; at least 12 characters. 10 wrong passwords from one address in 15 minutes get 429. Unset: no dashboard (404).",
@@ -503,6 +526,10 @@ export interface AppConfig {
   leadRateLimitPerMinute: number;
   /** What a lead keeps as evidence of its consent: `full` adds the visitor's IP address and user agent to the times and texts. */
   leadEvidence: 'full' | 'minimal';
+  /** The resolvers of the e-mail domain check, `host[:port]` each; empty: the system's. */
+  dnsServers: string[];
+  /** Refuse leads whose e-mail domain has neither MX nor A/AAAA records (pages that refuse throwaway addresses). */
+  emailMxCheck: boolean;
   /** The queue dashboard's password (/admin/queues); unset: no dashboard. */
   operatorPassword?: string;
   /** /metrics answers requests from private addresses, and any request bearing this token. */
@@ -596,6 +623,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     registrationsPerAddressPerHour: e.REGISTRATIONS_PER_ADDRESS_PER_HOUR,
     leadRateLimitPerMinute: e.LEAD_RATE_LIMIT_PER_MINUTE,
     leadEvidence: e.LEAD_EVIDENCE,
+    dnsServers: e.DNS_SERVERS ? e.DNS_SERVERS.split(',').map((s) => s.trim()).filter((s) => s !== '') : [],
+    emailMxCheck: e.EMAIL_MX_CHECK ?? e.NODE_ENV === 'production',
     operatorPassword: e.OPERATOR_PASSWORD,
     metricsToken: e.METRICS_TOKEN,
     webhookAllowPrivateNetworks: e.WEBHOOK_ALLOW_PRIVATE_NETWORKS,

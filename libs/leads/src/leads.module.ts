@@ -18,6 +18,9 @@ import { PageFactsChanges } from './page-facts/page-facts-changes';
 import { OwnerPlansRepository, PageFactsRepository } from './page-facts/page-facts.repository';
 import { SubmissionPages } from './page-facts/submission-pages';
 import { LeadsProcessor } from './processors/leads.processor';
+import { BlockedCounter } from './shield/blocked-counter';
+import { EmailDomainCheck } from './shield/email-domains';
+import { FormTokenVerifier } from './shield/form-token-check';
 import { CaptureLeadService } from './use-cases/capture-lead.service';
 import { ConsentRecordService } from './use-cases/consent-record.service';
 import { DeletePageContactsService } from './use-cases/delete-page-contacts.service';
@@ -66,6 +69,9 @@ export class LeadsReadModule {}
     SubmissionPages,
     ApplyPageChangesHere,
     CaptureLeadService,
+    FormTokenVerifier,
+    EmailDomainCheck,
+    BlockedCounter,
     OwnedPages,
     PageStatsService,
     ExportLeadsService,

@@ -1,6 +1,12 @@
 import { createTestDatabase, type TestDatabase } from './test-database';
 import { deleteRedisPrefix, testRedisUrl, uniqueRedisPrefix } from './test-redis';
 
+/**
+ * The SESSION_SECRET of every test environment: a test that stands in for a visitor who loaded a page some
+ * seconds ago signs the page's form token with it (as the page would have carried it), see docs/testing.md.
+ */
+export const TEST_SESSION_SECRET = 'test-session-secret-0123456789abcdef0123456789';
+
 export interface TestEnvironment {
   /** Environment variables for `loadConfig`: the run's own database and Redis prefix, plus overrides. */
   vars: Record<string, string>;
@@ -25,7 +31,7 @@ export async function createTestEnvironment(overrides: Record<string, string> = 
     DATABASE_POOL_MAX: '5',
     REDIS_URL: redisUrl,
     REDIS_PREFIX: redisPrefix,
-    SESSION_SECRET: 'test-session-secret-0123456789abcdef0123456789',
+    SESSION_SECRET: TEST_SESSION_SECRET,
     MAIL_OUTBOX_DIR: '/tmp/plink-test-mail',
     // Test files register many accounts from one address; the limit has its own test.
     REGISTRATIONS_PER_ADDRESS_PER_HOUR: '0',

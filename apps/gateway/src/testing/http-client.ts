@@ -1,4 +1,10 @@
-/** A tiny browser stand-in for tests: fetch with a cookie jar, JSON in and out. */
+import { withVisitorToken } from './form-tokens';
+
+/**
+ * A tiny browser stand-in for tests: fetch with a cookie jar, JSON in and out. A visitor's submission
+ * (`POST /api/page/{slug}/submit`) carries the page's form token as the page's script sends it (see
+ * withVisitorToken), unless the test sets `formToken` in the body itself.
+ */
 export class TestBrowser {
   private cookies = new Map<string, string>();
   lastSetCookie: string[] = [];
@@ -16,6 +22,7 @@ export class TestBrowser {
   async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any; headers: Headers }> {
     const init: RequestInit = { method, headers: { ...headers } };
     if (this.cookies.size > 0) (init.headers as Record<string, string>).cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    if (method === 'POST') body = await withVisitorToken(this.origin, path, body);
     if (body !== undefined) {
       (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
       init.body = typeof body === 'string' ? body : JSON.stringify(body);

@@ -4,6 +4,7 @@ import type { PageDto, QueueName } from '@plink/contracts';
 import { ApplyPlanService } from '@plink/billing';
 import { JobQueue } from '@plink/queue';
 import { SmtpCatcher, pollUntil as eventually } from '@plink/testing';
+import { visitorFormToken } from './form-tokens';
 import { TestBrowser } from './http-client';
 import { startTestGateway, type TestGateway } from './test-gateway';
 
@@ -81,14 +82,16 @@ export function leadsGateway() {
 
   const submit = (slug: string, body: unknown, b = browser()) => b.post(`/api/page/${slug}/submit`, body);
 
-  /** The page's form posted as a browser without JavaScript does. */
-  const formPost = (path: string, fields: Record<string, string>) =>
-    fetch(state.origin + path, {
+  /** The page's form posted as a browser without JavaScript does (with the page's form token unless `fields` sets one). */
+  const formPost = async (path: string, fields: Record<string, string>) => {
+    const formToken = 'formToken' in fields ? undefined : await visitorFormToken(state.origin, path);
+    return fetch(state.origin + path, {
       method: 'POST',
       redirect: 'manual',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams(fields).toString(),
+      body: new URLSearchParams(formToken ? { ...fields, formToken } : fields).toString(),
     });
+  };
 
   const leadCount = async (pageId: number) => Number((await state.db.query('select count(*) from leads.leads where page_id = $1', [pageId])).rows[0].count);
   const conversions = async (pageId: number) =>

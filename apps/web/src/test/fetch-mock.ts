@@ -144,8 +144,8 @@ export const proPlanStillActive: MockRoutes = {
   'POST /api/check-subscription-status': { body: { hasActiveSubscription: true, updated: false, isPremium: true } },
 };
 
-/** `count` leads, newest first, with the stats the server would answer for them. */
-export function makeStats(count: number, views = count * 4): PageStatsDto {
+/** `count` leads, newest first, with the stats the server would answer for them (and the refusals given). */
+export function makeStats(count: number, views = count * 4, blocked: Partial<PageStatsDto['blocked']> = {}): PageStatsDto {
   const leads: LeadDto[] = Array.from({ length: Math.min(count, 100) }, (_, i) => ({
     id: count - i,
     email: `lead${count - i}@example.com`,
@@ -153,7 +153,7 @@ export function makeStats(count: number, views = count * 4): PageStatsDto {
     status: 'confirmed',
   }));
   const conversionRate = views ? Math.round((count / views) * 1000) / 10 : 0;
-  return { views, conversions: count, pending: 0, conversionRate, leads };
+  return { views, conversions: count, pending: 0, conversionRate, leads, blocked: { token: 0, timing: 0, honeypot: 0, disposable: 0, noMx: 0, rateLimit: 0, ...blocked } };
 }
 
 /** A promise the test settles itself: holds a fake server's answer back while a test looks at the pending state. */

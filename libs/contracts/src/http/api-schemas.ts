@@ -72,6 +72,7 @@ const pageFields = {
   showBranding: z.boolean(),
   hidePrivacyPolicyCheckbox: z.boolean(),
   doubleOptIn: z.boolean(),
+  refuseThrowaway: z.boolean(),
   titleFont: font,
   descriptionFont: font,
   authorFont: font,
@@ -156,6 +157,16 @@ export const pageStatsSchema = z
     pending: z.number().int().meta({ description: 'Leads of a double opt-in page not confirmed yet (not conversions).' }),
     conversionRate: z.number().meta({ description: 'Percent, one decimal; 0 without views.' }),
     leads: z.array(leadDtoSchema).meta({ description: 'The newest 100, newest first.' }),
+    blocked: z
+      .object({
+        token: z.number().int().meta({ description: 'No form token, a forged one, or one older than 2 h.' }),
+        timing: z.number().int().meta({ description: 'Sent sooner than 2 s after the form was served.' }),
+        honeypot: z.number().int().meta({ description: 'The hidden honeypot field was filled.' }),
+        disposable: z.number().int().meta({ description: 'An address on a throwaway domain.' }),
+        noMx: z.number().int().meta({ description: 'A domain with neither MX nor A/AAAA record.' }),
+        rateLimit: z.number().int().meta({ description: 'Over the per-address rate limit (429).' }),
+      })
+      .meta({ description: 'Submissions refused, per reason; none of them was stored.' }),
   })
   .meta({ id: 'PageStats' });
 

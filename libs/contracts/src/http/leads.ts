@@ -13,6 +13,12 @@ export const LeadMessages = {
   /** GET /api/pages/{id}/leads/{leadId}/consent for a lead the page does not have (404). */
   leadNotFound: 'Lead not found',
   submitted: 'Thanks! You are on the list.',
+  /** The form's token is older than 2 h (a tab left open): the form again, with a fresh token (409). */
+  pressAgain: 'Please press Subscribe again.',
+  /** The address is on a throwaway domain and the page refuses them (400). */
+  throwawayDomain: 'Please use a permanent e-mail address.',
+  /** The address's domain has neither an MX nor an A/AAAA record (400). */
+  domainWithoutMail: 'This e-mail domain does not receive mail.',
 } as const;
 
 /**
@@ -44,6 +50,9 @@ export interface ConfirmLeadResponse {
 /** A lead of a double opt-in page waits for its confirmation (`pending`); every other lead is `confirmed`. */
 export const LEAD_STATUSES = ['pending', 'confirmed'] as const;
 export type LeadStatus = (typeof LEAD_STATUSES)[number];
+/** Why a submission was refused, as a page's stats count them (GET /api/pages/{id}/stats `blocked`). */
+export const BLOCK_REASONS = ['token', 'timing', 'honeypot', 'disposable', 'noMx', 'rateLimit'] as const;
+export type BlockReason = (typeof BLOCK_REASONS)[number];
 
 /** A visitor's submission (JSON, or the no-JavaScript form post with the same fields). */
 export const submitLeadSchema = z.object({
@@ -57,6 +66,8 @@ export const submitLeadSchema = z.object({
     .transform((v) => v === true || v === 'on' || v === 'true' || v === '1' || v === 'yes'),
   /** Honeypot: a field humans never see. Anything in it marks the submission as a bot's. */
   website: z.string().max(2_000).optional(),
+  /** The signed token the server put in the form (hidden field `formToken`): checked before anything is stored. */
+  formToken: z.string().max(200).optional(),
 });
 export type SubmitLeadRequest = z.input<typeof submitLeadSchema>;
 
@@ -90,6 +101,8 @@ export interface PageStatsDto {
   conversionRate: number;
   /** Newest first, pending ones included; at most {@link STATS_RECENT_LEADS} (the total is `conversions` + `pending`). */
   leads: LeadDto[];
+  /** Submissions refused since the count began, per reason (nothing of them was stored). */
+  blocked: Record<BlockReason, number>;
 }
 
 /** A moment of a lead's life and who acted in it, as the consent record shows it. */
@@ -129,3 +142,11 @@ export const consentRecordFilename = (leadId: number) => `consent-record-lead-${
 export const STATS_RECENT_LEADS = 100;
 /** After a submission, a page with a redirect URL sends the visitor there this long after the thank-you. */
 export const SUBMIT_REDIRECT_DELAY_MS = 3_000;
+/**
+ * The 409 answer to a submission whose form token expired (a tab left open for hours): a fresh token, good at
+ * once, which the page's script sends the submission again with (once, unseen).
+ */
+export interface FormTokenRenewal {
+  message: string;
+  formToken: string;
+}

@@ -46,6 +46,7 @@ describe('page request schemas', () => {
       showBranding: true,
       hidePrivacyPolicyCheckbox: false,
       doubleOptIn: false,
+      refuseThrowaway: true,
       titleFont: 'Inter',
       descriptionFont: 'Inter',
       authorFont: 'Inter',

@@ -233,6 +233,8 @@ export const pageFieldsSchema = z.object({
    * file e-mail and the webhook follow the confirmation.
    */
   doubleOptIn: z.boolean().default(false),
+  /** Refuse addresses on throwaway domains and domains that receive no mail (editor: "Refuse throwaway addresses"). */
+  refuseThrowaway: z.boolean().default(true),
   titleFont: font.default('Inter'),
   descriptionFont: font.default('Inter'),
   authorFont: font.default('Inter'),

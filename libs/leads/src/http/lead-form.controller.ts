@@ -7,6 +7,7 @@ import { LeadMessages } from '@plink/contracts';
 import { APP_CONFIG, type AppConfig } from '@plink/config';
 import { ApiDoc, apiNotFound, mayAnswerLandingPage, redirectToLandingPagesHost, toApiError } from '@plink/http';
 import type { SubmissionPage } from '../page-facts/page-facts.repository';
+import { ExpiredFormToken } from '../shield/form-token-check';
 import { CaptureLeadService } from '../use-cases/capture-lead.service';
 
 /**
@@ -27,9 +28,14 @@ function formPostDoc(path: string) {
   return {
     summary: `A landing page's form at \`${path}\`, posted without JavaScript`,
     description:
-      'Urlencoded `email`, `consent` and `website` (the honeypot), as `POST /api/page/{slug}/submit` takes them. Success redirects (303) to the page with `?submitted=1`; a refused submission answers the page again (HTML) with the message under the form.',
+      'Urlencoded `email`, `consent`, `website` (the honeypot) and `formToken` (the form\'s hidden token), as `POST /api/page/{slug}/submit` takes them. Success, and a refusal of the bot shield, redirect (303) to the page with `?submitted=1`; a refused submission answers the page again (HTML) with the message under the form; an expired token (409) the form again with a fresh one and \'Please press Subscribe again.\'.',
     ok: { status: 303, description: 'See other: the thank-you state of the page', headers: { Location: `${path}?submitted=1` } },
-    errors: { 400: [LeadMessages.invalidEmail, LeadMessages.consentRequired], 404: [LeadMessages.pageNotFound, LeadMessages.pagePaused], 429: LeadMessages.tooManySubmissions },
+    errors: {
+      400: [LeadMessages.invalidEmail, LeadMessages.consentRequired, LeadMessages.throwawayDomain, LeadMessages.domainWithoutMail],
+      404: [LeadMessages.pageNotFound, LeadMessages.pagePaused],
+      409: LeadMessages.pressAgain,
+      429: LeadMessages.tooManySubmissions,
+    },
   };
 }
 
@@ -105,6 +111,13 @@ export class LeadFormController {
     try {
       await this.capture.execute(page, body ?? {}, request.ip, request.headers['user-agent']);
     } catch (err) {
+      if (err instanceof ExpiredFormToken) {
+        // A tab left open for hours: the form again, the e-mail kept, with a fresh token.
+        const document = this.formWithError(page, path, LeadMessages.pressAgain, body, err.freshToken);
+        if (document.contentSecurityPolicy) void reply.header('content-security-policy', document.contentSecurityPolicy);
+        void reply.status(HttpStatus.CONFLICT).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(document.html);
+        return;
+      }
       if (!(err instanceof HttpException) || err.getStatus() >= HttpStatus.INTERNAL_SERVER_ERROR) throw err;
       const { status, message, headers } = toApiError(err);
       if (headers) void reply.headers(headers);
@@ -117,9 +130,13 @@ export class LeadFormController {
     void reply.header('cache-control', 'no-store').redirect(`${path}?submitted=1`, 303);
   }
 
-  /** The page again with the message under the form and what the visitor typed kept (escaped by the renderer). */
-  private formWithError(page: SubmissionPage, path: string, error: string, body: unknown) {
-    const typed = (body as { email?: unknown } | null | undefined)?.email;
+  /**
+   * The page again with the message under the form and what the visitor typed kept (escaped by the renderer),
+   * and a form token to post it with (the visitor's own while it is good).
+   */
+  private formWithError(page: SubmissionPage, path: string, error: string, body: unknown, formToken?: string) {
+    const sent = body as { email?: unknown; formToken?: unknown } | null | undefined;
+    const typed = sent?.email;
     return renderPublicPage(page.public, {
       state: 'form',
       canonicalUrl: `${this.config.publicOrigin}/${page.slug}`,
@@ -128,6 +145,7 @@ export class LeadFormController {
       formAction: path,
       error,
       submittedEmail: typeof typed === 'string' ? typed.slice(0, 254) : undefined,
+      formToken: formToken ?? this.capture.tokenForRedraw(page.id, sent?.formToken),
     });
   }
 }

@@ -1,8 +1,17 @@
-import { Body, Controller, Headers, HttpCode, Ip, Param, Post } from '@nestjs/common';
+import { Body, Controller, Headers, HttpCode, Ip, Param, Post, Res } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
+import type { FastifyReply } from 'fastify';
 import { ApiParam, ApiTags } from '@nestjs/swagger';
-import { CommonMessages, LeadMessages, submitLeadResponseSchema, submitLeadSchema, type SubmitLeadResponse } from '@plink/contracts';
+import {
+  CommonMessages,
+  LeadMessages,
+  submitLeadResponseSchema,
+  submitLeadSchema,
+  type FormTokenRenewal,
+  type SubmitLeadResponse,
+} from '@plink/contracts';
 import { ApiDoc } from '@plink/http';
+import { ExpiredFormToken } from '../shield/form-token-check';
 import { CaptureLeadService } from '../use-cases/capture-lead.service';
 
 /**
@@ -25,12 +34,16 @@ export class LeadSubmitController {
     summary: "A visitor's sign-up on a landing page",
     description:
       "What the landing page's form sends. Stores the lead (once per page and lower-cased e-mail: a repeat answers the same), counts the conversion, and sends the file e-mail and the owner's webhook. Needs no session; " +
-      'a sandboxed landing page (`Origin: null`) may call it with CORS. `website` is a honeypot: anything in it is answered like a success and stored nowhere.',
+      'a sandboxed landing page (`Origin: null`) may call it with CORS. `formToken` is the signed token of the form the page was served with ' +
+      '(its hidden field): a submission without a genuine one, sent sooner than 2 s after it was issued, or with the `website` honeypot filled is ' +
+      'answered like a success and stored nowhere. A token older than 2 h is answered 409 `{ message, formToken }` with a fresh token to send the ' +
+      "submission again with. On pages that refuse throwaway addresses (the default), an address on a throwaway domain or a domain that receives no mail is refused (400).",
     body: submitLeadSchema,
     ok: { description: 'What the page shows next', schema: submitLeadResponseSchema },
     errors: {
-      400: [LeadMessages.invalidEmail, LeadMessages.consentRequired, CommonMessages.invalidRequest],
+      400: [LeadMessages.invalidEmail, LeadMessages.consentRequired, LeadMessages.throwawayDomain, LeadMessages.domainWithoutMail, CommonMessages.invalidRequest],
       404: [LeadMessages.pageNotFound, LeadMessages.pagePaused],
+      409: LeadMessages.pressAgain,
       429: LeadMessages.tooManySubmissions,
     },
   })
@@ -43,8 +56,15 @@ export class LeadSubmitController {
     @Body() body: unknown,
     @Ip() address: string,
     @Headers('user-agent') userAgent: string | undefined,
-  ): Promise<SubmitLeadResponse> {
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<SubmitLeadResponse | FormTokenRenewal> {
     const page = await this.capture.findPage(slug);
-    return this.capture.execute(page, body, address, userAgent);
+    try {
+      return await this.capture.execute(page, body, address, userAgent);
+    } catch (err) {
+      if (!(err instanceof ExpiredFormToken)) throw err;
+      void reply.status(409);
+      return { message: LeadMessages.pressAgain, formToken: err.freshToken };
+    }
   }
 }

@@ -42,6 +42,7 @@ describe('leads: stats, export and removal', () => {
         { id: expect.any(Number), email: 'second@example.com', createdAt: expect.any(String), status: 'confirmed' },
         { id: expect.any(Number), email: 'first@example.com', createdAt: expect.any(String), status: 'confirmed' },
       ],
+      blocked: { token: 0, timing: 0, honeypot: 0, disposable: 0, noMx: 0, rateLimit: 0 },
     });
     expect(stats.body.conversionRate).toBe(conversionRate(4, 3));
     expect(new Date(stats.body.leads[0].createdAt).toISOString()).toBe(stats.body.leads[0].createdAt);
@@ -56,7 +57,14 @@ describe('leads: stats, export and removal', () => {
 
     // A page nobody has seen: 0 %, no division by zero.
     const fresh = await t.createPage(owner);
-    expect((await owner.client.get(`/api/pages/${fresh.id}/stats`)).body).toEqual({ views: 0, conversions: 0, pending: 0, conversionRate: 0, leads: [] });
+    expect((await owner.client.get(`/api/pages/${fresh.id}/stats`)).body).toEqual({
+      views: 0,
+      conversions: 0,
+      pending: 0,
+      conversionRate: 0,
+      leads: [],
+      blocked: { token: 0, timing: 0, honeypot: 0, disposable: 0, noMx: 0, rateLimit: 0 },
+    });
   });
 
   it('exports the leads as CSV: header, ISO times, consent, slug, formulas neutralised, row count = conversions', async () => {

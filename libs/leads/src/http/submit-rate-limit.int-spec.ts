@@ -1,3 +1,4 @@
+import { pollUntil } from '@plink/testing';
 import { LeadsTestApp, type Creator } from '../testing/leads-test-app';
 
 /** The spam defence's per-address, per-page limit on lead submissions (default 20 a minute; see LeadsTestApp). */
@@ -17,7 +18,7 @@ describe('leads: per-address limit on submissions', () => {
   });
 
   const submit = (slug: string, email: string, address = '203.0.113.7') =>
-    t.client({ 'x-forwarded-for': address }).post(`/api/page/${slug}/submit`, { email, consent: true });
+    t.submit(slug, { email, consent: true }, t.client({ 'x-forwarded-for': address }));
 
   /** The limit counts per clock minute: start well inside one, so the 21st lands in the same window. */
   async function startInsideAMinute(): Promise<void> {
@@ -49,6 +50,10 @@ describe('leads: per-address limit on submissions', () => {
     const other = await t.createPage(pro);
     expect((await submit(other.slug, 'elsewhere@example.com')).status).toBe(200);
     expect(await t.leadCount(page.id)).toBe(21);
+
+    // The owner's stats count the refused submissions (the JSON one and the form post).
+    const stats = await pollUntil(() => pro.client.get(`/api/pages/${page.id}/stats`), (r) => r.body.blocked?.rateLimit === 2);
+    expect(stats.body.blocked).toEqual({ token: 0, timing: 0, honeypot: 0, disposable: 0, noMx: 0, rateLimit: 2 });
   }, 40_000);
 
   it('keys the limit on the address the proxy saw, whatever the client writes in its own X-Forwarded-For', async () => {

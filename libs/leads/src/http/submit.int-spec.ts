@@ -126,12 +126,13 @@ describe('leads: submissions', () => {
   it('keeps all of 1000 simultaneous distinct submissions', async () => {
     const page = await t.createPage(pro);
     const tag = Date.now().toString(36);
+    const formToken = t.formToken(page.id);
     const answers = await Promise.all(
       Array.from({ length: 1000 }, (_, i) =>
         fetch(`${t.origin}/api/page/${page.slug}/submit`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ email: `crowd${i}.${tag}@example.com`, consent: true }),
+          body: JSON.stringify({ email: `crowd${i}.${tag}@example.com`, consent: true, formToken }),
         }).then(async (r) => ({ status: r.status, body: await r.text() })),
       ),
     );

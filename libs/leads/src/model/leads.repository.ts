@@ -290,5 +290,6 @@ export class LeadsRepository {
 
   async deleteCounter(pageId: number): Promise<void> {
     await this.em.execute('delete from leads.page_counters where page_id = ?', [pageId]);
+    await this.em.execute('delete from leads.blocked_submissions where page_id = ?', [pageId]);
   }
 }

@@ -8,6 +8,7 @@ import { PlatformModule, createHttpApp, createWorkerContext } from '@plink/platf
 import { JobQueue, Outbox } from '@plink/queue';
 import { SessionLookup } from '@plink/http';
 import { loadConfig, type AppConfig } from '@plink/config';
+import { FormTokens } from '@plink/crypto';
 import { withOrmContext } from '@plink/data';
 import { TestClient, TestSignIns, createTestEnvironment, eventually, type TestEnvironment, listenOnLoopback } from '@plink/testing';
 import { LeadsHttpModule, LeadsWorkerModule } from '../leads.module';
@@ -87,6 +88,11 @@ export class StandInPages {
       return page ? { pageId: page.id, facts: factsOf(page) } : null;
     },
   };
+
+  /** The id of the (live or deleted) page with this slug, any case. */
+  idOf(slug: string): number | undefined {
+    return [...this.pages.values()].find((p) => p.slug.toLowerCase() === slug.toLowerCase())?.id;
+  }
 
   /** A new page of the owner, published as pages publishes it; without `announce`, the leads service never hears of it (a page older than its read model). */
   async create(owner: { id: number; username: string }, fields: PageFields = {}, options: { announce?: boolean } = {}): Promise<StandInPage> {
@@ -269,17 +275,34 @@ export class LeadsTestApp {
     );
   }
 
-  submit(slug: string, body: unknown, client = this.client()) {
-    return client.post(`/api/page/${slug}/submit`, body);
+  /**
+   * A genuine form token of the page, issued `ageMs` ago (default 5 s, past the 2 s wait): what the page's form
+   * carried for a visitor who loaded it that long ago, signed with this test's secret.
+   */
+  formToken(pageId: number, ageMs = 5_000): string {
+    return new FormTokens(this.config.sessionSecret).issue(pageId, Date.now() - ageMs);
   }
 
-  /** The page's form posted as a browser without JavaScript does. */
+  /** The body with the form token of the slug's page, unless the test sets `formToken` (`undefined`: none sent). */
+  private withToken<T>(slug: string, body: T): T {
+    if (!body || typeof body !== 'object' || Array.isArray(body) || 'formToken' in body) return body;
+    const pageId = this.pages.idOf(slug);
+    return pageId === undefined ? body : { ...body, formToken: this.formToken(pageId) };
+  }
+
+  /** A visitor's JSON submission as the page's script sends it (with the page's form token; see withToken). */
+  submit(slug: string, body: unknown, client = this.client()) {
+    return client.post(`/api/page/${slug}/submit`, this.withToken(slug, body));
+  }
+
+  /** The page's form posted as a browser without JavaScript does (with the page's form token; see withToken). */
   formPost(path: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
+    const slug = path.split('?')[0].split('/').pop() ?? '';
     return fetch(this.origin + path, {
       method: 'POST',
       redirect: 'manual',
       headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
-      body: new URLSearchParams(fields).toString(),
+      body: new URLSearchParams(this.withToken(slug, fields)).toString(),
     });
   }
 

@@ -8,6 +8,9 @@ import { ZodPipe, tooManyRequests } from '@plink/http';
 import { LeadBatcher } from '../model/lead-batcher';
 import { ConsentTexts } from '../model/consent-texts';
 import { evidenceOf, type LeadEvidence } from '../model/lead-evidence';
+import { BlockedCounter } from '../shield/blocked-counter';
+import { EmailDomainCheck } from '../shield/email-domains';
+import { ExpiredFormToken, FormTokenVerifier } from '../shield/form-token-check';
 import { sendsWebhook, type SubmissionPage } from '../page-facts/page-facts.repository';
 import { SubmissionPages } from '../page-facts/submission-pages';
 import { fileDeliveryOf, webhookDeliveryOf } from './lead-jobs';
@@ -33,9 +36,10 @@ export function thankYouOf(page: PublicPageDto): SubmitLeadResponse {
  * A visitor leaves an e-mail address on a page (JSON call or the no-JavaScript form post).
  * One lead per page and lower-cased address: the lead, its conversion and its jobs (file e-mail,
  * Pro webhook) are written in one transaction, and only when the address is new to the page; a
- * repeat, a double click or a bot caught by the honeypot gets the same success answer (a repeat of a known
- * address gets its file e-mail, or its pending confirmation e-mail, again: at most once per 10 minutes). On a
- * double opt-in page the lead is stored pending, and the file e-mail and webhook wait for its confirmation.
+ * repeat, a double click or a bot caught by the shield (honeypot, form token, timing) gets the same success
+ * answer (a repeat of a known address gets its file e-mail, or its pending confirmation e-mail, again: at most
+ * once per 10 minutes). On a double opt-in page the lead is stored pending, and the file e-mail and webhook
+ * wait for its confirmation.
  */
 @Injectable()
 export class CaptureLeadService {
@@ -47,6 +51,9 @@ export class CaptureLeadService {
     private readonly optIn: DoubleOptInService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly consentTexts: ConsentTexts,
+    private readonly formTokens: FormTokenVerifier,
+    private readonly domains: EmailDomainCheck,
+    private readonly blocked: BlockedCounter,
   ) {}
 
   /** The page of a public slug (any case), or null (reserved first segments are never pages). */
@@ -75,16 +82,47 @@ export class CaptureLeadService {
     if (!body.consent && !page.public.hidePrivacyPolicyCheckbox) {
       throw new BadRequestException({ message: LeadMessages.consentRequired });
     }
-    const isBot = !!body.website && body.website.trim() !== '';
+    // The bot shield: a refusal a bot could learn from is answered like a success, and nothing is stored.
+    if (!this.passesShield(page, body)) return thankYouOf(page.public);
     // Plink's example pages show the whole visitor journey but keep nothing: no lead, no e-mail, no webhook.
     const isExample = page.public.isExample === true;
-    if (!isBot && !isExample) {
-      const { evidence, consentText } = evidenceOf(page.public, { ip: address, userAgent }, this.config);
-      // The text is stored before the first lead that names it (once per process and text).
-      if (consentText !== null && evidence.consentVersion) await this.consentTexts.ensure(evidence.consentVersion, consentText);
-      await this.store(page, body.email, body.consent ? new Date() : null, evidence);
-    }
+    if (isExample) return thankYouOf(page.public);
+    await this.checkDomain(page, body.email);
+    const { evidence, consentText } = evidenceOf(page.public, { ip: address, userAgent }, this.config);
+    // The text is stored before the first lead that names it (once per process and text).
+    if (consentText !== null && evidence.consentVersion) await this.consentTexts.ensure(evidence.consentVersion, consentText);
+    await this.store(page, body.email, body.consent ? new Date() : null, evidence);
     return thankYouOf(page.public);
+  }
+
+  /** The form token of the form re-drawn after a refused no-JavaScript post (see FormTokenVerifier.forRedraw). */
+  tokenForRedraw(pageId: number, submitted: unknown): string {
+    return this.formTokens.forRedraw(submitted, pageId);
+  }
+
+  /**
+   * The honeypot and the form token (see docs/security.md): false, counted, when the submission is a
+   * script's; throws {@link ExpiredFormToken} (counted as `token`) for a genuine token older than 2 h.
+   */
+  private passesShield(page: SubmissionPage, body: { website?: string; formToken?: string }): boolean {
+    if (body.website && body.website.trim() !== '') {
+      this.blocked.count(page.id, 'honeypot');
+      return false;
+    }
+    const token = this.formTokens.check(body.formToken, page.id);
+    if (token === 'ok') return true;
+    this.blocked.count(page.id, token === 'early' ? 'timing' : 'token');
+    if (token === 'expired') throw new ExpiredFormToken(this.formTokens.renewExpired(page.id));
+    return false;
+  }
+
+  /** Throwaway domains and domains without mail, on pages that refuse them (the default): 400 with the reason. */
+  private async checkDomain(page: SubmissionPage, email: string): Promise<void> {
+    if (page.public.refuseThrowaway === false) return;
+    const refusal = await this.domains.refusal(email);
+    if (!refusal) return;
+    this.blocked.count(page.id, refusal);
+    throw new BadRequestException({ message: refusal === 'disposable' ? LeadMessages.throwawayDomain : LeadMessages.domainWithoutMail });
   }
 
   /** LEAD_RATE_LIMIT_PER_MINUTE submissions per address and page (0 = off). */
@@ -92,7 +130,10 @@ export class CaptureLeadService {
     const limit = this.config.leadRateLimitPerMinute;
     if (limit <= 0) return;
     const decision = await this.limiter.hit('lead-submit', `${pageId}:${address}`, limit, 60);
-    if (!decision.allowed) throw tooManyRequests(LeadMessages.tooManySubmissions, decision.retryAfterSeconds);
+    if (!decision.allowed) {
+      this.blocked.count(pageId, 'rateLimit');
+      throw tooManyRequests(LeadMessages.tooManySubmissions, decision.retryAfterSeconds);
+    }
   }
 
   /**

@@ -1,22 +1,28 @@
 import { Injectable } from '@nestjs/common';
 import { STATS_RECENT_LEADS, conversionRate, type PageStatsDto } from '@plink/contracts';
 import { LeadsRepository } from '../model/leads.repository';
+import { BlockedCounter } from '../shield/blocked-counter';
 import { OwnedPages } from './owned-pages';
 
-/** GET /api/pages/{id}/stats: views, conversions (confirmed leads), pending leads, rate, and the newest leads (owner only). */
+/**
+ * GET /api/pages/{id}/stats: views, conversions (confirmed leads), pending leads, rate, the newest leads and the
+ * refused submissions (owner only).
+ */
 @Injectable()
 export class PageStatsService {
   constructor(
     private readonly owned: OwnedPages,
     private readonly leads: LeadsRepository,
+    private readonly blocked: BlockedCounter,
   ) {}
 
   async execute(pageId: string, userId: number): Promise<PageStatsDto> {
     const page = await this.owned.find(pageId, userId);
-    const [conversions, pending, recent] = await Promise.all([
+    const [conversions, pending, recent, blocked] = await Promise.all([
       this.leads.conversions(page.id),
       this.leads.pendingFor([page.id]),
       this.leads.recent(page.id, STATS_RECENT_LEADS),
+      this.blocked.read(page.id),
     ]);
     return {
       views: page.views,
@@ -24,6 +30,7 @@ export class PageStatsService {
       pending: pending.get(page.id) ?? 0,
       conversionRate: conversionRate(page.views, conversions),
       leads: recent.map((l) => ({ id: l.id, email: l.email, createdAt: l.createdAt.toISOString(), status: l.status })),
+      blocked,
     };
   }
 }

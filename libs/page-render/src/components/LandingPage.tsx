@@ -30,6 +30,8 @@ export interface LandingPageProps {
   formAction?: string;
   /** Prefills the e-mail field (a no-JavaScript post re-drawn with an error). */
   submittedEmail?: string;
+  /** The server's signed form token, sent back as the hidden field `formToken` (the served page only). */
+  formToken?: string;
 }
 
 /** Texts the component and the server's inline script share. */
@@ -78,6 +80,7 @@ export function LandingPage({
   preview = false,
   formAction,
   submittedEmail,
+  formToken,
 }: LandingPageProps) {
   const backgroundImage = safeUrl(page.backgroundImage);
   const image = safeUrl(page.imageUrl);
@@ -165,6 +168,7 @@ export function LandingPage({
                     </span>
                   </label>
                 )}
+                {formToken !== undefined && <input type="hidden" name="formToken" value={formToken} />}
                 <div style={HONEYPOT_STYLE} aria-hidden="true">
                   <input type="text" name="website" tabIndex={-1} autoComplete="off" aria-hidden="true" disabled={submitting} />
                 </div>

@@ -38,6 +38,7 @@ function load(page: PublicPageDto, fetchMock?: FetchMock) {
     state: 'form',
     canonicalUrl: `https://plink.test/${page.slug}`,
     appOrigin: 'https://plink.test',
+    formToken: 'v1.token-as-served',
   });
   const dom = new JSDOM(html, {
     url: `https://plink.test/${page.slug}`,
@@ -106,7 +107,7 @@ describe('the inline submit script', () => {
     expect(url).toBe('/api/page/photo-guide/submit');
     expect(init.method).toBe('POST');
     expect(init.headers['Content-Type']).toBe('application/json');
-    expect(JSON.parse(init.body)).toEqual({ email: 'ann@example.com', consent: true, website: '' });
+    expect(JSON.parse(init.body)).toEqual({ email: 'ann@example.com', consent: true, website: '', formToken: 'v1.token-as-served' });
 
     // A second submit while sending does nothing.
     t.submit();
@@ -133,14 +134,14 @@ describe('the inline submit script', () => {
     t.fill();
     t.q<HTMLInputElement>('input[name="website"]')!.value = 'https://spam.example';
     t.submit();
-    expect(JSON.parse(fetchMock.mock.calls[0][1].body)).toEqual({ email: 'ann@example.com', consent: true, website: 'https://spam.example' });
+    expect(JSON.parse(fetchMock.mock.calls[0][1].body)).toEqual({ email: 'ann@example.com', consent: true, website: 'https://spam.example', formToken: 'v1.token-as-served' });
 
     const hidden = mockFetch(async () => respond(200, success(makePage())));
     const h = load(makePage({ hidePrivacyPolicyCheckbox: true }), hidden);
     expect(h.consent).toBeNull();
     h.fill();
     h.submit();
-    expect(JSON.parse(hidden.mock.calls[0][1].body)).toEqual({ email: 'ann@example.com', consent: false, website: '' });
+    expect(JSON.parse(hidden.mock.calls[0][1].body)).toEqual({ email: 'ann@example.com', consent: false, website: '', formToken: 'v1.token-as-served' });
   });
 
   it('sends nothing without an e-mail or without consent', () => {
@@ -214,6 +215,30 @@ describe('the inline submit script', () => {
     expect(t.q('.plk-error')).toBeNull();
     await settle();
     expect(t.q('.plk-thanks-title')!.textContent).toBe('Thank you!');
+  });
+
+  it('sends the submission again once, unseen, with the fresh token a 409 answers for an expired one', async () => {
+    const renewal = { message: 'Please press Subscribe again.', formToken: 'v1.fresh' };
+    const fetchMock = mockFetch();
+    fetchMock.mockImplementationOnce(async () => respond(409, renewal, 'Conflict'));
+    fetchMock.mockImplementationOnce(async () => respond(200, success(makePage())));
+    const t = load(makePage(), fetchMock);
+    t.fill();
+    t.submit();
+    await settle();
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(JSON.parse(fetchMock.mock.calls[1][1].body)).toMatchObject({ email: 'ann@example.com', formToken: 'v1.fresh' });
+    expect(t.q('.plk-error')).toBeNull();
+    expect(t.q('.plk-thanks-title')!.textContent).toBe('Thank you!');
+
+    // Only once: a second 409 is shown as the error it says.
+    const twice = mockFetch(async () => respond(409, renewal, 'Conflict'));
+    const u = load(makePage(), twice);
+    u.fill();
+    u.submit();
+    await settle();
+    expect(twice).toHaveBeenCalledTimes(2);
+    expect(u.q('.plk-error')!.textContent).toBe('Failed to submit: Please press Subscribe again.');
   });
 
   it('shows the error of a 429, a non-JSON answer and a network failure', async () => {

@@ -17,7 +17,8 @@ export interface SubmitScriptConfig {
  * checks from the browser (whose bubbles look like no part of the page; without JavaScript they still
  * guard the plain post). On submit: checks an e-mail was entered (and the consent box, when shown), and
  * says what is missing in the page's own error style right under that field, disables the inputs and shows
- * 'Submitting...', POSTs {email, consent, website} as JSON; on success swaps the card's body for the
+ * 'Submitting...', POSTs {email, consent, website, formToken} as JSON (a 409 whose answer carries a fresh
+ * `formToken`, the page's token having expired, is sent again once with it, unseen); on success swaps the card's body for the
  * server-rendered thank-you <template> (texts taken from the answer when it has them) and, with a
  * redirect URL, goes there after 3 s; on failure re-enables the form and shows
  * 'Failed to submit: {message}'. Everything visitor- or server-supplied is set as text, never HTML.
@@ -49,16 +50,17 @@ if(h)h.focus();
 if(go)setTimeout(function(){location.href=go},C.delay)}
 f.addEventListener('submit',function(ev){
 ev.preventDefault();if(f.getAttribute('aria-busy'))return;
-var el=f.elements,em=el.namedItem('email'),c=el.namedItem('consent'),w=el.namedItem('website'),v=em?em.value.trim():'';
+var el=f.elements,em=el.namedItem('email'),c=el.namedItem('consent'),w=el.namedItem('website'),k=el.namedItem('formToken'),v=em?em.value.trim():'';
 if(!v||(em.validity&&em.validity.typeMismatch)){error(C.invalidEmail,em);mark(em);em.focus();return}
 if(c&&!c.checked){error(C.consentRequired,c.closest?c.closest('.plk-consent'):null);mark(c);c.focus();return}
 error('');busy(true);
-fetch(C.submitUrl,{method:'POST',credentials:'same-origin',headers:{'Content-Type':'application/json',Accept:'application/json'},
-body:JSON.stringify({email:v,consent:c?c.checked:false,website:w?w.value:''})})
+function send(again){return fetch(C.submitUrl,{method:'POST',credentials:'same-origin',headers:{'Content-Type':'application/json',Accept:'application/json'},
+body:JSON.stringify({email:v,consent:c?c.checked:false,website:w?w.value:'',formToken:k?k.value:''})})
 .then(function(r){return r.text().then(function(s){var j=null;try{j=JSON.parse(s)}catch(x){}
+if(r.status==409&&j&&typeof j.formToken=='string'&&k&&!again){k.value=j.formToken;return send(1)}
 if(!r.ok||!j||j.success===false)throw new Error(j&&j.message||(s&&s.charAt(0)!='<'?s.slice(0,300):'')||r.statusText||'Request failed');
-return j})})
-.then(thanks,function(x){busy(false);error(C.failed+(x&&x.message||'Request failed'))})})
+return j})})}
+send(0).then(thanks,function(x){busy(false);error(C.failed+(x&&x.message||'Request failed'))})})
 })();`;
 
 /** The inline script's text (goes inside a <script> element; its data is script-safe JSON). */

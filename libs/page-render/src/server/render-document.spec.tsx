@@ -166,6 +166,12 @@ describe('renderPublicPageDocument — body', () => {
     expect(inlineScripts(html)[1]).toContain('"submitUrl":"/api/page/photo-guide/submit?x=1"');
   });
 
+  it('carries the server\'s form token as the hidden field formToken, and none without one', () => {
+    const html = doc(makePage(), { formToken: 'v1.2a.abc.token"<x>' });
+    expect(html).toContain('<input type="hidden" name="formToken" value="v1.2a.abc.token&quot;&lt;x&gt;"/>');
+    expect(doc(makePage(), {})).not.toContain('name="formToken"');
+  });
+
   it('re-draws a failed post with the error and the e-mail', () => {
     const html = doc(makePage(), { error: 'Please enter a valid email address', submittedEmail: 'bad"<x>' });
     expect(html).toContain('<p class="plk-error" role="alert">Please enter a valid email address</p>');

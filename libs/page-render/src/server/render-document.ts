@@ -27,6 +27,8 @@ export interface PublicPageDocumentOptions {
   error?: string | null;
   /** Prefills the e-mail field when the form is re-drawn after a failed no-JavaScript post. */
   submittedEmail?: string;
+  /** The signed form token the no-JavaScript post and the inline script send back (hidden field `formToken`). */
+  formToken?: string;
   /** The HTTP status is the caller's business, not the document's. */
   status?: never;
 }
@@ -100,6 +102,7 @@ function renderDocument(page: PublicPageDto, options: PublicPageDocumentOptions)
       error: options.error ?? null,
       formAction: options.formAction ?? `/${slug}`,
       submittedEmail: options.submittedEmail,
+      formToken: options.formToken,
     }),
   );
   // React 19 puts <link rel="preload"> hints for images first; they belong in <head>.

@@ -76,6 +76,7 @@ export function toPublicPage(page: Page, owner: PageOwner): PublicPageDto {
     hidePrivacyPolicyCheckbox: f.hidePrivacyPolicyCheckbox,
     // The leads service reads it from the page's facts (`public`): whether a sign-up waits for its confirmation.
     doubleOptIn: f.doubleOptIn,
+    refuseThrowaway: f.refuseThrowaway,
     titleFont: f.titleFont,
     descriptionFont: f.descriptionFont,
     authorFont: f.authorFont,

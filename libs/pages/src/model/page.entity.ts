@@ -54,6 +54,7 @@ export const PageSchema = defineEntity({
     hidePrivacyPolicyCheckbox: p.boolean().default(false),
     /** Double opt-in: sign-ups wait for the visitor's e-mail confirmation (see 'page.changed': `public.doubleOptIn`). */
     doubleOptIn: p.boolean().default(false),
+    refuseThrowaway: p.boolean().default(true),
     titleFont: p.string().$type<Font>().length(40).default('Inter'),
     descriptionFont: p.string().$type<Font>().length(40).default('Inter'),
     authorFont: p.string().$type<Font>().length(40).default('Inter'),

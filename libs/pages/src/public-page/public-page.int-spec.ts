@@ -1,8 +1,10 @@
 import { PageMessages, type PublicPageDto } from '@plink/contracts';
-import { decodedBody, rawRequest, type RawAnswer } from '@plink/testing';
+import { FormTokens } from '@plink/crypto';
+import { TEST_SESSION_SECRET, decodedBody, rawRequest, type RawAnswer } from '@plink/testing';
 import { PagesTestApp, SPA_SHELL_HTML, type Creator } from '../testing/pages-test-app';
 import { PagesDirectory } from '../directory/pages-directory';
 import { CachedPageAnswer } from './cached-page-answer';
+import { FORM_TOKEN_INTERVAL_MS } from './rendered-pages';
 
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
@@ -358,6 +360,27 @@ describe('public landing pages', () => {
         expect(decodedBody(remembered)).toContain(visit.state);
       }
       early.mockRestore();
+    });
+
+    it('serves the form with a signed token of the page, the same for every visitor within a second, then a new one', async () => {
+      const slug = `token-${Date.now().toString(36)}`;
+      const created = (await owner.client.post('/api/pages', { slug, title: 'Tokens' })).body as { id: number };
+      const tokenOf = async (path: string) => /<input type="hidden" name="formToken" value="([^"]+)"\/>/.exec(decodedBody(await rawRequest(t.origin, path, { headers: { 'user-agent': BROWSER } })))?.[1];
+      const tokens = new FormTokens(TEST_SESSION_SECRET);
+      const first = await tokenOf(`/${slug}`);
+      const again = await tokenOf(`/${slug}`);
+      expect(first).toMatch(/^v1\./);
+      expect(again).toBe(first);
+      // Signed with the server secret for this page, issued as it was served (good 2 s later, not before).
+      expect(tokens.check(first, created.id, Date.now())).toBe('early');
+      expect(tokens.check(first, created.id, Date.now() + 2_500)).toBe('ok');
+      expect(tokens.check(first, created.id + 1, Date.now() + 2_500)).toBe('forged');
+      await new Promise((r) => setTimeout(r, FORM_TOKEN_INTERVAL_MS + 50));
+      const later = await tokenOf(`/${slug}`);
+      expect(later).not.toBe(first);
+      expect(tokens.check(later, created.id, Date.now() + 2_500)).toBe('ok');
+      // The thank-you state has no form, and no token.
+      expect(decodedBody(await rawRequest(t.origin, `/${slug}?submitted=1`, { headers: { 'user-agent': BROWSER } }))).not.toContain('formToken');
     });
 
     it('leaves to the router what it must decide: HEAD, the user path, another user, addresses to decode', async () => {

@@ -8,6 +8,7 @@ import {
   type CreatorCodeIsolation,
 } from '@plink/page-render';
 import { APP_CONFIG, type AppConfig } from '@plink/config';
+import { FormTokens } from '@plink/crypto';
 import { PrecompressedDocument, publicPageBaseHeaders } from '@plink/http';
 import { TtlCache } from '@plink/redis';
 import { PageChanges } from '../cache/page-changes';
@@ -37,9 +38,12 @@ export interface RenderedPage {
   paused: boolean;
   /**
    * The document, UTF-8 encoded and compressed once (per coding, when first asked for): sending a cached page
-   * costs no string encoding and no compression per request.
+   * costs no string encoding and no compression per request (the form's token is renewed every
+   * {@link FORM_TOKEN_INTERVAL_MS}, and the document with it).
    */
   html: PrecompressedDocument;
+  /** The form state's document with a slot for the form token, and when the token it carries now was issued. */
+  form?: { template: string; issuedAt: number };
   /** The headers the page is sent with (its Content-Security-Policy, HSTS over https), built once with the page. */
   headers: Record<string, string>;
 }
@@ -50,12 +54,24 @@ const MAX_ENTRIES = 5_000;
 const STATES: PageState[] = ['form', 'thank-you'];
 
 /**
+ * How often a cached page's form token is renewed (per-interval tokens): every visitor within one interval gets
+ * the same token, issued at its start, so a cached page still costs no signing and no compression per request —
+ * one signature and one compression per page and coding each interval. At most this old when served, a token is
+ * checked 2 s after its issue: a submission sent sooner than 2 s minus this after the page was fetched is refused,
+ * later ones may pass (see docs/security.md).
+ */
+export const FORM_TOKEN_INTERVAL_MS = 1_000;
+/** Where the token goes in a rendered form (the hidden field's value). */
+const TOKEN_SLOT = '__plink_form_token__';
+
+/**
  * The server-rendered HTML of public pages, per page and state, kept in memory: a cached page costs no
  * database query and no render. Dropped on every change of the page, in every replica ({@link PageChanges}).
  */
 @Injectable()
 export class RenderedPages {
   private readonly cache = new TtlCache<RenderedPage>(MAX_ENTRIES);
+  private readonly tokens: FormTokens;
   /** Renders under way, by cache key. */
   private readonly rendering = new Map<string, Promise<RenderedPage | null>>();
   private notFound?: PrecompressedDocument;
@@ -72,6 +88,7 @@ export class RenderedPages {
     private readonly changes: PageChanges,
   ) {
     this.isolation = creatorCodeIsolation(config);
+    this.tokens = new FormTokens(config.sessionSecret);
     this.baseHeaders = { 'cache-control': 'no-cache', ...publicPageBaseHeaders(config) };
     this.notFoundHeaders = { ...this.baseHeaders, 'content-security-policy': NOT_FOUND_POLICY };
     // A change drops the page, and a render under way is not shared any more (it may show the page as it was).
@@ -90,7 +107,19 @@ export class RenderedPages {
 
   /** The page's document in that state if it is in memory already (no lookup, no render), else undefined. */
   cached(slug: string, state: PageState): RenderedPage | undefined {
-    return this.cache.get(keyOf(slug, state));
+    const page = this.cache.get(keyOf(slug, state));
+    return page && this.withFreshToken(page);
+  }
+
+  /** The page with a form token at most {@link FORM_TOKEN_INTERVAL_MS} old (renewed in place when older). */
+  private withFreshToken(page: RenderedPage): RenderedPage {
+    const form = page.form;
+    if (!form) return page;
+    const now = Date.now();
+    if (now - form.issuedAt < FORM_TOKEN_INTERVAL_MS && now >= form.issuedAt) return page;
+    form.issuedAt = now;
+    page.html = PrecompressedDocument.of(form.template.replace(TOKEN_SLOT, this.tokens.issue(page.pageId, now)));
+    return page;
   }
 
   /**
@@ -101,7 +130,7 @@ export class RenderedPages {
   render(slug: string, state: PageState): Promise<RenderedPage | null> {
     const key = keyOf(slug, state);
     const cached = this.cache.get(key);
-    if (cached) return Promise.resolve(cached);
+    if (cached) return Promise.resolve(this.withFreshToken(cached));
     let rendering = this.rendering.get(key);
     if (!rendering) {
       const started: Promise<RenderedPage | null> = this.renderNow(slug, state, key).finally(() => {
@@ -109,7 +138,7 @@ export class RenderedPages {
       });
       this.rendering.set(key, (rendering = started));
     }
-    return rendering;
+    return rendering.then((page) => page && this.withFreshToken(page));
   }
 
   private async renderNow(slug: string, state: PageState, key: string): Promise<RenderedPage | null> {
@@ -130,12 +159,15 @@ export class RenderedPages {
       canonicalUrl: `${this.config.publicOrigin}/${page.slug}`,
       appOrigin: this.config.publicOrigin,
       isolation: this.isolation,
+      formToken: state === 'form' ? TOKEN_SLOT : undefined,
     });
+    const issuedAt = Date.now();
     const rendered: RenderedPage = {
       pageId: page.id,
       ownerUsername: page.ownerUsername,
       paused: false,
-      html: PrecompressedDocument.of(document.html),
+      html: PrecompressedDocument.of(state === 'form' ? document.html.replace(TOKEN_SLOT, this.tokens.issue(page.id, issuedAt)) : document.html),
+      form: state === 'form' ? { template: document.html, issuedAt } : undefined,
       headers: document.contentSecurityPolicy
         ? { ...this.baseHeaders, 'content-security-policy': document.contentSecurityPolicy }
         : this.baseHeaders,

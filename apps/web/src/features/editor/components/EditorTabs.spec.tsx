@@ -31,6 +31,8 @@ describe('editor tabs', () => {
     for (const label of [/Show 'Made with Plink' badge/, /Hide privacy policy checkbox/, /Ask visitors to confirm their e-mail/, /Webhook URL/, /Custom Code Snippet/, 'Facebook Pixel ID', 'Google Analytics ID']) {
       expect(screen.getByLabelText(label)).toBeInTheDocument();
     }
+    // The bot shield's page setting, on unless the creator turns it off.
+    expect(screen.getByRole('switch', { name: /Refuse throwaway addresses/ })).toBeChecked();
     await user.click(tab('Delivery e-mail'));
     for (const label of ['Sender name', 'Reply-to', 'Subject']) expect(screen.getByLabelText(label)).toBeInTheDocument();
     expect(screen.getByRole('region', { name: 'Email preview' })).toBeInTheDocument();

@@ -72,6 +72,11 @@ export function SettingsTab({ form, isPremium, pageId }: { form: PageForm; isPre
         description="Double opt-in: each sign-up gets an e-mail with a Confirm button. The file, the webhook and the conversion count follow the confirmation; unconfirmed sign-ups are removed after 7 days."
         {...form.getInputProps('doubleOptIn', { type: 'checkbox' })}
       />
+      <Switch
+        label="Refuse throwaway addresses"
+        description="Sign-ups from throwaway e-mail services, and from domains that receive no mail, are refused with a message."
+        {...form.getInputProps('refuseThrowaway', { type: 'checkbox' })}
+      />
       <ProOnly isPremium={isPremium} onLocked={premiumFeature.explain}>
         <TextInput
           label={

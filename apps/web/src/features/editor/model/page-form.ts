@@ -69,6 +69,7 @@ export function formValuesToPreview(values: PageFormValues, username: string): P
     showBranding: values.showBranding,
     hidePrivacyPolicyCheckbox: values.hidePrivacyPolicyCheckbox,
     doubleOptIn: values.doubleOptIn,
+    refuseThrowaway: values.refuseThrowaway,
     titleFont: values.titleFont,
     descriptionFont: values.descriptionFont,
     authorFont: values.authorFont,

@@ -115,6 +115,24 @@ describe('/stats/:id', () => {
     expect(within(dialog).queryByText('Privacy link shown')).not.toBeInTheDocument();
   });
 
+  it('shows the sign-ups the bot shield refused, in all and per reason', async () => {
+    openStats('/stats/7', {
+      'GET /api/pages/7': { body: page },
+      'GET /api/pages/7/stats': { body: makeStats(3, 40, { token: 41, timing: 2, honeypot: 5, disposable: 1 }) },
+    });
+
+    const blocked = await screen.findByRole('heading', { name: 'Blocked: 49' });
+    const card = blocked.closest('[aria-labelledby="stats-blocked"]') as HTMLElement;
+    const figure = (label: string) => within(card).getByText(label).nextElementSibling;
+    expect(figure('No valid form token')).toHaveTextContent('41');
+    expect(figure('Sent too fast')).toHaveTextContent('2');
+    expect(figure('Hidden field filled')).toHaveTextContent('5');
+    expect(figure('Throwaway address')).toHaveTextContent('1');
+    expect(figure('Domain gets no mail')).toHaveTextContent('0');
+    expect(figure('Too many from one address')).toHaveTextContent('0');
+    expect(within(card).getByText('Sign-ups refused as bots or unusable addresses. None of them was stored.')).toBeInTheDocument();
+  });
+
   it('counts fewer than 10 leads as they are, and 0% without views', async () => {
     openStats('/stats/7', {
       'GET /api/pages/7': { body: page },

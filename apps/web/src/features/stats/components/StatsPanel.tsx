@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { ActionIcon, Badge, Card, Group, ScrollArea, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { formatConversionRate, type LeadDto, type PageStatsDto } from '@plink/contracts';
+import { BLOCK_REASONS, formatConversionRate, type BlockReason, type LeadDto, type PageStatsDto } from '@plink/contracts';
 import { IconShieldCheck } from '../../../components/icons';
 import { ConsentRecordDialog } from './ConsentRecordDialog';
 
@@ -24,6 +24,43 @@ function Figure({ label, value }: { label: string; value: string | number }) {
   );
 }
 
+/** What each refusal of the bot shield means, in the creator's words. */
+export const BLOCK_REASON_LABELS: Record<BlockReason, string> = {
+  token: 'No valid form token',
+  timing: 'Sent too fast',
+  honeypot: 'Hidden field filled',
+  disposable: 'Throwaway address',
+  noMx: 'Domain gets no mail',
+  rateLimit: 'Too many from one address',
+};
+
+/** The sign-ups the bot shield refused, per reason (none of them was stored). */
+function Blocked({ blocked }: { blocked: PageStatsDto['blocked'] }) {
+  const total = BLOCK_REASONS.reduce((sum, reason) => sum + blocked[reason], 0);
+  return (
+    <Card withBorder radius="md" padding="lg" aria-labelledby="stats-blocked">
+      <Title order={2} fz="h4" id="stats-blocked">
+        Blocked: {total}
+      </Title>
+      <Text size="sm" c="dimmed" mt={4}>
+        Sign-ups refused as bots or unusable addresses. None of them was stored.
+      </Text>
+      <SimpleGrid component="dl" cols={{ base: 2, sm: 3 }} spacing="xs" verticalSpacing="xs" mt="sm" m={0}>
+        {BLOCK_REASONS.map((reason) => (
+          <div key={reason} style={{ minWidth: 0 }}>
+            <Text component="dt" size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+              {BLOCK_REASON_LABELS[reason]}
+            </Text>
+            <Text component="dd" fw={700} m={0}>
+              {blocked[reason]}
+            </Text>
+          </div>
+        ))}
+      </SimpleGrid>
+    </Card>
+  );
+}
+
 export function StatsPanel({ stats, pageId }: { stats: PageStatsDto; pageId: number }) {
   const shown = stats.leads.slice(0, RECENT_LEADS_SHOWN);
   const [recordOf, setRecordOf] = useState<LeadDto | null>(null);
@@ -42,6 +79,7 @@ export function StatsPanel({ stats, pageId }: { stats: PageStatsDto; pageId: num
           {stats.pending === 1 ? '1 sign-up is' : `${stats.pending} sign-ups are`} waiting for e-mail confirmation (not counted as conversions yet).
         </Text>
       )}
+      {stats.blocked && <Blocked blocked={stats.blocked} />}
       <Card withBorder radius="md" padding="lg">
         <Title order={2} fz="h4" mb="sm">
           Recent leads
