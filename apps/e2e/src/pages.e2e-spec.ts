@@ -242,7 +242,7 @@ test('a creator builds a page, strangers sign up with and without JavaScript, th
     expect(res.headers()['content-type']).toMatch(/^text\/csv/);
     expect(res.headers()['content-disposition']).toMatch(/^attachment; filename="leads-[a-z0-9-]+\.csv"$/);
     const lines = (await res.text()).trim().split('\n');
-    expect(lines[0]).toBe('email,created_at,consent_at,page_slug,consent_version,signup_ip');
+    expect(lines[0]).toBe('email,created_at,consent_at,page_slug,consent_version,signup_ip,source,referrer,ref,source_param,utm_source,utm_medium,utm_campaign,device');
     expect(lines).toHaveLength(3);
     for (const address of [withJs, withoutJs]) {
       const line = lines.find((l) => l.startsWith(`${address},`));

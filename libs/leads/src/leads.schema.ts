@@ -6,6 +6,7 @@ import { CreatePageFacts20261126 } from './migrations/20261126-create-page-facts
 import { OwnerPlans20261128 } from './migrations/20261128-owner-plans';
 import { DeliveryEmail20261130 } from './migrations/20261130-delivery-email';
 import { ConsentRecord20261207 } from './migrations/20261207-consent-record';
+import { LeadSource20261208 } from './migrations/20261208-lead-source';
 
 /** The leads service's tables (schema "leads") and their migrations. */
 export const LEADS_SCHEMA: ServiceSchema = {
@@ -17,5 +18,6 @@ export const LEADS_SCHEMA: ServiceSchema = {
     { name: '20261128_owner_plans', class: OwnerPlans20261128 },
     { name: '20261130_delivery_email', class: DeliveryEmail20261130 },
     { name: '20261207_consent_record', class: ConsentRecord20261207 },
+    { name: '20261208_lead_source', class: LeadSource20261208 },
   ],
 };

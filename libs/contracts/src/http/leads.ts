@@ -27,6 +27,10 @@ export const submitLeadSchema = z.object({
     .transform((v) => v === true || v === 'on' || v === 'true' || v === '1' || v === 'yes'),
   /** Honeypot: a field humans never see. Anything in it marks the submission as a bot's. */
   website: z.string().max(2_000).optional(),
+  /** Where the visitor came from (the page's `document.referrer`), sent by the page's script; only its domain is kept. */
+  referrer: z.string().max(2_048).optional().catch(undefined),
+  /** The page address's query as the visitor opened it (`?ref=…&utm_source=…`), sent by the page's script. */
+  query: z.string().max(2_048).optional().catch(undefined),
 });
 export type SubmitLeadRequest = z.input<typeof submitLeadSchema>;
 
@@ -94,3 +98,22 @@ export const consentRecordFilename = (leadId: number) => `consent-record-lead-${
 export const STATS_RECENT_LEADS = 100;
 /** After a submission, a page with a redirect URL sends the visitor there this long after the thank-you. */
 export const SUBMIT_REDIRECT_DELAY_MS = 3_000;
+
+/** Where a lead came from, as stored with it (null: the sign-up did not tell). */
+export interface LeadSourceDto {
+  /** The referring site's domain (never the page's own host). */
+  referrer: string | null;
+  /** The page address's `ref` and `source` query values. */
+  ref: string | null;
+  source: string | null;
+  utmSource: string | null;
+  utmMedium: string | null;
+  utmCampaign: string | null;
+  /** desktop, phone or tablet (null for leads taken before sources were kept). */
+  device: string | null;
+}
+
+/** A lead's one-word source, by precedence `ref` > `source` > `utm_source` > referrer domain (null: direct). */
+export function leadSourceLabel(s: Pick<LeadSourceDto, 'ref' | 'source' | 'utmSource' | 'referrer'>): string | null {
+  return s.ref ?? s.source ?? s.utmSource ?? s.referrer ?? null;
+}

@@ -69,7 +69,7 @@ describe('leads: stats, export and removal', () => {
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="leads-my-great-guide.csv"');
     const lines = (await res.text()).trimEnd().split('\n');
-    expect(lines[0]).toBe('email,created_at,consent_at,page_slug,consent_version,signup_ip');
+    expect(lines[0]).toBe('email,created_at,consent_at,page_slug,consent_version,signup_ip,source,referrer,ref,source_param,utm_source,utm_medium,utm_campaign,device');
     const rows = lines.slice(1).map((l) => l.split(','));
     expect(rows.map((r) => r[0])).toEqual(['ada@example.com', "'+cmd@example.com", "'-2+3@example.com"]);
     for (const [, createdAt, consentAt, slug, consentVersion, signupIp] of rows) {
@@ -86,7 +86,7 @@ describe('leads: stats, export and removal', () => {
     await t.submit(hidden.slug, { email: 'quiet@example.com' });
     const hiddenCsv = await download(pro, hidden.id);
     expect(hiddenCsv.headers.get('content-disposition')).toBe(`attachment; filename="leads-${hidden.slug}.csv"`);
-    expect((await hiddenCsv.text()).split('\n')[1]).toMatch(new RegExp(`^quiet@example\\.com,[^,]+,,${hidden.slug},,127\\.0\\.0\\.1$`));
+    expect((await hiddenCsv.text()).split('\n')[1]).toMatch(new RegExp(`^quiet@example\\.com,[^,]+,,${hidden.slug},,127\\.0\\.0\\.1,,,,,,,,desktop$`));
   });
 
   it('removes the leads and the counter of a deleted page (the leads worker)', async () => {

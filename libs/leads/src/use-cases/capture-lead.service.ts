@@ -4,7 +4,7 @@ import { thankYouButton } from '@plink/page-render';
 import { APP_CONFIG, type AppConfig } from '@plink/config';
 import { Outbox, type DeferredJob } from '@plink/queue';
 import { RateLimiter } from '@plink/redis';
-import { ZodPipe, tooManyRequests } from '@plink/http';
+import { ZodPipe, tooManyRequests, visitSourceOf, type VisitSource } from '@plink/http';
 import { LeadBatcher } from '../model/lead-batcher';
 import { ConsentTexts } from '../model/consent-texts';
 import { evidenceOf, type LeadEvidence } from '../model/lead-evidence';
@@ -84,7 +84,7 @@ export class CaptureLeadService {
    * example page a valid submission is answered like any other, but nothing is stored. `userAgent` (the
    * request's) goes into the lead's proof of consent with `address` when LEAD_EVIDENCE is full.
    */
-  async execute(page: SubmissionPage, input: unknown, address: string, userAgent?: string): Promise<SubmitLeadResponse> {
+  async execute(page: SubmissionPage, input: unknown, address: string, userAgent?: string, formReferer?: string): Promise<SubmitLeadResponse> {
     if (page.paused) throw new NotFoundException({ message: LeadMessages.pagePaused });
     await this.limit(page.id, address);
     const body = validate.transform(input);
@@ -98,7 +98,13 @@ export class CaptureLeadService {
       const { evidence, consentText } = evidenceOf(page.public, { ip: address, userAgent }, this.config);
       // The text is stored before the first lead that names it (once per process and text).
       if (consentText !== null && evidence.consentVersion) await this.consentTexts.ensure(evidence.consentVersion, consentText);
-      await this.store(page, body.email, body.consent ? new Date() : null, evidence);
+      // The page's script sends where the visitor came from and the page's query; a form post without
+      // JavaScript comes from the page itself, so its Referer is the page's address with that query.
+      const source = visitSourceOf(
+        body.query !== undefined || body.referrer !== undefined ? { referer: body.referrer, query: body.query ?? '', userAgent } : { query: formReferer, userAgent },
+        this.ownHosts,
+      );
+      await this.store(page, body.email, body.consent ? new Date() : null, evidence, source);
     }
     return thankYouOf(page.public);
   }
@@ -120,7 +126,13 @@ export class CaptureLeadService {
    * due is decided here: the lead is new and the page has a file, or its webhook on and its owner on Pro in
    * the plan version this capture read (kept on the lead: the plan in force for it).
    */
-  private async store(page: SubmissionPage, email: string, consentAt: Date | null, evidence: LeadEvidence): Promise<void> {
+  private hosts?: string[];
+  /** The hosts a referrer is not counted from (the landing pages' and the app's). */
+  private get ownHosts(): string[] {
+    return (this.hosts ??= [hostOf(this.config.appOrigin), hostOf(this.config.publicOrigin)].filter((h): h is string => !!h));
+  }
+
+  private async store(page: SubmissionPage, email: string, consentAt: Date | null, evidence: LeadEvidence, source: VisitSource): Promise<void> {
     const jobs: DeferredJob[] = [];
     if (page.fileUrl) {
       jobs.push({
@@ -140,6 +152,7 @@ export class CaptureLeadService {
           page: { slug: page.slug, title: page.public.title, url: `${this.config.publicOrigin}/${page.slug}` },
           pageVersion: page.version,
           planVersion: page.planVersion,
+          source: { referrer: source.referrer, utmSource: source.utmSource, utmMedium: source.utmMedium, utmCampaign: source.utmCampaign, device: source.device },
         },
         idField: 'leadId',
         timeField: 'createdAt',
@@ -153,6 +166,15 @@ export class CaptureLeadService {
       planVersion: page.planVersion,
       jobs: this.outbox.jobsForNewRow(jobs),
       evidence,
+      source,
     });
+  }
+}
+
+function hostOf(origin: string): string | undefined {
+  try {
+    return new URL(origin).hostname.toLowerCase();
+  } catch {
+    return undefined;
   }
 }

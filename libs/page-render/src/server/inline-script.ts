@@ -17,7 +17,8 @@ export interface SubmitScriptConfig {
  * checks from the browser (whose bubbles look like no part of the page; without JavaScript they still
  * guard the plain post). On submit: checks an e-mail was entered (and the consent box, when shown), and
  * says what is missing in the page's own error style right under that field, disables the inputs and shows
- * 'Submitting...', POSTs {email, consent, website} as JSON; on success swaps the card's body for the
+ * 'Submitting...', POSTs {email, consent, website, referrer, query} as JSON (where the visitor came from and
+ * the page address's query, for the lead's source); on success swaps the card's body for the
  * server-rendered thank-you <template> (texts taken from the answer when it has them) and, with a
  * redirect URL, goes there after 3 s; on failure re-enables the form and shows
  * 'Failed to submit: {message}'. Everything visitor- or server-supplied is set as text, never HTML.
@@ -54,7 +55,7 @@ if(!v||(em.validity&&em.validity.typeMismatch)){error(C.invalidEmail,em);mark(em
 if(c&&!c.checked){error(C.consentRequired,c.closest?c.closest('.plk-consent'):null);mark(c);c.focus();return}
 error('');busy(true);
 fetch(C.submitUrl,{method:'POST',credentials:'same-origin',headers:{'Content-Type':'application/json',Accept:'application/json'},
-body:JSON.stringify({email:v,consent:c?c.checked:false,website:w?w.value:''})})
+body:JSON.stringify({email:v,consent:c?c.checked:false,website:w?w.value:'',referrer:document.referrer,query:location.search})})
 .then(function(r){return r.text().then(function(s){var j=null;try{j=JSON.parse(s)}catch(x){}
 if(!r.ok||!j||j.success===false)throw new Error(j&&j.message||(s&&s.charAt(0)!='<'?s.slice(0,300):'')||r.statusText||'Request failed');
 return j})})

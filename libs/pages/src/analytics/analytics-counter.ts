@@ -3,11 +3,10 @@ import type { IncomingMessage } from 'node:http';
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '@plink/config';
-import { landingPagesHost } from '@plink/http';
 import { REDIS, RedisKeys } from '@plink/redis';
 import { getLogger } from '@plink/observability';
 import { isCrawler } from '../views/crawler';
-import { campaignOf, deviceClass, referrerDomain, utcDay, type SourceKind } from './visit-facts';
+import { campaignOf, deviceClass, referrerDomain, utcDay, type SourceKind } from '@plink/http';
 
 /** How often a process hands its counted visits to Redis (as the view counter does). */
 export const ANALYTICS_FLUSH_INTERVAL_MS = 1_000;
@@ -79,7 +78,7 @@ export class AnalyticsCounter implements OnModuleDestroy {
     private readonly keys: RedisKeys,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    const hosts = [landingPagesHost(config), hostOf(config.appOrigin), hostOf(config.publicOrigin)];
+    const hosts = [hostOf(config.appOrigin), hostOf(config.publicOrigin)];
     this.ownHosts = [...new Set(hosts.filter((h): h is string => !!h))];
     this.trustProxy = config.trustProxy;
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import type { ClaimedAnalytics, SourceCount } from './pending-analytics.store';
-import type { SourceKind } from './visit-facts';
+import type { SourceKind } from '@plink/http';
 
 /** Distinct values kept per page, day and kind; the rest are added up under {@link OTHER}. */
 export const TOP_VALUES_PER_DAY = 50;

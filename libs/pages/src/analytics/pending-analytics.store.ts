@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { REDIS, RedisKeys } from '@plink/redis';
 import { BATCH_FIELD, CLAIM, RELEASE } from '../views/pending-views.store';
 import { pendingAnalyticsKey, visitorsKey } from './analytics-counter';
-import { SOURCE_KINDS, type SourceKind } from './visit-facts';
+import { SOURCE_KINDS, type SourceKind } from '@plink/http';
 
 export interface DayCount {
   pageId: number;

@@ -1,4 +1,4 @@
-import { campaignOf, deviceClass, referrerDomain, utcDay } from './visit-facts';
+import { campaignOf, deviceClass, referrerDomain, utcDay, visitSourceOf } from './visit-facts';
 
 describe('visit facts', () => {
   it('tells desktop, phone and tablet apart by the user agent', () => {
@@ -33,5 +33,20 @@ describe('visit facts', () => {
 
   it('names the UTC day', () => {
     expect(utcDay(Date.UTC(2026, 10, 27, 23, 59))).toBe('2026-11-27');
+  });
+
+  it("gives a sign-up's source from the referrer, the page's query and the browser", () => {
+    const iphone = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) Mobile/15E148';
+    expect(visitSourceOf({ referer: 'https://t.co/abc', query: '?ref=Launch&utm_source=x&utm_campaign=c1', userAgent: iphone }, [])).toEqual({
+      referrer: 't.co',
+      ref: 'launch',
+      source: null,
+      utmSource: 'x',
+      utmMedium: null,
+      utmCampaign: 'c1',
+      device: 'phone',
+    });
+    // A form post's Referer: the page itself (own host, not a referrer) with the query it was opened with.
+    expect(visitSourceOf({ query: 'https://pages.test/ebook?source=bio' }, ['pages.test'])).toMatchObject({ referrer: null, source: 'bio', device: 'desktop' });
   });
 });

@@ -86,3 +86,32 @@ export function campaignOf(url: string | undefined): CampaignValues {
 export function utcDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
+
+/** Where a lead came from, as it arrived (each value null when the visit did not tell). */
+export interface VisitSource {
+  referrer: string | null;
+  ref: string | null;
+  source: string | null;
+  utmSource: string | null;
+  utmMedium: string | null;
+  utmCampaign: string | null;
+  device: DeviceClass;
+}
+
+/**
+ * A sign-up's source: the referrer's domain (`referer`, not one of `ownHosts`), the campaign values of the
+ * page address's `query` (`?ref=…&utm_source=…`, or a whole address) and the device class of `userAgent`.
+ */
+export function visitSourceOf(input: { referer?: string; query?: string; userAgent?: string }, ownHosts: readonly string[]): VisitSource {
+  const query = input.query === undefined ? undefined : input.query.startsWith('?') || input.query.includes('://') ? input.query : `?${input.query}`;
+  const campaign = campaignOf(query);
+  return {
+    referrer: referrerDomain(input.referer, ownHosts) ?? null,
+    ref: campaign.ref ?? null,
+    source: campaign.source ?? null,
+    utmSource: campaign.utmSource ?? null,
+    utmMedium: campaign.utmMedium ?? null,
+    utmCampaign: campaign.utmCampaign ?? null,
+    device: deviceClass(input.userAgent),
+  };
+}
