@@ -1,3 +1,4 @@
+import type { PageAnalyticsDto } from './analytics';
 import { z } from 'zod';
 import { plainText } from './text';
 
@@ -51,8 +52,8 @@ export interface LeadDto {
   createdAt: string;
 }
 
-/** GET /api/pages/{id}/stats. */
-export interface PageStatsDto {
+/** GET /api/pages/{id}/stats (the range's series and breakdowns: {@link PageAnalyticsDto}). */
+export interface PageStatsDto extends PageAnalyticsDto {
   views: number;
   conversions: number;
   /** Percent, one decimal; 0 without views. */

@@ -2,19 +2,27 @@ import { Injectable } from '@nestjs/common';
 import { STATS_RECENT_LEADS, conversionRate, type PageStatsDto } from '@plink/contracts';
 import { LeadsRepository } from '../model/leads.repository';
 import { OwnedPages } from './owned-pages';
+import { PageAnalytics, rangeOf } from './page-analytics';
 
-/** GET /api/pages/{id}/stats: views, conversions, rate, and the newest leads (owner only). */
+/** GET /api/pages/{id}/stats: views, conversions, rate, the newest leads, and the range's series and breakdowns (owner only). */
 @Injectable()
 export class PageStatsService {
   constructor(
     private readonly owned: OwnedPages,
     private readonly leads: LeadsRepository,
+    private readonly analytics: PageAnalytics,
   ) {}
 
-  async execute(pageId: string, userId: number): Promise<PageStatsDto> {
+  async execute(pageId: string, userId: number, query: { from?: unknown; to?: unknown } = {}): Promise<PageStatsDto> {
+    const range = rangeOf(query);
     const page = await this.owned.find(pageId, userId);
-    const [conversions, recent] = await Promise.all([this.leads.conversions(page.id), this.leads.recent(page.id, STATS_RECENT_LEADS)]);
+    const [conversions, recent, analytics] = await Promise.all([
+      this.leads.conversions(page.id),
+      this.leads.recent(page.id, STATS_RECENT_LEADS),
+      this.analytics.of(page.id, range),
+    ]);
     return {
+      ...analytics,
       views: page.views,
       conversions,
       conversionRate: conversionRate(page.views, conversions),
