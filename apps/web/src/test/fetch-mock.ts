@@ -152,7 +152,25 @@ export function makeStats(count: number, views = count * 4): PageStatsDto {
     createdAt: new Date(Date.UTC(2025, 2, 1, 12, 0, 0) - i * 60_000).toISOString(),
   }));
   const conversionRate = views ? Math.round((count / views) * 1000) / 10 : 0;
-  return { views, conversions: count, conversionRate, leads };
+  const day = '2025-03-01';
+  return {
+    views,
+    conversions: count,
+    conversionRate,
+    leads,
+    range: { from: day, to: day },
+    series: [{ day, views, uniques: views, leads: count }],
+    totals: {
+      views,
+      uniques: views,
+      leads: count,
+      conversionRate,
+      visitorConversionRate: conversionRate,
+      previous: { views: 0, uniques: 0, leads: 0 },
+      change: { views: null, uniques: null, leads: null },
+    },
+    breakdowns: { referrers: [], utmSources: [], utmCampaigns: [], devices: [] },
+  };
 }
 
 /** A promise the test settles itself: holds a fake server's answer back while a test looks at the pending state. */
