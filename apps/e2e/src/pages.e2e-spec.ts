@@ -242,13 +242,14 @@ test('a creator builds a page, strangers sign up with and without JavaScript, th
     expect(res.headers()['content-type']).toMatch(/^text\/csv/);
     expect(res.headers()['content-disposition']).toMatch(/^attachment; filename="leads-[a-z0-9-]+\.csv"$/);
     const lines = (await res.text()).trim().split('\n');
-    expect(lines[0]).toBe('email,created_at,consent_at,page_slug,consent_version,signup_ip,source,referrer,ref,source_param,utm_source,utm_medium,utm_campaign,device');
+    expect(lines[0]).toBe('email,created_at,consent_at,page_slug,status,confirmed_at,consent_version,signup_ip,source,referrer,ref,source_param,utm_source,utm_medium,utm_campaign,device');
     expect(lines).toHaveLength(3);
     for (const address of [withJs, withoutJs]) {
       const line = lines.find((l) => l.startsWith(`${address},`));
       expect(line, `a CSV row for ${address}`).toBeDefined();
-      // The consent text's SHA-256 and the browser's address (the install keeps full evidence by default).
-      expect(line).toMatch(new RegExp(`^${literal(address)},\\d{4}-\\d\\d-\\d\\dT[^,]+Z,\\d{4}-\\d\\d-\\d\\dT[^,]+Z,${literal(slug)},[0-9a-f]{64},[0-9a-f.:]+$`));
+      // Confirmed (no double opt-in, so no confirmation time), the consent text's SHA-256 and the browser's
+      // address (the install keeps full evidence by default).
+      expect(line).toMatch(new RegExp(`^${literal(address)},\\d{4}-\\d\\d-\\d\\dT[^,]+Z,\\d{4}-\\d\\d-\\d\\dT[^,]+Z,${literal(slug)},confirmed,,[0-9a-f]{64},[0-9a-f.:]+$`));
     }
   });
 

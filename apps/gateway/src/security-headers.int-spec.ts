@@ -242,6 +242,38 @@ describe('two hosts: PUBLIC_ORIGIN for landing pages, APP_ORIGIN for the app (ht
     expect({ status: formOnApp.statusCode, location: formOnApp.headers.location }).toEqual({ status: 308, location: `${PUBLIC}/${page.slug}` });
   });
 
+  it("answers a double opt-in link on the public host, takes its Confirm there, and sends the app host's link there", async () => {
+    const page = await createPage(pro, { doubleOptIn: true, fileUrl: 'https://files.example/doi.pdf' });
+    const submit = await on(PUBLIC, 'POST', `/api/page/${page.slug}/submit`, {
+      headers: { 'content-type': 'application/json', origin: PUBLIC },
+      payload: JSON.stringify({ email: `doi.${tag()}@example.com`, consent: true }),
+    });
+    expect(submit.statusCode).toBe(200);
+    const lead = (await gateway.db.query('select id, status from leads.leads where page_id = $1', [page.id])).rows[0];
+    expect(lead.status).toBe('pending');
+    // A link of the lead's own (the e-mailed one's token is sealed in its job; only hashes are kept).
+    const token = `gateway-${tag()}-token-0123456789`;
+    await gateway.db.query('insert into leads.confirm_tokens (token_hash, lead_id) values ($1, $2)', [createHash('sha256').update(token).digest('hex'), lead.id]);
+
+    const onApp = await on(APP, 'GET', `/confirm/${token}`);
+    expect({ status: onApp.statusCode, location: onApp.headers.location }).toEqual({ status: 301, location: `${PUBLIC}/confirm/${token}` });
+    const asked = await on(PUBLIC, 'GET', `/confirm/${token}`);
+    expect(asked.statusCode).toBe(200);
+    expect(asked.body).toContain(`<form method="post" action="/confirm/${token}">`);
+    // The app's strict policy fits it: no script, its own form.
+    expect(directives(asked.headers['content-security-policy'] as string).get('form-action')).toEqual(["'self'"]);
+    expect(directives(asked.headers['content-security-policy'] as string).get('script-src')).toEqual(["'self'"]);
+    const confirmed = await on(PUBLIC, 'POST', `/confirm/${token}`, {
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: PUBLIC },
+      payload: '',
+    });
+    expect(confirmed.statusCode).toBe(200);
+    expect(confirmed.body).toContain('href="https://files.example/doi.pdf"');
+    const json = await on(PUBLIC, 'POST', `/api/confirm/${token}`, { headers: { origin: PUBLIC } });
+    expect({ status: json.statusCode, body: JSON.parse(json.body) }).toEqual({ status: 200, body: { success: true, fileUrl: 'https://files.example/doi.pdf' } });
+    expect((await gateway.db.query('select status from leads.leads where id = $1', [lead.id])).rows[0].status).toBe('confirmed');
+  });
+
   it('keeps the app off the public host: the SPA is sent to the app, the API answers 404', async () => {
     const sid = pro.browser.cookie(SESSION_COOKIE);
     expect(sid).toBeTruthy();

@@ -9,9 +9,10 @@ describe('classifyRoute (the two-host split)', () => {
       ['/p/:slug', { slug: 'my-page' }],
       ['/p/:username/:slug', { username: 'alice', slug: 'my-page' }],
       ['/p/*', { '*': 'x/y' }],
+      ['/confirm/:token', { token: 'abc' }], // the double opt-in link's page
     ];
     for (const [route, params] of page) expect([route, params, classifyRoute(route, params)]).toEqual([route, params, 'page']);
-    for (const route of ['/health', '/health/live', '/health/ready', '/favicon.ico', '/fonts/:file', '/uploads/*', '/api/page/:slug/submit'])
+    for (const route of ['/health', '/health/live', '/health/ready', '/favicon.ico', '/fonts/:file', '/uploads/*', '/api/page/:slug/submit', '/api/confirm/:token'])
       expect([route, classifyRoute(route, {})]).toEqual([route, 'shared']);
     const app: Array<[string | undefined, Record<string, string>]> = [
       ['/', {}],

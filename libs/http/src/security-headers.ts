@@ -99,10 +99,16 @@ export function publicPageBaseHeaders(config: AppConfig): Record<string, string>
 /** What a request is, for the two-host set-up: a landing page, something both hosts serve, or the app. */
 export type PathKind = 'page' | 'shared' | 'app';
 
-/** Routes both hosts answer: what landing pages and the editor's preview load, the submit call, health probes. */
-const SHARED_ROUTES = new Set([SUBMIT_ROUTE, '/fonts/:file', '/uploads/*', '/favicon.ico']);
-/** Routes that only ever answer a landing page (or its form, or its "Page Not Found"). */
-const PAGE_ROUTES = new Set(['/p/:slug', '/p/:username/:slug', '/p/*']);
+/**
+ * Routes both hosts answer: what landing pages and the editor's preview load, the submit call and the double
+ * opt-in confirm call, health probes.
+ */
+const SHARED_ROUTES = new Set([SUBMIT_ROUTE, '/api/confirm/:token', '/fonts/:file', '/uploads/*', '/favicon.ico']);
+/**
+ * Routes that only ever answer a landing page (or its form, or its "Page Not Found"), and the double opt-in
+ * link's page (`/confirm/{token}`, e-mailed with PUBLIC_ORIGIN), which the landing pages' host answers.
+ */
+const PAGE_ROUTES = new Set(['/p/:slug', '/p/:username/:slug', '/p/*', '/confirm/:token']);
 
 /**
  * Classifies a request by the route the router matched and the parameters it decoded, never by the raw

@@ -1,5 +1,9 @@
 import { Module } from '@nestjs/common';
 import { LeadsDemo } from './demo/sample-leads';
+import { DoubleOptInService } from './double-opt-in/double-opt-in.service';
+import { OptInSweepService } from './double-opt-in/opt-in-sweep.service';
+import { ConfirmLeadController } from './http/confirm-lead.controller';
+import { LeadClock } from './model/lead-clock';
 import { LeadsDirectory } from './directory/leads-directory';
 import { ConsentRecordController } from './http/consent-record.controller';
 import { LeadFormController } from './http/lead-form.controller';
@@ -30,8 +34,8 @@ import { PageStatsService } from './use-cases/page-stats.service';
  * invalidation, shared by the service's own modules (never exported from the lib).
  */
 @Module({
-  providers: [LeadsRepository, PageFactsRepository, OwnerPlansRepository, PageFactsChanges],
-  exports: [LeadsRepository, PageFactsRepository, OwnerPlansRepository, PageFactsChanges],
+  providers: [LeadsRepository, PageFactsRepository, OwnerPlansRepository, PageFactsChanges, LeadClock, DoubleOptInService],
+  exports: [LeadsRepository, PageFactsRepository, OwnerPlansRepository, PageFactsChanges, LeadClock, DoubleOptInService],
 })
 class LeadsDataModule {}
 
@@ -54,7 +58,7 @@ export class LeadsReadModule {}
  */
 @Module({
   imports: [LeadsDataModule],
-  controllers: [LeadsController, LeadSubmitController, LeadFormController, ConsentRecordController],
+  controllers: [LeadsController, LeadSubmitController, LeadFormController, ConsentRecordController, ConfirmLeadController],
   providers: [
     {
       // One per process: submissions from every request share its statements (group commit).
@@ -80,11 +84,11 @@ export class LeadsHttpModule {}
 
 /**
  * The leads service's workers: its own queue (removing the leads of deleted pages, and of paused pages when
- * their date comes; keeping the read model of pages up to date with the pages service's events).
+ * their date comes; the double opt-in reminders and expiry; keeping the read model of pages up to date with the pages service's events).
  */
 @Module({
   imports: [LeadsDataModule],
-  providers: [DeletePageLeadsService, DeletePageContactsService, ApplyPageChangeService, ApplyOwnerPlanService, LeadsProcessor],
+  providers: [DeletePageLeadsService, DeletePageContactsService, ApplyPageChangeService, ApplyOwnerPlanService, OptInSweepService, LeadsProcessor],
 })
 export class LeadsWorkerModule {}
 

@@ -5,6 +5,7 @@ import { CreateLeads20261121 } from './migrations/20261121-create-leads';
 import { CreatePageFacts20261126 } from './migrations/20261126-create-page-facts';
 import { OwnerPlans20261128 } from './migrations/20261128-owner-plans';
 import { DeliveryEmail20261130 } from './migrations/20261130-delivery-email';
+import { DoubleOptIn20261206 } from './migrations/20261206-double-opt-in';
 import { ConsentRecord20261207 } from './migrations/20261207-consent-record';
 import { LeadSource20261208 } from './migrations/20261208-lead-source';
 
@@ -17,6 +18,7 @@ export const LEADS_SCHEMA: ServiceSchema = {
     { name: '20261126_create_page_facts', class: CreatePageFacts20261126 },
     { name: '20261128_owner_plans', class: OwnerPlans20261128 },
     { name: '20261130_delivery_email', class: DeliveryEmail20261130 },
+    { name: '20261206_double_opt_in', class: DoubleOptIn20261206 },
     { name: '20261207_consent_record', class: ConsentRecord20261207 },
     { name: '20261208_lead_source', class: LeadSource20261208 },
   ],

@@ -15,6 +15,7 @@ export {
   renderPausedDocument,
   type PublicPageDocumentOptions,
 } from './server/render-document';
+export { renderConfirmDocument, type ConfirmPageState } from './server/confirm-document';
 export { resolveFontFile } from './server/font-files';
 export { escapeHtml, scriptJson } from './server/escape';
 export { THANK_YOU_TEMPLATE_ID } from './server/inline-script';

@@ -7,6 +7,7 @@ import { CreateOwners20261126 } from './migrations/20261126-create-owners';
 import { OwnerPlanVersion20261128 } from './migrations/20261128-owner-plan-version';
 import { OwnerProfileVersion20261130 } from './migrations/20261130-owner-profile-version';
 import { DeliveryEmail20261130 } from './migrations/20261130-delivery-email';
+import { DoubleOptIn20261206 } from './migrations/20261206-double-opt-in';
 import { PageAnalytics20261208 } from './migrations/20261208-page-analytics';
 import { PageSchema } from './model/page.entity';
 
@@ -23,6 +24,7 @@ export const PAGES_SCHEMA: ServiceSchema = {
     { name: '20261128_owner_plan_version', class: OwnerPlanVersion20261128 },
     { name: '20261130_owner_profile_version', class: OwnerProfileVersion20261130 },
     { name: '20261130_delivery_email', class: DeliveryEmail20261130 },
+    { name: '20261206_double_opt_in', class: DoubleOptIn20261206 },
     { name: '20261208_page_analytics', class: PageAnalytics20261208 },
   ],
 };

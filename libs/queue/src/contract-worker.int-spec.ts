@@ -32,6 +32,9 @@ class RecordingEmailWorker extends ContractWorker<QueueName.Email> {
     'email.file-delivery': async (payload, job) => {
       seen.push({ name: job.name, payload, attempt: job.attemptsMade + 1 });
     },
+    'email.lead-confirmation': async (payload, job) => {
+      seen.push({ name: job.name, payload, attempt: job.attemptsMade + 1 });
+    },
     'email.pro-started': async (payload, job) => {
       seen.push({ name: job.name, payload, attempt: job.attemptsMade + 1 });
     },

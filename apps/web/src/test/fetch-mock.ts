@@ -125,7 +125,7 @@ export function makeTemplateEntry(
   entry: Pick<PageTemplateEntryDto, 'slug' | 'name' | 'category'> & Partial<Omit<PageTemplateEntryDto, 'page'>>,
   page: Partial<PageDto> = {},
 ): PageTemplateEntryDto {
-  const { slug: _slug, id: _id, userId: _userId, views: _views, conversions: _conversions, paused: _paused, createdAt: _c, updatedAt: _u, webhookUrl: _w, customCodeSnippet: _code, facebookPixelId: _f, googleAnalyticsId: _g, ...fields } =
+  const { slug: _slug, id: _id, userId: _userId, views: _views, conversions: _conversions, pending: _pending, paused: _paused, createdAt: _c, updatedAt: _u, webhookUrl: _w, customCodeSnippet: _code, facebookPixelId: _f, googleAnalyticsId: _g, ...fields } =
     makePage({ title: entry.name, imageUrl: `/uploads/templates/${entry.slug}.jpg`, fileUrl: null, ...page });
   return { description: `A page for ${entry.name.toLowerCase()}.`, imageUrl: fields.imageUrl, ...entry, page: fields };
 }
@@ -150,12 +150,14 @@ export function makeStats(count: number, views = count * 4): PageStatsDto {
     id: count - i,
     email: `lead${count - i}@example.com`,
     createdAt: new Date(Date.UTC(2025, 2, 1, 12, 0, 0) - i * 60_000).toISOString(),
+    status: 'confirmed',
   }));
   const conversionRate = views ? Math.round((count / views) * 1000) / 10 : 0;
   const day = '2025-03-01';
   return {
     views,
     conversions: count,
+    pending: 0,
     conversionRate,
     leads,
     range: { from: day, to: day },

@@ -3,7 +3,8 @@ import type { ApiErrorBody } from './errors';
 import type { KeepPageLiveResponse, PageDto, PageTemplateDto, PageTemplateEntryDto, PublicPageDto } from './pages';
 import { FONTS, TEMPLATE_CATEGORIES } from './pages';
 import type { MessageResponse, SuccessResponse, UserDto, VerifyResetTokenResponse } from './identity';
-import type { ConsentRecordDto, LeadDto, PageStatsDto, SubmitLeadResponse } from './leads';
+import type { ConfirmLeadResponse, ConsentRecordDto, LeadDto, PageStatsDto, SubmitLeadResponse } from './leads';
+import { LEAD_STATUSES } from './leads';
 import type { LeadListItemDto, LeadsPageDto } from './analytics';
 import type { UploadImageResponse } from './uploads';
 import type {
@@ -71,6 +72,7 @@ const pageFields = {
   textAlignment: z.enum(['left', 'center']),
   showBranding: z.boolean(),
   hidePrivacyPolicyCheckbox: z.boolean(),
+  doubleOptIn: z.boolean(),
   titleFont: font,
   descriptionFont: font,
   authorFont: font,
@@ -95,7 +97,8 @@ export const pageDtoSchema = z
     userId: z.number().int(),
     ...pageFields,
     views: z.number().int(),
-    conversions: z.number().int(),
+    conversions: z.number().int().meta({ description: 'Confirmed leads.' }),
+    pending: z.number().int().meta({ description: 'Sign-ups waiting for their e-mail confirmation (double opt-in).' }),
     paused: z.boolean().meta({ description: "Paused after its owner's downgrade: visitors get 404, no sign-ups." }),
     createdAt: isoDate(),
     updatedAt: isoDate(),
@@ -144,11 +147,14 @@ export const publicPageSchema = z
 
 export const keepPageLiveResponseSchema = z.object({ message: z.string(), pages: pageListSchema }).meta({ id: 'KeepPageLiveResponse' });
 
-export const leadDtoSchema = z.object({ id: z.number().int(), email: z.string(), createdAt: isoDate() }).meta({ id: 'Lead' });
+export const leadDtoSchema = z
+  .object({ id: z.number().int(), email: z.string(), createdAt: isoDate(), status: z.enum(LEAD_STATUSES) })
+  .meta({ id: 'Lead' });
 export const pageStatsSchema = z
   .object({
     views: z.number().int(),
-    conversions: z.number().int(),
+    conversions: z.number().int().meta({ description: 'Confirmed leads.' }),
+    pending: z.number().int().meta({ description: 'Leads of a double opt-in page not confirmed yet (not conversions).' }),
     conversionRate: z.number().meta({ description: 'Percent, one decimal; 0 without views.' }),
     leads: z.array(leadDtoSchema).meta({ description: 'The newest 100, newest first.' }),
     ...pageAnalyticsShape(),
@@ -185,6 +191,7 @@ export const leadListItemSchema = z
     id: z.number().int(),
     email: z.string(),
     createdAt: isoDate(),
+    status: z.enum(LEAD_STATUSES),
     referrer: z.string().nullable(),
     ref: z.string().nullable(),
     source: z.string().nullable(),
@@ -230,6 +237,10 @@ export const submitLeadResponseSchema = z
     redirectUrl: z.string().nullable(),
   })
   .meta({ id: 'SubmitLeadResponse' });
+
+export const confirmLeadResponseSchema = z
+  .object({ success: z.literal(true), fileUrl: z.string().optional() })
+  .meta({ id: 'ConfirmLeadResponse' });
 
 export const uploadImageResponseSchema = z.object({ imageUrl: z.string() }).meta({ id: 'UploadImageResponse' });
 
@@ -328,6 +339,7 @@ export type ApiSchemaChecks = [
   Check<Same<Out<typeof leadsPageSchema>, LeadsPageDto>>,
   Check<Same<Out<typeof consentRecordSchema>, ConsentRecordDto>>,
   Check<Same<Out<typeof submitLeadResponseSchema>, SubmitLeadResponse>>,
+  Check<Same<Out<typeof confirmLeadResponseSchema>, ConfirmLeadResponse>>,
   Check<Same<Out<typeof uploadImageResponseSchema>, UploadImageResponse>>,
   Check<Same<Out<typeof subscriptionSchema>, SubscriptionDto>>,
   Check<Same<Out<typeof subscriptionStatusSchema>, SubscriptionStatusResponse>>,

@@ -16,6 +16,36 @@ export const LeadMessages = {
   submitted: 'Thanks! You are on the list.',
 } as const;
 
+/**
+ * Double opt-in (a page's `doubleOptIn`): the confirmation link's page and call. The link is
+ * `{PUBLIC_ORIGIN}/confirm/{token}`; opening it shows a Confirm button, and only its POST confirms.
+ */
+export const ConfirmTexts = {
+  /** The thank-you subtext of a double opt-in page whose creator kept the standard one. */
+  thankYouSubtext: 'Check your inbox to confirm your e-mail.',
+  pageTitle: 'Confirm your e-mail',
+  explanation: 'Press the button to confirm your e-mail address.',
+  button: 'Confirm',
+  confirmedTitle: 'Your e-mail is confirmed',
+  confirmedText: 'Thank you. Your e-mail address is confirmed.',
+  fileLink: 'Open your file',
+  /** An unknown token, or one of a lead that expired (7 days unconfirmed) or was removed (404). */
+  unknownTitle: 'Link not valid',
+  unknownToken: 'This confirmation link is not valid or has expired. Please sign up again.',
+  /** Too many confirm calls from one address (429). */
+  tooManyConfirms: 'Too many attempts from your address. Please try again in a minute.',
+} as const;
+
+/** POST /api/confirm/{token}: the lead is confirmed (again, for a second call); `fileUrl` when the page has a file. */
+export interface ConfirmLeadResponse {
+  success: true;
+  fileUrl?: string;
+}
+
+/** A lead of a double opt-in page waits for its confirmation (`pending`); every other lead is `confirmed`. */
+export const LEAD_STATUSES = ['pending', 'confirmed'] as const;
+export type LeadStatus = (typeof LEAD_STATUSES)[number];
+
 /** A visitor's submission (JSON, or the no-JavaScript form post with the same fields). */
 export const submitLeadSchema = z.object({
   email: plainText('Email', { trim: true, error: LeadMessages.invalidEmail })
@@ -50,15 +80,20 @@ export interface LeadDto {
   id: number;
   email: string;
   createdAt: string;
+  /** `pending`: signed up on a double opt-in page and not confirmed yet (not counted in `conversions`). */
+  status: LeadStatus;
 }
 
 /** GET /api/pages/{id}/stats (the range's series and breakdowns: {@link PageAnalyticsDto}). */
 export interface PageStatsDto extends PageAnalyticsDto {
   views: number;
+  /** Confirmed leads (every lead of a page without double opt-in). */
   conversions: number;
+  /** Leads waiting for their e-mail confirmation (double opt-in), not counted in `conversions`. */
+  pending: number;
   /** Percent, one decimal; 0 without views. */
   conversionRate: number;
-  /** Newest first; at most {@link STATS_RECENT_LEADS} (the total is `conversions`). */
+  /** Newest first, pending ones included; at most {@link STATS_RECENT_LEADS} (the total is `conversions` + `pending`). */
   leads: LeadDto[];
 }
 

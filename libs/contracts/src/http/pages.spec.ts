@@ -8,6 +8,7 @@ import {
   RESERVED_SLUGS,
   conversionRate,
   createPageSchema,
+  shownThankYouSubtext,
   formatConversionRate,
   isAllowedPageUrl,
   isReservedSlug,
@@ -18,6 +19,15 @@ import { newPageFields } from '../testing';
 
 const firstMessage = (r: { success: boolean; error?: { issues: { message: string }[] } }) =>
   r.success ? undefined : r.error?.issues[0]?.message;
+
+describe('the thank-you text of a double opt-in page', () => {
+  it("asks to confirm in place of the standard text or a blank one, and keeps a creator's own", () => {
+    expect(shownThankYouSubtext({ doubleOptIn: true, thankYouSubtext: 'Check your email for your download link.' })).toBe('Check your inbox to confirm your e-mail.');
+    expect(shownThankYouSubtext({ doubleOptIn: true, thankYouSubtext: '  ' })).toBe('Check your inbox to confirm your e-mail.');
+    expect(shownThankYouSubtext({ doubleOptIn: true, thankYouSubtext: 'See you soon!' })).toBe('See you soon!');
+    expect(shownThankYouSubtext({ doubleOptIn: false, thankYouSubtext: 'Check your email for your download link.' })).toBe('Check your email for your download link.');
+  });
+});
 
 describe('page request schemas', () => {
   it('fills every field a new page leaves out with its default', () => {
@@ -35,6 +45,7 @@ describe('page request schemas', () => {
       textAlignment: 'left',
       showBranding: true,
       hidePrivacyPolicyCheckbox: false,
+      doubleOptIn: false,
       titleFont: 'Inter',
       descriptionFont: 'Inter',
       authorFont: 'Inter',

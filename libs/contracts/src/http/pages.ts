@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { hasForbiddenCharacters, notAllowedCharactersMessage, plainText } from './text';
 import { PageMessages, isExampleSlug, type TemplateCategory } from './page-texts';
+import { ConfirmTexts } from './leads';
 
 // Texts and formatting without zod live in page-texts.ts, so screens that need only them stay light.
 export * from './page-texts';
@@ -174,6 +175,18 @@ const optionalEmail = (label: string, error: string) =>
 const color = z.string({ error: PageMessages.invalidColor }).regex(/^#[0-9a-fA-F]{6}$/, { error: PageMessages.invalidColor });
 const font = z.enum(FONTS, { error: PageMessages.invalidFont });
 
+/** The thank-you subtext a new page starts with. */
+export const STANDARD_THANK_YOU_SUBTEXT = 'Check your email for your download link.';
+
+/**
+ * The thank-you subtext a visitor sees: on a double opt-in page whose creator kept the standard text (or left it
+ * blank), 'Check your inbox to confirm your e-mail.'; a text the creator wrote is theirs and stays.
+ */
+export function shownThankYouSubtext(fields: { doubleOptIn: boolean; thankYouSubtext: string }): string {
+  const own = fields.thankYouSubtext.trim();
+  return fields.doubleOptIn && (own === '' || own === STANDARD_THANK_YOU_SUBTEXT) ? ConfirmTexts.thankYouSubtext : fields.thankYouSubtext;
+}
+
 export const slugSchema = plainText('Slug', { trim: true, error: PageMessages.slugRequired })
   .min(1, { error: PageMessages.slugRequired })
   .max(PAGE_LIMITS.slugMax, { error: PageMessages.slugTooLong })
@@ -209,12 +222,17 @@ export const pageFieldsSchema = z.object({
     .default('Thank you!'),
   thankYouSubtext: plainText('Thank-you subtext', { multiline: true })
     .max(PAGE_LIMITS.paragraph, { error: `Thank-you subtext must be at most ${PAGE_LIMITS.paragraph} characters` })
-    .default('Check your email for your download link.'),
+    .default(STANDARD_THANK_YOU_SUBTEXT),
   thankYouButtonText: optionalText('Thank-you button text', PAGE_LIMITS.buttonText),
   thankYouButtonUrl: optionalUrl('Thank-you button URL'),
   textAlignment: z.enum(['left', 'center'], { error: PageMessages.invalidAlignment }).default('left'),
   showBranding: z.boolean().default(true),
   hidePrivacyPolicyCheckbox: z.boolean().default(false),
+  /**
+   * Double opt-in (any plan): a sign-up is kept `pending` and the visitor is e-mailed a link to confirm it; the
+   * file e-mail and the webhook follow the confirmation.
+   */
+  doubleOptIn: z.boolean().default(false),
   titleFont: font.default('Inter'),
   descriptionFont: font.default('Inter'),
   authorFont: font.default('Inter'),
@@ -332,7 +350,10 @@ export interface PageDto extends StoredPageFields {
   id: number;
   userId: number;
   views: number;
+  /** Confirmed leads. */
   conversions: number;
+  /** Sign-ups waiting for their e-mail confirmation (double opt-in): not conversions yet. */
+  pending: number;
   /**
    * Paused after the owner's downgrade ({@link PausedPageTexts}): visitors get 404 'This page is paused',
    * no sign-ups; the owner still edits it and sees its stats and leads until they are removed.

@@ -13,6 +13,7 @@ describe('job contracts', () => {
       'email.email-change-confirm',
       'email.email-change-notice',
       'email.file-delivery',
+      'email.lead-confirmation',
       'email.lead-removal-warning',
       'email.password-reset',
       'email.payment-failed',

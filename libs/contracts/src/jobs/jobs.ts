@@ -156,6 +156,26 @@ export const JOBS = {
     }),
   },
   /**
+   * Ask a visitor to confirm their sign-up on a double opt-in page (recorded by the leads service with the
+   * pending lead, again when the visitor signs up again after 10 minutes, and once as the reminder after 48
+   * hours): one Confirm button to `{PUBLIC_ORIGIN}/confirm/{token}`. The token is sealed with the platform
+   * secret (the leads service keeps only its hash). It carries what the e-mail shows: the page's title and the
+   * creator's name (the delivery e-mail's sender name), and their reply-to.
+   */
+  'email.lead-confirmation': {
+    queue: QueueName.Email,
+    schema: z.object({
+      v: z.literal(1),
+      leadId: id,
+      to: z.string().min(3).max(320),
+      page: z.object({ id, title: pageTitle }),
+      senderName: z.string().max(100),
+      replyTo: z.string().min(3).max(320).nullable(),
+      sealedToken,
+      reminder: z.boolean(),
+    }),
+  },
+  /**
    * Tell a user their Pro plan started (an operator grant or a Stripe subscription): until when, if it ends.
    * `trial`: it is the free trial, which ends at `until` (the e-mail says so).
    */
@@ -313,6 +333,16 @@ export const JOBS = {
   'leads.delete-contacts-for-page': {
     queue: QueueName.Leads,
     schema: z.object({ v: z.literal(1), pageId: z.number().int().positive() }),
+  },
+  /**
+   * Double opt-in upkeep (a repeatable job of the leads service): remind, once, the visitors whose sign-up has
+   * waited 48 hours for its confirmation, and remove the sign-ups still unconfirmed after 7 days.
+   */
+  'leads.opt-in-sweep': {
+    queue: QueueName.Leads,
+    schema: z.object({ v: z.literal(1) }),
+    // Every 15 minutes: a reminder or a removal happens within a quarter of an hour of its time.
+    repeat: { pattern: '*/15 * * * *', attempts: 3 },
   },
   /**
    * Tell a Pro user's automation tool about a new lead (Standard Webhooks signature). Recorded by the leads

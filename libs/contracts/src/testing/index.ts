@@ -25,6 +25,7 @@ export function makePageDto(overrides: Partial<PageDto> = {}): PageDto {
     ...newPageFields('free-guide'),
     views: 0,
     conversions: 0,
+    pending: 0,
     paused: false,
     createdAt: CREATED_AT,
     updatedAt: CREATED_AT,

@@ -10,4 +10,9 @@ export class LeadsDirectory {
   conversionsFor(pageIds: number[]): Promise<Map<number, number>> {
     return this.leads.conversionsFor(pageIds);
   }
+
+  /** Sign-ups per page waiting for their e-mail confirmation (double opt-in; pages without any may be missing). */
+  pendingFor(pageIds: number[]): Promise<Map<number, number>> {
+    return this.leads.pendingFor(pageIds);
+  }
 }

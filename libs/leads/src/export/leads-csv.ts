@@ -10,6 +10,8 @@ export const CSV_COLUMNS = [
   'created_at',
   'consent_at',
   'page_slug',
+  'status',
+  'confirmed_at',
   'consent_version',
   'signup_ip',
   ...LEAD_SOURCE_COLUMNS,
@@ -62,6 +64,9 @@ export function leadsCopySql(pageId: number, slugLiteral: string, options: CsvOp
     created_at: isoTimestampSql('created_at'),
     consent_at: isoTimestampSql('consent_at'),
     page_slug: `${slugLiteral}::text`,
+    // `pending` or `confirmed`; when the visitor confirmed by e-mail (double opt-in), empty otherwise.
+    status: 'status',
+    confirmed_at: isoTimestampSql('confirmed_at'),
     // The SHA-256 of the consent text shown (hex: never a formula); empty when none was shown or recorded.
     consent_version: 'consent_version',
     // host(): the address alone, without the /32 or /128 an inet would print.

@@ -13,7 +13,7 @@ export class ConsentRecordController {
   @ApiDoc({
     summary: "How one lead was given: the page's consent record for it",
     description:
-      'The consent text the visitor was shown (exactly, and its SHA-256 as `consentVersion`; `consentShown: false` when the page hid its consent checkbox), the privacy link beside it, when they ticked it and signed up, and with `LEAD_EVIDENCE=full` their IP address and user agent then. `confirmation` is null: leads are not confirmed by e-mail on this server. The page\'s owner only.',
+      'The consent text the visitor was shown (exactly, and its SHA-256 as `consentVersion`; `consentShown: false` when the page hid its consent checkbox), the privacy link beside it, when they ticked it and signed up, and with `LEAD_EVIDENCE=full` their IP address and user agent then. `confirmation` is when the visitor confirmed their address on a double opt-in page (with `LEAD_EVIDENCE=full` their IP address and user agent then), null when there was none. The page\'s owner only.',
     ok: consentRecordSchema,
     errors: { 404: [PageMessages.pageNotFound, LeadMessages.leadNotFound] },
   })

@@ -59,7 +59,7 @@ describe('leads: where each lead came from', () => {
     const csv = await pro.client.get(`/api/pages/${page.id}/export`);
     expect(csv.status).toBe(200);
     const lines = csv.text.trim().split('\n');
-    expect(lines[0]).toBe('email,created_at,consent_at,page_slug,consent_version,signup_ip,source,referrer,ref,source_param,utm_source,utm_medium,utm_campaign,device');
+    expect(lines[0]).toBe('email,created_at,consent_at,page_slug,status,confirmed_at,consent_version,signup_ip,source,referrer,ref,source_param,utm_source,utm_medium,utm_campaign,device');
     const row = (email: string) => lines.find((l) => l.startsWith(email))!.split(',').slice(-8);
     // `source` by precedence: ref > source > utm_source > referrer.
     expect(row('ada@example.com')).toEqual(['bio', 'social.example', 'bio', '', 'ig', '', 'spring', 'phone']);

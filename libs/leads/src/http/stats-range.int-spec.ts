@@ -102,6 +102,7 @@ describe('leads: stats over a range, and the leads list', () => {
       id: expect.any(Number),
       email: 'reader30@even.example',
       createdAt: expect.any(String),
+      status: 'confirmed',
       referrer: 't.co',
       ref: 'podcast',
       source: null,

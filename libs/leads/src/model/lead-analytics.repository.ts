@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { LEADS_PAGE_SIZE, leadSourceLabel, type LeadListItemDto } from '@plink/contracts';
+import { LEADS_PAGE_SIZE, leadSourceLabel, type LeadListItemDto, type LeadStatus } from '@plink/contracts';
 
 /** The lead columns a breakdown groups by, per kind of source (as the pages service names the kinds). */
 const KIND_COLUMNS = { referrer: 'referrer', utm_source: 'utm_source', utm_medium: 'utm_medium', utm_campaign: 'utm_campaign', device: 'device' } as const;
@@ -10,6 +10,7 @@ interface ListRow {
   id: number;
   email: string;
   created_at: Date;
+  status: LeadStatus;
   referrer: string | null;
   ref: string | null;
   ref_source: string | null;
@@ -24,12 +25,12 @@ interface ListRow {
 export class LeadAnalyticsRepository {
   constructor(private readonly em: EntityManager) {}
 
-  /** Leads per UTC day in [from, to]. */
+  /** Confirmed leads (conversions) per UTC day of sign-up in [from, to]; a double opt-in lead still pending is not one. */
   async perDay(pageId: number, from: string, to: string): Promise<Map<string, number>> {
     const rows: { day: string; leads: string }[] = await this.em.execute(
       `select to_char((created_at at time zone 'UTC')::date, 'YYYY-MM-DD') as day, count(*) as leads
          from leads.leads
-        where page_id = ? and created_at >= (?::date)::timestamp at time zone 'UTC' and created_at < ((?::date) + 1)::timestamp at time zone 'UTC'
+        where page_id = ? and status = 'confirmed' and created_at >= (?::date)::timestamp at time zone 'UTC' and created_at < ((?::date) + 1)::timestamp at time zone 'UTC'
         group by 1`,
       [pageId, from, to],
     );
@@ -42,7 +43,7 @@ export class LeadAnalyticsRepository {
     const rows: { kind: LeadSourceKind; value: string; leads: string }[] = await this.em.execute(
       `with range as (
          select referrer, utm_source, utm_medium, utm_campaign, device from leads.leads
-          where page_id = ? and created_at >= (?::date)::timestamp at time zone 'UTC' and created_at < ((?::date) + 1)::timestamp at time zone 'UTC'
+          where page_id = ? and status = 'confirmed' and created_at >= (?::date)::timestamp at time zone 'UTC' and created_at < ((?::date) + 1)::timestamp at time zone 'UTC'
        )
        select kind, value, count(*) as leads from (${parts.join(' union all ')}) s group by kind, value`,
       [pageId, from, to],
@@ -57,7 +58,7 @@ export class LeadAnalyticsRepository {
     const params = like ? [pageId, like] : [pageId];
     const [rows, count] = await Promise.all([
       this.em.execute<ListRow[]>(
-        `select id, email, created_at, referrer, ref, ref_source, utm_source, utm_medium, utm_campaign, device
+        `select id, email, created_at, status, referrer, ref, ref_source, utm_source, utm_medium, utm_campaign, device
            from leads.leads where ${where} order by id desc limit ? offset ?`,
         [...params, LEADS_PAGE_SIZE, (page - 1) * LEADS_PAGE_SIZE],
       ),
@@ -67,7 +68,7 @@ export class LeadAnalyticsRepository {
       total: Number(count[0]?.total ?? 0),
       leads: rows.map((r) => {
         const source = { referrer: r.referrer, ref: r.ref, source: r.ref_source, utmSource: r.utm_source, utmMedium: r.utm_medium, utmCampaign: r.utm_campaign, device: r.device };
-        return { id: Number(r.id), email: r.email, createdAt: new Date(r.created_at).toISOString(), ...source, sourceLabel: leadSourceLabel(source) };
+        return { id: Number(r.id), email: r.email, createdAt: new Date(r.created_at).toISOString(), status: r.status, ...source, sourceLabel: leadSourceLabel(source) };
       }),
     };
   }

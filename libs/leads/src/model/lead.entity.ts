@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import type { LeadStatus } from '@plink/contracts';
 
 /**
  * An e-mail address a visitor left on a page. One per page and lower-cased address
@@ -35,6 +36,16 @@ export const LeadSchema = defineEntity({
     utmCampaign: p.string().length(100).nullable(),
     device: p.string().length(8).nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
+    /** `pending` until the visitor confirms on a double opt-in page; `confirmed` otherwise. */
+    status: p.string().$type<LeadStatus>().length(10).default('confirmed'),
+    /** When, from which address and browser the visitor confirmed (double opt-in); null otherwise. */
+    confirmedAt: p.datetime().nullable(),
+    confirmIp: p.string().length(45).nullable(),
+    confirmUserAgent: p.string().length(500).nullable(),
+    /** The last e-mail a repeated sign-up had sent (confirmation or file again): once per 10 minutes. */
+    mailedAt: p.datetime().nullable(),
+    /** When the one reminder to confirm was sent. */
+    remindedAt: p.datetime().nullable(),
   },
 });
 export class Lead extends LeadSchema.class {}

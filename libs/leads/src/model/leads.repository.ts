@@ -3,7 +3,7 @@ import type { PoolClient } from 'pg';
 import { Injectable, ServiceUnavailableException } from '@nestjs/common';
 import type { QueryResult } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { LeadMessages } from '@plink/contracts';
+import { LeadMessages, type LeadStatus } from '@plink/contracts';
 import { Outbox, type NewRowJobs } from '@plink/queue';
 import { nativePoolOf } from '@plink/data';
 import { LeanCopyToStream } from '../export/copy-out-stream';
@@ -44,6 +44,7 @@ export interface LeadRow {
   email: string;
   createdAt: Date;
   consentAt: Date | null;
+  status: LeadStatus;
 }
 
 interface RawLeadRow {
@@ -51,6 +52,7 @@ interface RawLeadRow {
   email: string;
   created_at: Date | string;
   consent_at: Date | string | null;
+  status: LeadStatus;
 }
 
 const toDate = (v: Date | string) => (v instanceof Date ? v : new Date(v));
@@ -59,6 +61,7 @@ const toLeadRow = (r: RawLeadRow): LeadRow => ({
   email: r.email,
   createdAt: toDate(r.created_at),
   consentAt: r.consent_at === null ? null : toDate(r.consent_at),
+  status: r.status,
 });
 
 const byKey = (a: BatchLead, b: BatchLead) =>
@@ -183,6 +186,18 @@ export class LeadsRepository {
     return result;
   }
 
+  /** Leads per page waiting for their e-mail confirmation (double opt-in; pages without any may be missing). */
+  async pendingFor(pageIds: number[]): Promise<Map<number, number>> {
+    const result = new Map<number, number>();
+    if (pageIds.length === 0) return result;
+    const rows: { page_id: number; pending: number }[] = await this.em.execute(
+      `select page_id, count(*)::int as pending from leads.leads where status = 'pending' and page_id = any(?::int[]) group by page_id`,
+      [`{${pageIds.map((id) => Math.trunc(id)).join(',')}}`],
+    );
+    for (const row of rows) result.set(Number(row.page_id), Number(row.pending));
+    return result;
+  }
+
   async conversions(pageId: number): Promise<number> {
     return (await this.conversionsFor([pageId])).get(pageId) ?? 0;
   }
@@ -219,7 +234,7 @@ export class LeadsRepository {
   /** The page's newest leads first. */
   async recent(pageId: number, limit: number): Promise<LeadRow[]> {
     const rows: RawLeadRow[] = await this.em.execute(
-      `select id, email, created_at, consent_at from leads.leads where page_id = ?
+      `select id, email, created_at, consent_at, status from leads.leads where page_id = ?
         order by created_at desc, id desc limit ?`,
       [pageId, limit],
     );

@@ -2,12 +2,13 @@ import { Processor } from '@nestjs/bullmq';
 import { QUEUE_SETTINGS, QueueName } from '@plink/contracts';
 import { ContractWorker, type JobHandlers } from '@plink/queue';
 import { ApplyOwnerPlanService, ApplyPageChangeService } from '../page-facts/apply-page-change';
+import { OptInSweepService } from '../double-opt-in/opt-in-sweep.service';
 import { DeletePageContactsService } from '../use-cases/delete-page-contacts.service';
 import { DeletePageLeadsService } from '../use-cases/delete-page-leads.service';
 
 /**
  * The leads service's own queue: removing the leads of deleted pages, and the contacts of paused pages 30 days
- * after a downgrade; the pages service's page changes and billing's plan changes, into the read model of pages.
+ * after a downgrade, the double opt-in sweep; the pages service's page changes and billing's plan changes, into the read model of pages.
  */
 @Processor(QueueName.Leads, { concurrency: QUEUE_SETTINGS[QueueName.Leads].concurrency })
 export class LeadsProcessor extends ContractWorker<QueueName.Leads> {
@@ -19,6 +20,9 @@ export class LeadsProcessor extends ContractWorker<QueueName.Leads> {
     },
     'page.changed': (payload) => this.applyPageChange.execute(payload),
     'plan.changed': (payload) => this.applyOwnerPlan.execute(payload),
+    'leads.opt-in-sweep': async () => {
+      await this.optInSweep.execute();
+    },
   };
 
   constructor(
@@ -26,6 +30,7 @@ export class LeadsProcessor extends ContractWorker<QueueName.Leads> {
     private readonly deleteContacts: DeletePageContactsService,
     private readonly applyPageChange: ApplyPageChangeService,
     private readonly applyOwnerPlan: ApplyOwnerPlanService,
+    private readonly optInSweep: OptInSweepService,
   ) {
     super();
   }

@@ -1,5 +1,5 @@
 import { BadRequestException, Inject, Injectable, NotFoundException } from '@nestjs/common';
-import { LeadMessages, mayBePageSlug, submitLeadSchema, type JobPayload, type PublicPageDto, type SubmitLeadResponse } from '@plink/contracts';
+import { LeadMessages, mayBePageSlug, submitLeadSchema, type PublicPageDto, type SubmitLeadResponse } from '@plink/contracts';
 import { thankYouButton } from '@plink/page-render';
 import { APP_CONFIG, type AppConfig } from '@plink/config';
 import { Outbox, type DeferredJob } from '@plink/queue';
@@ -10,6 +10,8 @@ import { ConsentTexts } from '../model/consent-texts';
 import { evidenceOf, type LeadEvidence } from '../model/lead-evidence';
 import { sendsWebhook, type SubmissionPage } from '../page-facts/page-facts.repository';
 import { SubmissionPages } from '../page-facts/submission-pages';
+import { fileDeliveryOf, webhookDeliveryOf } from './lead-jobs';
+import { DoubleOptInService } from '../double-opt-in/double-opt-in.service';
 
 const validate = new ZodPipe(submitLeadSchema);
 
@@ -28,31 +30,12 @@ export function thankYouOf(page: PublicPageDto): SubmitLeadResponse {
 }
 
 /**
- * The file e-mail of a new lead: the page's delivery e-mail as its facts say (sender name, reply-to, subject and
- * text as the creator wrote them, the owner's address as the reply-to unless they chose one), the button colour
- * and branding the visitor's page shows. Facts from before the delivery e-mail existed: the standard e-mail from
- * the owner's username.
- */
-export function fileDeliveryOf(page: SubmissionPage, to: string): JobPayload<'email.file-delivery'> {
-  const mail = page.deliveryEmail;
-  return {
-    v: 1,
-    to,
-    page: { id: page.id, title: page.public.title, fileUrl: page.fileUrl! },
-    senderName: mail?.senderName ?? page.ownerUsername,
-    replyTo: mail?.replyTo ?? null,
-    subject: mail?.subject ?? null,
-    bodyHtml: mail?.bodyHtml ?? null,
-    buttonColor: page.public.buttonColor,
-    branding: page.public.showBranding,
-  };
-}
-
-/**
  * A visitor leaves an e-mail address on a page (JSON call or the no-JavaScript form post).
  * One lead per page and lower-cased address: the lead, its conversion and its jobs (file e-mail,
  * Pro webhook) are written in one transaction, and only when the address is new to the page; a
- * repeat, a double click or a bot caught by the honeypot gets the same success answer.
+ * repeat, a double click or a bot caught by the honeypot gets the same success answer (a repeat of a known
+ * address gets its file e-mail, or its pending confirmation e-mail, again: at most once per 10 minutes). On a
+ * double opt-in page the lead is stored pending, and the file e-mail and webhook wait for its confirmation.
  */
 @Injectable()
 export class CaptureLeadService {
@@ -61,6 +44,7 @@ export class CaptureLeadService {
     private readonly leads: LeadBatcher,
     private readonly outbox: Outbox,
     private readonly limiter: RateLimiter,
+    private readonly optIn: DoubleOptInService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly consentTexts: ConsentTexts,
   ) {}
@@ -117,6 +101,12 @@ export class CaptureLeadService {
     if (!decision.allowed) throw tooManyRequests(LeadMessages.tooManySubmissions, decision.retryAfterSeconds);
   }
 
+  private hosts?: string[];
+  /** The hosts a referrer is not counted from (the landing pages' and the app's). */
+  private get ownHosts(): string[] {
+    return (this.hosts ??= [hostOf(this.config.appOrigin), hostOf(this.config.publicOrigin)].filter((h): h is string => !!h));
+  }
+
   /**
    * The lead, its conversion and its jobs (file e-mail, Pro webhook, each with the lead's id) in one
    * statement, so they are saved together or not at all — a statement shared with the submissions that
@@ -126,13 +116,9 @@ export class CaptureLeadService {
    * due is decided here: the lead is new and the page has a file, or its webhook on and its owner on Pro in
    * the plan version this capture read (kept on the lead: the plan in force for it).
    */
-  private hosts?: string[];
-  /** The hosts a referrer is not counted from (the landing pages' and the app's). */
-  private get ownHosts(): string[] {
-    return (this.hosts ??= [hostOf(this.config.appOrigin), hostOf(this.config.publicOrigin)].filter((h): h is string => !!h));
-  }
-
   private async store(page: SubmissionPage, email: string, consentAt: Date | null, evidence: LeadEvidence, source: VisitSource): Promise<void> {
+    // A double opt-in page keeps the lead pending and e-mails the confirmation link instead (DoubleOptInService).
+    if (page.public.doubleOptIn) return this.optIn.signUp(page, email, consentAt, evidence, source);
     const jobs: DeferredJob[] = [];
     if (page.fileUrl) {
       jobs.push({
@@ -144,21 +130,12 @@ export class CaptureLeadService {
     if (sendsWebhook(page)) {
       jobs.push({
         name: 'webhook.deliver',
-        payload: {
-          v: 1,
-          pageId: page.id,
-          email,
-          consentAt: consentAt ? consentAt.toISOString() : null,
-          page: { slug: page.slug, title: page.public.title, url: `${this.config.publicOrigin}/${page.slug}` },
-          pageVersion: page.version,
-          planVersion: page.planVersion,
-          source: { referrer: source.referrer, utmSource: source.utmSource, utmMedium: source.utmMedium, utmCampaign: source.utmCampaign, device: source.device },
-        },
+        payload: webhookDeliveryOf(page, email, consentAt, this.config.publicOrigin, source),
         idField: 'leadId',
         timeField: 'createdAt',
       });
     }
-    await this.leads.store({
+    const id = await this.leads.store({
       pageId: page.id,
       email,
       emailLower: email.toLowerCase(),
@@ -168,6 +145,8 @@ export class CaptureLeadService {
       evidence,
       source,
     });
+    // The address was already a lead of the page: its file again, or its confirmation link again (throttled).
+    if (id === null) await this.optIn.signedUpAgain(page, email);
   }
 }
 

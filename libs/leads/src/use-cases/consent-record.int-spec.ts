@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { consentStatement } from '@plink/page-render';
 import { initLogger } from '@plink/observability';
+import { QueueName } from '@plink/contracts';
+import { unseal } from '@plink/crypto';
 import { LeadsTestApp, okAnswer, type Creator } from '../testing/leads-test-app';
 
 /** The version a lead records: the SHA-256 of the exact label the page shows. */
@@ -193,6 +195,20 @@ describe('leads: consent record (LEAD_EVIDENCE=minimal)', () => {
     await t?.close();
   });
 
+  it('keeps the time of a double opt-in confirmation, but not the address or browser that confirmed', async () => {
+    const page = await t.createPage(owner, { doubleOptIn: true });
+    const headers = { 'x-forwarded-for': '203.0.113.52', 'user-agent': 'Minimal/1.0' };
+    await t.submit(page.slug, { email: 'confirms@example.com', consent: true }, t.client(headers));
+    const id = await t.leadId(page.id, 'confirms@example.com');
+    await t.outboxDrained();
+    const [job] = (await t.jobsOf(QueueName.Email, 'email.lead-confirmation')).filter((j) => j.data.payload.leadId === id);
+    const token = unseal(t.config.sessionSecret, job.data.payload.sealedToken);
+    expect((await t.client(headers).post(`/api/confirm/${token}`)).status).toBe(200);
+    const record = await owner.client.get(`/api/pages/${page.id}/leads/${id}/consent`);
+    expect(record.body.confirmation).toEqual({ at: expect.any(String), ip: null, userAgent: null });
+    expect(record.body.signup).toMatchObject({ ip: null, userAgent: null });
+  });
+
   it('keeps the times and the text but no address or browser, for a JSON submission and a form post', async () => {
     const page = await t.createPage(owner);
     const headers = { 'x-forwarded-for': '203.0.113.50', 'user-agent': 'Minimal/1.0' };
@@ -218,7 +234,7 @@ describe('leads: consent record (LEAD_EVIDENCE=minimal)', () => {
     await t.submit(page.slug, { email: 'csv@example.com', consent: true }, t.client({ 'x-forwarded-for': '203.0.113.51' }));
     const res = await fetch(`${t.origin}/api/pages/${page.id}/export`, { headers: { cookie: owner.client.cookieHeader() } });
     const lines = (await res.text()).trimEnd().split('\n');
-    expect(lines[0]).toBe('email,created_at,consent_at,page_slug,consent_version');
-    expect(lines[1]).toMatch(new RegExp(`^csv@example\\.com,[^,]+,[^,]+,${page.slug},${SHOWN_VERSION}$`));
+    expect(lines[0]).toBe('email,created_at,consent_at,page_slug,status,confirmed_at,consent_version,source,referrer,ref,source_param,utm_source,utm_medium,utm_campaign,device');
+    expect(lines[1]).toMatch(new RegExp(`^csv@example\\.com,[^,]+,[^,]+,${page.slug},confirmed,,${SHOWN_VERSION},,,,,,,,desktop$`));
   });
 });

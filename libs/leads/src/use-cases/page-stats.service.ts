@@ -4,7 +4,10 @@ import { LeadsRepository } from '../model/leads.repository';
 import { OwnedPages } from './owned-pages';
 import { PageAnalytics, rangeOf } from './page-analytics';
 
-/** GET /api/pages/{id}/stats: views, conversions, rate, the newest leads, and the range's series and breakdowns (owner only). */
+/**
+ * GET /api/pages/{id}/stats: views, conversions (confirmed leads), pending leads, rate, the newest leads, and the
+ * range's series and breakdowns (owner only).
+ */
 @Injectable()
 export class PageStatsService {
   constructor(
@@ -16,8 +19,9 @@ export class PageStatsService {
   async execute(pageId: string, userId: number, query: { from?: unknown; to?: unknown } = {}): Promise<PageStatsDto> {
     const range = rangeOf(query);
     const page = await this.owned.find(pageId, userId);
-    const [conversions, recent, analytics] = await Promise.all([
+    const [conversions, pending, recent, analytics] = await Promise.all([
       this.leads.conversions(page.id),
+      this.leads.pendingFor([page.id]),
       this.leads.recent(page.id, STATS_RECENT_LEADS),
       this.analytics.of(page.id, range),
     ]);
@@ -25,8 +29,9 @@ export class PageStatsService {
       ...analytics,
       views: page.views,
       conversions,
+      pending: pending.get(page.id) ?? 0,
       conversionRate: conversionRate(page.views, conversions),
-      leads: recent.map((l) => ({ id: l.id, email: l.email, createdAt: l.createdAt.toISOString() })),
+      leads: recent.map((l) => ({ id: l.id, email: l.email, createdAt: l.createdAt.toISOString(), status: l.status })),
     };
   }
 }

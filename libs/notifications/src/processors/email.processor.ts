@@ -6,6 +6,7 @@ import { ContractWorker, type JobHandlers } from '@plink/queue';
 import { Mailer, type MailMessage } from '@plink/mail';
 import { unseal } from '@plink/crypto';
 import { fileDeliveryEmail } from '../templates/file-delivery-email';
+import { leadConfirmationEmail } from '../templates/lead-confirmation-email';
 import { emailChangeConfirmEmail, emailChangeNoticeEmail, passwordResetEmail, verificationEmail } from '../templates/identity-emails';
 import { leadRemovalWarningEmail, paymentFailedEmail, proEndedEmail, proStartedEmail, trialEndingEmail } from '../templates/plan-emails';
 import { webhookDisabledEmail } from '../templates/webhook-emails';
@@ -16,7 +17,7 @@ import { webhookDisabledEmail } from '../templates/webhook-emails';
  * This service reads no other service's tables: a job carries what its e-mail shows (the address and name,
  * the page's title and file link), and the checks that need another service's data were made by that service
  * before it recorded the job (see the producers: identity addresses account e-mails and checks them, the leads
- * service records the file e-mail of a new lead only; billing records its plan e-mails with identity, and the
+ * service records the file e-mail of a new or confirmed lead, and the confirmation e-mail of a double opt-in sign-up; billing records its plan e-mails with identity, and the
  * lead-removal warning with the pages service).
  */
 @Processor(QueueName.Email, { concurrency: QUEUE_SETTINGS[QueueName.Email].concurrency })
@@ -28,6 +29,7 @@ export class EmailProcessor extends ContractWorker<QueueName.Email> {
     'email.email-change-confirm': (payload) => this.send(emailChangeConfirmEmail(this.config.appOrigin, payload.to, this.token(payload.sealedToken))),
     'email.email-change-notice': (payload) => this.send(emailChangeNoticeEmail(this.config.appOrigin, payload.to, payload.newEmail, payload.stage)),
     'email.file-delivery': (payload) => this.send(fileDeliveryEmail(this.config.appOrigin, payload)),
+    'email.lead-confirmation': (payload) => this.send(leadConfirmationEmail(this.config.publicOrigin, payload, this.token(payload.sealedToken))),
     'email.pro-started': (payload) =>
       this.send(proStartedEmail(this.config.appOrigin, payload.to, payload.until ? new Date(payload.until) : null, payload.trial ? 'trial' : 'plan')),
     'email.trial-ending': (payload) => this.send(trialEndingEmail(this.config.appOrigin, payload.to, new Date(payload.trialEnd), payload.cardOnFile)),

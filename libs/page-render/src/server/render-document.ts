@@ -135,7 +135,7 @@ function renderDocument(page: PublicPageDto, options: PublicPageDocumentOptions)
   return { html, inlineScripts };
 }
 
-const NOT_FOUND_CSS =
+export const NOT_FOUND_CSS =
   'html,body{margin:0}body{min-height:100vh;display:flex;align-items:center;justify-content:center;padding:24px;box-sizing:border-box;' +
   'font-family:system-ui,-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;color:#111827;background:#f9fafb;text-align:center}' +
   'h1{margin:0 0 8px;font-size:28px}p{margin:0 0 24px;color:#4b5563}a{display:inline-block;padding:10px 18px;border-radius:8px;' +

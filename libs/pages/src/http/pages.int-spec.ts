@@ -37,6 +37,7 @@ describe('pages API', () => {
         ...newPageFields(s),
         views: 0,
         conversions: 0,
+        pending: 0,
         paused: false,
         createdAt: expect.any(String),
         updatedAt: expect.any(String),

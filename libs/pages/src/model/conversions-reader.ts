@@ -6,4 +6,9 @@
 export abstract class ConversionsReader {
   /** Conversions per page id; pages without any may be missing from the map. */
   abstract conversionsFor(pageIds: number[]): Promise<Map<number, number>>;
+
+  /** Sign-ups per page id waiting for their e-mail confirmation (double opt-in); none unless the reader knows of them. */
+  async pendingFor(_pageIds: number[]): Promise<Map<number, number>> {
+    return new Map();
+  }
 }

@@ -1,4 +1,4 @@
-import { pageFieldsSchema, type PageDto, type PageTemplateDto, type PublicPageDto } from '@plink/contracts';
+import { pageFieldsSchema, shownThankYouSubtext, type PageDto, type PageTemplateDto, type PublicPageDto } from '@plink/contracts';
 import type { Page } from './page.entity';
 
 /** The owner data a visitor's page needs (the pages service's copy of its owners). */
@@ -36,13 +36,14 @@ export function withEveryField(values: Record<string, unknown>): PageFieldValues
 }
 
 /** A page as its owner sees it. */
-export function toPageDto(page: Page, conversions: number): PageDto {
+export function toPageDto(page: Page, conversions: number, pending = 0): PageDto {
   return {
     id: page.id,
     userId: page.userId,
     ...fieldsOf(page),
     views: Number(page.views ?? 0),
     conversions,
+    pending,
     paused: !!page.pausedAt,
     createdAt: new Date(page.createdAt).toISOString(),
     updatedAt: new Date(page.updatedAt ?? page.createdAt).toISOString(),
@@ -73,6 +74,8 @@ export function toPublicPage(page: Page, owner: PageOwner): PublicPageDto {
     textAlignment: f.textAlignment,
     showBranding: pro ? f.showBranding : true,
     hidePrivacyPolicyCheckbox: f.hidePrivacyPolicyCheckbox,
+    // The leads service reads it from the page's facts (`public`): whether a sign-up waits for its confirmation.
+    doubleOptIn: f.doubleOptIn,
     titleFont: f.titleFont,
     descriptionFont: f.descriptionFont,
     authorFont: f.authorFont,
@@ -80,7 +83,7 @@ export function toPublicPage(page: Page, owner: PageOwner): PublicPageDto {
     descriptionBold: f.descriptionBold,
     authorBold: f.authorBold,
     thankYouHeadline: f.thankYouHeadline,
-    thankYouSubtext: f.thankYouSubtext,
+    thankYouSubtext: shownThankYouSubtext(f),
     thankYouButtonText: f.thankYouButtonText,
     thankYouButtonUrl: f.thankYouButtonUrl,
     redirectUrl: f.redirectUrl,

@@ -52,6 +52,8 @@ export const PageSchema = defineEntity({
     textAlignment: p.string().$type<'left' | 'center'>().length(6).default('left'),
     showBranding: p.boolean().default(true),
     hidePrivacyPolicyCheckbox: p.boolean().default(false),
+    /** Double opt-in: sign-ups wait for the visitor's e-mail confirmation (see 'page.changed': `public.doubleOptIn`). */
+    doubleOptIn: p.boolean().default(false),
     titleFont: p.string().$type<Font>().length(40).default('Inter'),
     descriptionFont: p.string().$type<Font>().length(40).default('Inter'),
     authorFont: p.string().$type<Font>().length(40).default('Inter'),

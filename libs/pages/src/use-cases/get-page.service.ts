@@ -15,7 +15,7 @@ export class GetPageService {
   async execute(userId: number, pageId: number): Promise<PageDto> {
     const page = await this.pages.findOwned(pageId, userId);
     if (!page) throw new NotFoundException({ message: PageMessages.pageNotFound });
-    const counts = await this.conversions.conversionsFor([page.id]);
-    return toPageDto(page, counts.get(page.id) ?? 0);
+    const [counts, pending] = await Promise.all([this.conversions.conversionsFor([page.id]), this.conversions.pendingFor([page.id])]);
+    return toPageDto(page, counts.get(page.id) ?? 0, pending.get(page.id) ?? 0);
   }
 }

@@ -15,7 +15,8 @@ export class ListPagesService {
   async execute(userId: number): Promise<PageDto[]> {
     const pages = await this.pages.listByOwner(userId);
     if (pages.length === 0) return [];
-    const counts = await this.conversions.conversionsFor(pages.map((p) => p.id));
-    return pages.map((page) => toPageDto(page, counts.get(page.id) ?? 0));
+    const ids = pages.map((p) => p.id);
+    const [counts, pending] = await Promise.all([this.conversions.conversionsFor(ids), this.conversions.pendingFor(ids)]);
+    return pages.map((page) => toPageDto(page, counts.get(page.id) ?? 0, pending.get(page.id) ?? 0));
   }
 }

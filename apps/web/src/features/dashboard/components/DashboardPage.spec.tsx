@@ -4,7 +4,7 @@ import { deferred, freePlan, makePage, makeSubscription, type MockReply, mockFet
 import { findToast, renderApp } from '../../../test/render-app';
 
 const guide = makePage({ id: 1, title: 'Free Guide', slug: 'free-guide', views: 200, conversions: 25 });
-const waitlist = makePage({ id: 2, title: 'Waitlist', slug: 'waitlist', views: 0, conversions: 0 });
+const waitlist = makePage({ id: 2, title: 'Waitlist', slug: 'waitlist', views: 0, conversions: 0, pending: 3 });
 
 async function openDashboard(pages: PageDto[], { isPremium = true, routes = {} } = {}) {
   const fetchMock = mockFetch({
@@ -40,6 +40,9 @@ describe('/dashboard summary and table', () => {
     expect(first.getByText('25 conversions')).toBeInTheDocument();
     expect(first.getByText('12.5%')).toBeInTheDocument();
     expect(within(row('Waitlist')).getByText('0%')).toBeInTheDocument();
+    // Double opt-in sign-ups not confirmed yet: shown apart, not in the conversions nor the total.
+    expect(within(row('Waitlist')).getByText('3 pending')).toBeInTheDocument();
+    expect(first.queryByText(/pending/)).not.toBeInTheDocument();
   });
 
   it('links to the editor, the stats, the CSV and the live page (the last two in a new tab)', async () => {

@@ -141,6 +141,7 @@ function PageCard({ page, onDelete, onKeepLive, keepingLive }: PageRowProps) {
         <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
           {count(page.conversions, 'conversion', 'conversions')}
         </Text>
+        <PendingCount page={page} />
         <Badge variant="light" style={{ flexShrink: 0 }}>
           {formatConversionRate(page.views, page.conversions)}
         </Badge>
@@ -151,6 +152,16 @@ function PageCard({ page, onDelete, onKeepLive, keepingLive }: PageRowProps) {
         <PageActions page={page} onDelete={onDelete} />
       </Box>
     </Card>
+  );
+}
+
+/** Double opt-in sign-ups waiting for their confirmation, apart from the conversions (nothing when there are none). */
+function PendingCount({ page }: { page: PageDto }) {
+  if (!page.pending) return null;
+  return (
+    <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+      {page.pending} pending
+    </Text>
   );
 }
 
@@ -182,6 +193,7 @@ function PageRow({ page, onDelete, onKeepLive, keepingLive }: PageRowProps) {
           <Stack gap={0} style={{ whiteSpace: 'nowrap' }}>
             <Text size="sm">{count(page.views, 'view', 'views')}</Text>
             <Text size="sm">{count(page.conversions, 'conversion', 'conversions')}</Text>
+            <PendingCount page={page} />
           </Stack>
           <Badge variant="light" miw={64} style={{ flexShrink: 0 }}>
             {formatConversionRate(page.views, page.conversions)}

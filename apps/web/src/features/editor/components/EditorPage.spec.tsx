@@ -209,6 +209,25 @@ describe('/editor/:id', () => {
     expect(sent).toMatchObject({ slug: 'free-guide', title: 'Better Guide', redirectUrl: 'https://example.com/next' });
   });
 
+  it('turns double opt-in on in Settings (any plan), and the preview\'s thank-you asks to confirm', async () => {
+    const { user, fetchMock } = await openEditor('/editor/4', {
+      'GET /api/pages/4': { body: page },
+      'PUT /api/pages/4': (payload) => ({ body: { ...page, ...(payload as object) } }),
+    });
+
+    await user.click(tab('Settings'));
+    const box = await screen.findByLabelText(/Ask visitors to confirm their e-mail/);
+    expect(box).not.toBeChecked();
+    await user.click(box);
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await findToast('Your page has been updated!')).toBeInTheDocument();
+    const [sent] = sentPayloads(fetchMock, 'PUT', '/api/pages/4') as Record<string, unknown>[];
+    // The creator's text is kept as written; the standard one is shown as 'Check your inbox…' (as the server does).
+    expect(sent).toMatchObject({ doubleOptIn: true, thankYouSubtext: 'Check your email for your download link.' });
+    await user.click(tab('Thank You'));
+    expect(await preview().findByText('Check your inbox to confirm your e-mail.')).toBeInTheDocument();
+  });
+
   it('links to the live page and copies its link, following a saved slug change', async () => {
     const { user } = await openEditor('/editor/4', {
       'GET /api/pages/4': { body: page },

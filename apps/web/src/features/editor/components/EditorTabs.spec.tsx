@@ -28,7 +28,7 @@ describe('editor tabs', () => {
     for (const label of ['Title Font', 'Description Font', 'Author Font']) expect(fontSelect(label)).toHaveValue('Inter');
     expect(screen.getByText('Background Image')).toBeInTheDocument();
     await user.click(tab('Settings'));
-    for (const label of [/Show 'Made with Plink' badge/, /Hide privacy policy checkbox/, /Webhook URL/, /Custom Code Snippet/, 'Facebook Pixel ID', 'Google Analytics ID']) {
+    for (const label of [/Show 'Made with Plink' badge/, /Hide privacy policy checkbox/, /Ask visitors to confirm their e-mail/, /Webhook URL/, /Custom Code Snippet/, 'Facebook Pixel ID', 'Google Analytics ID']) {
       expect(screen.getByLabelText(label)).toBeInTheDocument();
     }
     await user.click(tab('Delivery e-mail'));

@@ -67,6 +67,11 @@ export function SettingsTab({ form, isPremium, pageId }: { form: PageForm; isPre
         description="Visitors then sign up without ticking the consent box."
         {...form.getInputProps('hidePrivacyPolicyCheckbox', { type: 'checkbox' })}
       />
+      <Switch
+        label="Ask visitors to confirm their e-mail"
+        description="Double opt-in: each sign-up gets an e-mail with a Confirm button. The file, the webhook and the conversion count follow the confirmation; unconfirmed sign-ups are removed after 7 days."
+        {...form.getInputProps('doubleOptIn', { type: 'checkbox' })}
+      />
       <ProOnly isPremium={isPremium} onLocked={premiumFeature.explain}>
         <TextInput
           label={

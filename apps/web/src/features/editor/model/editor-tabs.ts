@@ -32,7 +32,7 @@ export const EDITOR_TABS = [
   {
     value: 'settings',
     label: 'Settings',
-    fields: ['showBranding', 'hidePrivacyPolicyCheckbox', 'webhookUrl', 'customCodeSnippet', 'facebookPixelId', 'googleAnalyticsId'],
+    fields: ['showBranding', 'hidePrivacyPolicyCheckbox', 'doubleOptIn', 'webhookUrl', 'customCodeSnippet', 'facebookPixelId', 'googleAnalyticsId'],
   },
   {
     value: 'thank-you',

@@ -1,6 +1,7 @@
 import {
   createPageSchema,
   pageFieldsSchema,
+  shownThankYouSubtext,
   type CreatePageRequest,
   type PageDto,
   type PageFields,
@@ -67,6 +68,7 @@ export function formValuesToPreview(values: PageFormValues, username: string): P
     textAlignment: values.textAlignment,
     showBranding: values.showBranding,
     hidePrivacyPolicyCheckbox: values.hidePrivacyPolicyCheckbox,
+    doubleOptIn: values.doubleOptIn,
     titleFont: values.titleFont,
     descriptionFont: values.descriptionFont,
     authorFont: values.authorFont,
@@ -74,7 +76,8 @@ export function formValuesToPreview(values: PageFormValues, username: string): P
     descriptionBold: values.descriptionBold,
     authorBold: values.authorBold,
     thankYouHeadline: values.thankYouHeadline,
-    thankYouSubtext: values.thankYouSubtext,
+    // As the server shows it: a double opt-in page with the standard text asks the visitor to confirm.
+    thankYouSubtext: shownThankYouSubtext(values),
     thankYouButtonText: orNull(values.thankYouButtonText),
     thankYouButtonUrl: orNull(values.thankYouButtonUrl),
     redirectUrl: orNull(values.redirectUrl),

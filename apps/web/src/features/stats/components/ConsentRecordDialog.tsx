@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Anchor, Button, Center, Group, Loader, Modal, Stack, Text } from '@mantine/core';
-import { consentRecordFilename, type ConsentRecordDto, type LeadEvidenceEvent } from '@plink/contracts';
+import { consentRecordFilename, type ConsentRecordDto, type LeadEvidenceEvent, type LeadStatus } from '@plink/contracts';
 import { IconDownload } from '../../../components/icons';
 import { errorText } from '../../../lib/api-client';
 import { consentRecordUrl } from '../api/consent-record.api';
@@ -28,7 +28,7 @@ function who(event: LeadEvidenceEvent): string {
   return [event.ip, event.userAgent].filter(Boolean).join(' · ');
 }
 
-function RecordFields({ record }: { record: ConsentRecordDto }) {
+function RecordFields({ record, pending }: { record: ConsentRecordDto; pending: boolean }) {
   const shown = record.consentShown;
   return (
     <Stack component="dl" gap="sm" m={0}>
@@ -57,7 +57,9 @@ function RecordFields({ record }: { record: ConsentRecordDto }) {
         </Field>
       )}
       <Field label="IP address and browser at sign-up">{who(record.signup)}</Field>
-      <Field label="Address confirmed">{record.confirmation ? `${formatTime(record.confirmation.at)} · ${who(record.confirmation)}` : 'Not asked'}</Field>
+      <Field label="Address confirmed">
+        {record.confirmation ? `${formatTime(record.confirmation.at)} · ${who(record.confirmation)}` : pending ? 'Not yet (waiting for the visitor to confirm)' : 'Not asked'}
+      </Field>
     </Stack>
   );
 }
@@ -65,7 +67,7 @@ function RecordFields({ record }: { record: ConsentRecordDto }) {
 interface ConsentRecordDialogProps {
   pageId: number;
   /** The lead whose record is open; null: closed. */
-  lead: { id: number; email: string } | null;
+  lead: { id: number; email: string; status?: LeadStatus } | null;
   onClose: () => void;
 }
 
@@ -87,7 +89,7 @@ export function ConsentRecordDialog({ pageId, lead, onClose }: ConsentRecordDial
           Failed to load the consent record: {errorText(record.error, 'Unknown error')}
         </Text>
       ) : (
-        <RecordFields record={record.data} />
+        <RecordFields record={record.data} pending={lead?.status === 'pending'} />
       )}
       {lead && (
         <Group justify="flex-end" mt="lg">

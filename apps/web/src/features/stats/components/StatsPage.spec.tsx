@@ -38,6 +38,22 @@ describe('/stats/:id', () => {
     expect(live).toHaveAttribute('target', '_blank');
   });
 
+  it('shows double opt-in sign-ups that wait for their confirmation apart from the conversions, and marks them', async () => {
+    const stats = makeStats(3, 30);
+    stats.leads[0] = { ...stats.leads[0], email: 'waiting@example.com', status: 'pending' };
+    openStats('/stats/7', {
+      'GET /api/pages/7': { body: page },
+      'GET /api/pages/7/stats': { body: { ...stats, conversions: 2, pending: 1, conversionRate: 6.7 } },
+    });
+
+    expect(await screen.findByText('1 sign-up is waiting for e-mail confirmation (not counted as conversions yet).')).toBeInTheDocument();
+    expect(screen.getByText('Conversions').parentElement).toHaveTextContent('2');
+    expect(screen.getByText('Showing 3 of 3 leads.')).toBeInTheDocument();
+    const rows = within(screen.getByRole('table', { name: 'Recent leads' })).getAllByRole('row');
+    expect(rows[1]).toHaveTextContent('waiting@example.comPending');
+    expect(rows[2]).not.toHaveTextContent('Pending');
+  });
+
   it("opens a lead's consent record: the text shown, when, from where, and the record as a JSON file", async () => {
     const record = {
       leadId: 12,
@@ -151,6 +167,7 @@ describe('/stats/:id', () => {
       id: i,
       email: `reader${i}@example.com`,
       createdAt: '2025-03-01T12:00:00.000Z',
+      status: 'confirmed' as const,
       referrer: 't.co',
       ref: null,
       source: null,

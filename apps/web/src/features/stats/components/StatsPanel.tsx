@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ActionIcon, Card, ScrollArea, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { ActionIcon, Badge, Card, Group, ScrollArea, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { formatConversionRate, type LeadDto, type PageStatsDto } from '@plink/contracts';
 import { IconShieldCheck } from '../../../components/icons';
 import { ConsentRecordDialog } from './ConsentRecordDialog';
@@ -36,6 +36,12 @@ export function StatsPanel({ stats, pageId }: { stats: PageStatsDto; pageId: num
         <Figure label="Conversions" value={stats.conversions} />
         <Figure label="Conversion rate" value={formatConversionRate(stats.views, stats.conversions)} />
       </SimpleGrid>
+      {/* Double opt-in: sign-ups that wait for their e-mail confirmation are not conversions yet. */}
+      {stats.pending > 0 && (
+        <Text size="sm" c="dimmed" data-testid="pending-leads">
+          {stats.pending === 1 ? '1 sign-up is' : `${stats.pending} sign-ups are`} waiting for e-mail confirmation (not counted as conversions yet).
+        </Text>
+      )}
       <Card withBorder radius="md" padding="lg">
         <Title order={2} fz="h4" mb="sm">
           Recent leads
@@ -61,7 +67,18 @@ export function StatsPanel({ stats, pageId }: { stats: PageStatsDto; pageId: num
               ) : (
                 shown.map((lead) => (
                   <Table.Tr key={lead.id}>
-                    <Table.Td style={{ overflowWrap: 'anywhere' }}>{lead.email}</Table.Td>
+                    <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                      {lead.status === 'pending' ? (
+                        <Group gap="xs">
+                          <span>{lead.email}</span>
+                          <Badge size="sm" variant="light" color="yellow" title="Waiting for e-mail confirmation">
+                            Pending
+                          </Badge>
+                        </Group>
+                      ) : (
+                        lead.email
+                      )}
+                    </Table.Td>
                     <Table.Td>{formatDate(lead.createdAt)}</Table.Td>
                     <Table.Td>
                       <ActionIcon variant="subtle" size="lg" aria-label={`Consent record of ${lead.email}`} title="Consent record" onClick={() => setRecordOf(lead)}>
@@ -75,7 +92,7 @@ export function StatsPanel({ stats, pageId }: { stats: PageStatsDto; pageId: num
           </Table>
         </ScrollArea.Autosize>
         <Text size="sm" c="dimmed" mt="sm">
-          Showing {shown.length} of {stats.conversions} leads.
+          Showing {shown.length} of {stats.conversions + stats.pending} leads.
         </Text>
       </Card>
       <ConsentRecordDialog pageId={pageId} lead={recordOf} onClose={() => setRecordOf(null)} />
