@@ -249,7 +249,7 @@ test('a creator builds a page, strangers sign up with and without JavaScript, th
       expect(line, `a CSV row for ${address}`).toBeDefined();
       // Confirmed (no double opt-in, so no confirmation time), the consent text's SHA-256 and the browser's
       // address (the install keeps full evidence by default).
-      expect(line).toMatch(new RegExp(`^${literal(address)},\\d{4}-\\d\\d-\\d\\dT[^,]+Z,\\d{4}-\\d\\d-\\d\\dT[^,]+Z,${literal(slug)},confirmed,,[0-9a-f]{64},[0-9a-f.:]+$`));
+      expect(line).toMatch(new RegExp(`^${literal(address)},\\d{4}-\\d\\d-\\d\\dT[^,]+Z,\\d{4}-\\d\\d-\\d\\dT[^,]+Z,${literal(slug)},confirmed,,[0-9a-f]{64},[0-9a-f.:]+(,[^,]*){7},(desktop|phone|tablet)$`));
     }
   });
 
