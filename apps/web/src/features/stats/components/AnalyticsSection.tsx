@@ -42,7 +42,7 @@ function Breakdown({ title, label, rows }: { title: string; label: string; rows:
           Nothing in this period.
         </Text>
       ) : (
-        <Table.ScrollContainer minWidth={280} type="native">
+        <Table.ScrollContainer minWidth={280} type="native" tabIndex={0} role="region" aria-label={`${title}, scrollable`}>
           <Table aria-label={title} fz="sm" verticalSpacing={4}>
             <Table.Thead>
               <Table.Tr>

@@ -35,7 +35,8 @@ export function LeadsTable({ pageId }: { pageId: number }) {
           Failed to load leads: {errorText(leads.error, 'Unknown error')}
         </Text>
       ) : (
-        <Table.ScrollContainer minWidth={640} type="native">
+        // Wider than a phone: it scrolls sideways, and a keyboard can scroll it too (the region takes focus).
+        <Table.ScrollContainer minWidth={640} type="native" tabIndex={0} role="region" aria-label="All leads, scrollable">
           <Table striped aria-label="All leads" fz="sm">
             <Table.Thead>
               <Table.Tr>
