@@ -232,7 +232,10 @@ test('a creator builds a page, strangers sign up with and without JavaScript, th
     await expect(leads.getByRole('cell', { name: withJs, exact: true })).toBeVisible();
     await expect(leads.getByRole('cell', { name: withoutJs, exact: true })).toBeVisible();
     await expect(page.getByText('Showing 2 of 2 leads.', { exact: true })).toBeVisible();
-    await expect(page.getByText(formatConversionRate(viewsAfterVisits, 2), { exact: true })).toBeVisible();
+    // The all-time figure's card (the same rate may stand in the period's device and source tables too).
+    await expect(page.getByText('Conversion rate', { exact: true }).locator('xpath=..')).toHaveText(
+      new RegExp(`${literal(formatConversionRate(viewsAfterVisits, 2))}$`),
+    );
     await snap(page, '09-stats');
   });
 
