@@ -7,8 +7,10 @@ import { defineConfig } from '@playwright/test';
 export default defineConfig({
   testDir: 'src',
   testMatch: '**/*.e2e-spec.ts',
+  // Files run two at a time (E2E_WORKERS), each worker on its own gateway: the screens walk alone takes about
+  // 3 minutes, and the other journeys fit beside it. Tests inside a file stay in order (they build on each other).
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
