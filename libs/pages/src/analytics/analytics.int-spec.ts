@@ -156,6 +156,7 @@ describe('page analytics', () => {
     }
     const rows = await days(page.id);
     expect(rows.map((r) => [r.day, r.views])).toEqual([...expected.views]);
+    console.log(`uniques per day (counted / distinct): ${rows.map((r) => `${r.day} ${r.uniques}/${expected.visitors.get(r.day)!.size}`).join(', ')}`);
     for (const row of rows) {
       const actual = expected.visitors.get(row.day)!.size;
       expect(Math.abs(row.uniques - actual) / actual).toBeLessThan(0.02);
