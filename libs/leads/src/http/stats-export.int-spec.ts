@@ -33,8 +33,8 @@ describe('leads: stats, export and removal', () => {
     const stats = await owner.client.get(`/api/pages/${page.id}/stats`);
     expect(stats.status).toBe(200);
     // The all-time fields as they always were (the range's series and breakdowns beside them: stats-range.int-spec).
-    const { views, conversions, pending, conversionRate: rate, leads } = stats.body;
-    expect({ views, conversions, pending, conversionRate: rate, leads }).toEqual({
+    const { views, conversions, pending, conversionRate: rate, leads, blocked } = stats.body;
+    expect({ views, conversions, pending, conversionRate: rate, leads, blocked }).toEqual({
       views: 4,
       conversions: 3,
       pending: 0,

@@ -107,7 +107,7 @@ describe('the inline submit script', () => {
     expect(url).toBe('/api/page/photo-guide/submit');
     expect(init.method).toBe('POST');
     expect(init.headers['Content-Type']).toBe('application/json');
-    expect(JSON.parse(init.body)).toEqual({ email: 'ann@example.com', consent: true, website: '', formToken: 'v1.token-as-served' });
+    expect(JSON.parse(init.body)).toEqual({ email: 'ann@example.com', consent: true, website: '', formToken: 'v1.token-as-served', referrer: '', query: '' });
 
     // A second submit while sending does nothing.
     t.submit();
@@ -134,14 +134,14 @@ describe('the inline submit script', () => {
     t.fill();
     t.q<HTMLInputElement>('input[name="website"]')!.value = 'https://spam.example';
     t.submit();
-    expect(JSON.parse(fetchMock.mock.calls[0][1].body)).toEqual({ email: 'ann@example.com', consent: true, website: 'https://spam.example', formToken: 'v1.token-as-served' });
+    expect(JSON.parse(fetchMock.mock.calls[0][1].body)).toEqual({ email: 'ann@example.com', consent: true, website: 'https://spam.example', formToken: 'v1.token-as-served', referrer: '', query: '' });
 
     const hidden = mockFetch(async () => respond(200, success(makePage())));
     const h = load(makePage({ hidePrivacyPolicyCheckbox: true }), hidden);
     expect(h.consent).toBeNull();
     h.fill();
     h.submit();
-    expect(JSON.parse(hidden.mock.calls[0][1].body)).toEqual({ email: 'ann@example.com', consent: false, website: '', formToken: 'v1.token-as-served' });
+    expect(JSON.parse(hidden.mock.calls[0][1].body)).toEqual({ email: 'ann@example.com', consent: false, website: '', formToken: 'v1.token-as-served', referrer: '', query: '' });
   });
 
   it('sends nothing without an e-mail or without consent', () => {
