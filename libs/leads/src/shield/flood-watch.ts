@@ -130,6 +130,8 @@ export class FloodWatch implements OnModuleDestroy {
         this.lastCheck.set(pageId, now);
         await this.check(pageId);
       }
+      // Only the pages checked within the interval need their time kept.
+      for (const [pageId, at] of this.lastCheck) if (now - at >= FLOOD_CHECK_INTERVAL_MS && !this.touched.has(pageId)) this.lastCheck.delete(pageId);
     } catch (err) {
       if (Date.now() - this.lastWarning > 10_000) {
         this.lastWarning = Date.now();
