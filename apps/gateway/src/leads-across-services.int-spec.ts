@@ -84,6 +84,14 @@ describe('leads, across the services', () => {
       (r) => r.body?.views === 4,
     );
     expect(stats.body).toMatchObject({ views: 4, conversions: 3, conversionRate: 75 });
+    // Today in the series: the views and visitors pages counted per day (PageVisitsReader port), the leads of the day.
+    const today = new Date().toISOString().slice(0, 10);
+    const series = await eventually(
+      () => owner.browser.get(`/api/pages/${page.id}/stats?from=${today}&to=${today}`),
+      (r) => r.body?.series?.[0]?.views === 4,
+    );
+    expect(series.body.series).toEqual([{ day: today, views: 4, uniques: 1, leads: 3 }]);
+    expect(series.body.breakdowns.devices).toEqual([{ value: 'desktop', views: 4, leads: 3, conversionRate: 75 }]);
     // The pages calls show the same conversions (read from leads through the ConversionsReader port).
     expect((await owner.browser.get(`/api/pages/${page.id}`)).body).toMatchObject({ views: 4, conversions: 3 });
     expect((await owner.browser.get('/api/pages')).body).toEqual([expect.objectContaining({ id: page.id, views: 4, conversions: 3 })]);

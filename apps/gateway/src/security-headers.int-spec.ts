@@ -249,7 +249,7 @@ describe('two hosts: PUBLIC_ORIGIN for landing pages, APP_ORIGIN for the app (ht
     const page = await createPage(pro, { doubleOptIn: true, fileUrl: 'https://files.example/doi.pdf' });
     const submit = await on(PUBLIC, 'POST', `/api/page/${page.slug}/submit`, {
       headers: { 'content-type': 'application/json', origin: PUBLIC },
-      payload: JSON.stringify({ email: `doi.${tag()}@example.com`, consent: true }),
+      payload: JSON.stringify({ email: `doi.${tag()}@example.com`, consent: true, formToken: new FormTokens(TEST_SESSION_SECRET).issue(page.id, Date.now() - 5_000) }),
     });
     expect(submit.statusCode).toBe(200);
     const lead = (await gateway.db.query('select id, status from leads.leads where page_id = $1', [page.id])).rows[0];

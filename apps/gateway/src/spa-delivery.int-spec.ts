@@ -158,7 +158,7 @@ describe('SPA delivery: prerendered public screens, compression and caching', ()
     expect(exported.status).toBe(200);
     expect(exported.headers['content-type']).toMatch(/^text\/csv/);
     expect(exported.headers['content-encoding']).toBeUndefined();
-    expect(exported.raw.toString('utf8')).toMatch(/^email,created_at,consent_at,page_slug,status,confirmed_at,consent_version,signup_ip\n/);
+    expect(exported.raw.toString('utf8')).toMatch(/^email,created_at,consent_at,page_slug,status,confirmed_at,consent_version,signup_ip,source,referrer,ref,source_param,utm_source,utm_medium,utm_campaign,device\n/);
   });
 
   it('serves hashed assets precompressed and cached a year, other files briefly, index.html never', async () => {

@@ -119,6 +119,8 @@ describe('webhooks, end to end across the services', () => {
         createdAt: expect.any(String),
         consentAt: expect.any(String),
         page: { id: page.id, slug: page.slug, title: `Hooked ${n}`, url: `${gateway.config.publicOrigin}/${page.slug}` },
+        // Submitted straight (no referrer, no campaign) by a client that is no phone or tablet.
+        source: { referrer: null, utmSource: null, utmMedium: null, utmCampaign: null, device: 'desktop' },
       },
     });
     // A wrong secret does not verify.

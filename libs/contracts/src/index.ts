@@ -2,6 +2,7 @@ export * from './http/errors';
 export * from './http/identity';
 export * from './http/pages';
 export * from './http/leads';
+export * from './http/analytics';
 export * from './http/rich-text';
 export * from './http/uploads';
 export * from './http/billing';

@@ -11,3 +11,4 @@ export * from './route-options';
 export * from './uploads-route';
 export * from './spa-shell';
 export * from './body-parsers';
+export * from './visit-facts';

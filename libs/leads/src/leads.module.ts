@@ -13,6 +13,9 @@ import { ConsentRecords } from './model/consent-records';
 import { ConsentTexts } from './model/consent-texts';
 import { LeadBatcher } from './model/lead-batcher';
 import { LeadsRepository } from './model/leads.repository';
+import { LeadAnalyticsRepository } from './model/lead-analytics.repository';
+import { ListLeadsService } from './use-cases/list-leads.service';
+import { PageAnalytics } from './use-cases/page-analytics';
 import { ApplyOwnerPlanService, ApplyPageChangeService, ApplyPageChangesHere } from './page-facts/apply-page-change';
 import { PageFactsChanges } from './page-facts/page-facts-changes';
 import { OwnerPlansRepository, PageFactsRepository } from './page-facts/page-facts.repository';
@@ -78,6 +81,9 @@ export class LeadsReadModule {}
     OwnedPages,
     PageStatsService,
     PageProtectionService,
+    PageAnalytics,
+    LeadAnalyticsRepository,
+    ListLeadsService,
     ExportLeadsService,
     ConsentTexts,
     ConsentRecords,

@@ -6,3 +6,4 @@ export { ViewCounter } from './views/view-counter';
 export { OwnerPlanChangedService } from './use-cases/owner-plan-changed.service';
 export { WebhookSecretBox, type SecretBox } from './webhooks/webhook-secret-box';
 export { DEMO_PAGE, DEMO_PAGE_VIEWS, PagesDemo } from './demo/demo-page';
+export { PageAnalyticsRepository } from './analytics/page-analytics.repository';

@@ -28,6 +28,10 @@ import { PageTemplates } from './templates/page-templates';
 import { TemplateImages } from './templates/template-images';
 import { PendingViewsStore } from './views/pending-views.store';
 import { ViewCounter } from './views/view-counter';
+import { AnalyticsCounter } from './analytics/analytics-counter';
+import { FlushAnalyticsService } from './analytics/flush-analytics.service';
+import { PageAnalyticsRepository } from './analytics/page-analytics.repository';
+import { PendingAnalyticsStore } from './analytics/pending-analytics.store';
 import { WebhookEndpointService } from './webhooks/webhook-endpoint.service';
 import { WebhookSecretBox, WebhookUrlCheck } from './webhooks/webhook-endpoint';
 
@@ -36,8 +40,8 @@ import { WebhookSecretBox, WebhookUrlCheck } from './webhooks/webhook-endpoint';
  * Owners' usernames and plans come from the service's own copy of them (pages.owners), never from identity.
  */
 @Module({
-  providers: [PagesRepository, OwnersRepository, PageChanges, PageEvents, PagesDirectory, ViewCounter, WebhookSecretBox],
-  exports: [PagesRepository, OwnersRepository, PageChanges, PageEvents, PagesDirectory, ViewCounter, WebhookSecretBox],
+  providers: [PagesRepository, OwnersRepository, PageChanges, PageEvents, PagesDirectory, ViewCounter, AnalyticsCounter, PageAnalyticsRepository, WebhookSecretBox],
+  exports: [PagesRepository, OwnersRepository, PageChanges, PageEvents, PagesDirectory, ViewCounter, AnalyticsCounter, PageAnalyticsRepository, WebhookSecretBox],
 })
 export class PagesReadModule {}
 
@@ -91,6 +95,9 @@ export class PagesUploadUsageModule {}
     OwnersRepository,
     PendingViewsStore,
     FlushViewsService,
+    PendingAnalyticsStore,
+    PageAnalyticsRepository,
+    FlushAnalyticsService,
     PageChanges,
     PageEvents,
     OwnerPlanChangedService,

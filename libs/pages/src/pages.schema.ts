@@ -9,6 +9,7 @@ import { OwnerProfileVersion20261130 } from './migrations/20261130-owner-profile
 import { DeliveryEmail20261130 } from './migrations/20261130-delivery-email';
 import { RefuseThrowaway20261205 } from './migrations/20261205-refuse-throwaway';
 import { DoubleOptIn20261206 } from './migrations/20261206-double-opt-in';
+import { PageAnalytics20261208 } from './migrations/20261208-page-analytics';
 import { PageSchema } from './model/page.entity';
 
 /** The pages service's tables (schema "pages") and their migrations. */
@@ -26,5 +27,6 @@ export const PAGES_SCHEMA: ServiceSchema = {
     { name: '20261130_delivery_email', class: DeliveryEmail20261130 },
     { name: '20261205_refuse_throwaway', class: RefuseThrowaway20261205 },
     { name: '20261206_double_opt_in', class: DoubleOptIn20261206 },
+    { name: '20261208_page_analytics', class: PageAnalytics20261208 },
   ],
 };

@@ -158,7 +158,27 @@ export function makeStats(count: number, views = count * 4, blocked: Partial<Pag
     status: 'confirmed',
   }));
   const conversionRate = views ? Math.round((count / views) * 1000) / 10 : 0;
-  return { views, conversions: count, pending: 0, conversionRate, leads, blocked: { token: 0, timing: 0, honeypot: 0, disposable: 0, noMx: 0, rateLimit: 0, ...blocked } };
+  const day = '2025-03-01';
+  return {
+    views,
+    conversions: count,
+    pending: 0,
+    conversionRate,
+    leads,
+    range: { from: day, to: day },
+    series: [{ day, views, uniques: views, leads: count }],
+    totals: {
+      views,
+      uniques: views,
+      leads: count,
+      conversionRate,
+      visitorConversionRate: conversionRate,
+      previous: { views: 0, uniques: 0, leads: 0 },
+      change: { views: null, uniques: null, leads: null },
+    },
+    breakdowns: { referrers: [], utmSources: [], utmCampaigns: [], devices: [] },
+    blocked: { token: 0, timing: 0, honeypot: 0, disposable: 0, noMx: 0, rateLimit: 0, ...blocked },
+  };
 }
 
 /** A promise the test settles itself: holds a fake server's answer back while a test looks at the pending state. */

@@ -5,6 +5,7 @@ import { FONTS, TEMPLATE_CATEGORIES } from './pages';
 import type { MessageResponse, SuccessResponse, UserDto, VerifyResetTokenResponse } from './identity';
 import type { ConfirmLeadResponse, ConsentRecordDto, LeadDto, PageStatsDto, SubmitLeadResponse } from './leads';
 import { LEAD_STATUSES } from './leads';
+import type { LeadListItemDto, LeadsPageDto } from './analytics';
 import type { UploadImageResponse } from './uploads';
 import type {
   BillingPortalResponse,
@@ -178,8 +179,54 @@ export const pageStatsSchema = z
         rateLimit: z.number().int().meta({ description: 'Over the per-address rate limit (429).' }),
       })
       .meta({ description: 'Submissions refused, per reason; none of them was stored.' }),
+    ...pageAnalyticsShape(),
   })
   .meta({ id: 'PageStats' });
+
+/** The range's series, totals and breakdowns of the stats answer (see PageAnalyticsDto). */
+function pageAnalyticsShape() {
+  const day = z.string().meta({ description: 'A UTC day, YYYY-MM-DD' });
+  const counts = { views: z.number().int(), uniques: z.number().int(), leads: z.number().int() };
+  const row = z
+    .object({ value: z.string(), views: z.number().int(), leads: z.number().int(), conversionRate: z.number().meta({ description: 'leads ÷ views, percent' }) })
+    .meta({ id: 'StatsSourceRow' });
+  return {
+    range: z.object({ from: day, to: day }).meta({ description: 'The UTC days answered, both included.' }),
+    series: z.array(z.object({ day, ...counts }).meta({ id: 'StatsDay' })).meta({ description: 'Every day of the range, oldest first.' }),
+    totals: z
+      .object({
+        ...counts,
+        conversionRate: z.number().meta({ description: 'leads ÷ views, percent, one decimal' }),
+        visitorConversionRate: z.number().meta({ description: 'leads ÷ unique visitors, percent, one decimal' }),
+        previous: z.object(counts).meta({ description: 'The range of the same length just before.' }),
+        change: z
+          .object({ views: z.number().nullable(), uniques: z.number().nullable(), leads: z.number().nullable() })
+          .meta({ description: 'Percent against the previous range; null when it had none.' }),
+      })
+      .meta({ id: 'StatsTotals' }),
+    breakdowns: z.object({ referrers: z.array(row), utmSources: z.array(row), utmCampaigns: z.array(row), devices: z.array(row) }),
+  };
+}
+
+export const leadListItemSchema = z
+  .object({
+    id: z.number().int(),
+    email: z.string(),
+    createdAt: isoDate(),
+    status: z.enum(LEAD_STATUSES),
+    referrer: z.string().nullable(),
+    ref: z.string().nullable(),
+    source: z.string().nullable(),
+    utmSource: z.string().nullable(),
+    utmMedium: z.string().nullable(),
+    utmCampaign: z.string().nullable(),
+    device: z.string().nullable(),
+    sourceLabel: z.string().nullable().meta({ description: 'ref > source > utm_source > referrer; null: direct' }),
+  })
+  .meta({ id: 'LeadListItem' });
+export const leadsPageSchema = z
+  .object({ leads: z.array(leadListItemSchema), total: z.number().int(), page: z.number().int(), pageSize: z.number().int() })
+  .meta({ id: 'LeadsPage' });
 
 const leadEvidenceEventSchema = z
   .object({
@@ -310,6 +357,8 @@ export type ApiSchemaChecks = [
   Check<Same<Out<typeof keepPageLiveResponseSchema>, KeepPageLiveResponse>>,
   Check<Same<Out<typeof leadDtoSchema>, LeadDto>>,
   Check<Same<Out<typeof pageStatsSchema>, PageStatsDto>>,
+  Check<Same<Out<typeof leadListItemSchema>, LeadListItemDto>>,
+  Check<Same<Out<typeof leadsPageSchema>, LeadsPageDto>>,
   Check<Same<Out<typeof consentRecordSchema>, ConsentRecordDto>>,
   Check<Same<Out<typeof submitLeadResponseSchema>, SubmitLeadResponse>>,
   Check<Same<Out<typeof confirmLeadResponseSchema>, ConfirmLeadResponse>>,

@@ -1,3 +1,4 @@
+import type { PageAnalyticsDto } from './analytics';
 import { z } from 'zod';
 import { plainText } from './text';
 
@@ -68,6 +69,10 @@ export const submitLeadSchema = z.object({
   website: z.string().max(2_000).optional(),
   /** The signed token the server put in the form (hidden field `formToken`): checked before anything is stored. */
   formToken: z.string().max(200).optional(),
+  /** Where the visitor came from (the page's `document.referrer`), sent by the page's script; only its domain is kept. */
+  referrer: z.string().max(2_048).optional().catch(undefined),
+  /** The page address's query as the visitor opened it (`?ref=…&utm_source=…`), sent by the page's script. */
+  query: z.string().max(2_048).optional().catch(undefined),
 });
 export type SubmitLeadRequest = z.input<typeof submitLeadSchema>;
 
@@ -90,8 +95,8 @@ export interface LeadDto {
   status: LeadStatus;
 }
 
-/** GET /api/pages/{id}/stats. */
-export interface PageStatsDto {
+/** GET /api/pages/{id}/stats (the range's series and breakdowns: {@link PageAnalyticsDto}). */
+export interface PageStatsDto extends PageAnalyticsDto {
   views: number;
   /** Confirmed leads (every lead of a page without double opt-in). */
   conversions: number;
@@ -149,4 +154,23 @@ export const SUBMIT_REDIRECT_DELAY_MS = 3_000;
 export interface FormTokenRenewal {
   message: string;
   formToken: string;
+}
+
+/** Where a lead came from, as stored with it (null: the sign-up did not tell). */
+export interface LeadSourceDto {
+  /** The referring site's domain (never the page's own host). */
+  referrer: string | null;
+  /** The page address's `ref` and `source` query values. */
+  ref: string | null;
+  source: string | null;
+  utmSource: string | null;
+  utmMedium: string | null;
+  utmCampaign: string | null;
+  /** desktop, phone or tablet (null for leads taken before sources were kept). */
+  device: string | null;
+}
+
+/** A lead's one-word source, by precedence `ref` > `source` > `utm_source` > referrer domain (null: direct). */
+export function leadSourceLabel(s: Pick<LeadSourceDto, 'ref' | 'source' | 'utmSource' | 'referrer'>): string | null {
+  return s.ref ?? s.source ?? s.utmSource ?? s.referrer ?? null;
 }

@@ -29,7 +29,20 @@ export interface LeadCreatedEvent {
     createdAt: string;
     consentAt: string | null;
     page: { id: number; slug: string; title: string; url: string };
+    /** Where the lead came from (each null when the sign-up did not tell). */
+    source: LeadCreatedSource;
   };
+}
+
+/** `data.source` of a `lead.created` body. */
+export interface LeadCreatedSource {
+  /** The referring site's domain. */
+  referrer: string | null;
+  utmSource: string | null;
+  utmMedium: string | null;
+  utmCampaign: string | null;
+  /** desktop, phone or tablet. */
+  device: string | null;
 }
 
 export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failing' | 'failed';

@@ -36,6 +36,16 @@ const leadDeliverySchema = z.object({
   pageVersion: z.number().int().nonnegative(),
   /** The owner's plan version the capture read (see `plan.changed`): the plan in force for this lead. */
   planVersion: z.number().int().nonnegative(),
+  /** Where the lead came from (the webhook's `data.source`); absent in jobs recorded before it was kept. */
+  source: z
+    .object({
+      referrer: z.string().max(100).nullable(),
+      utmSource: z.string().max(100).nullable(),
+      utmMedium: z.string().max(100).nullable(),
+      utmCampaign: z.string().max(100).nullable(),
+      device: z.string().max(8).nullable(),
+    })
+    .optional(),
 });
 
 /** The most lead deliveries one `webhook.deliver-many` job carries. */

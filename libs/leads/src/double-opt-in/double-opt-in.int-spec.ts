@@ -278,7 +278,7 @@ describe('leads: double opt-in', () => {
     ]);
     const csv = await fetch(`${t.origin}/api/pages/${page.id}/export`, { headers: { cookie: pro.client.cookieHeader() } });
     const lines = (await csv.text()).trimEnd().split('\n');
-    expect(lines[0]).toBe('email,created_at,consent_at,page_slug,status,confirmed_at,consent_version,signup_ip');
+    expect(lines[0]).toBe('email,created_at,consent_at,page_slug,status,confirmed_at,consent_version,signup_ip,source,referrer,ref,source_param,utm_source,utm_medium,utm_campaign,device');
     const rows = lines.slice(1).map((l) => l.split(','));
     expect(rows.map((r) => [r[0], r[4], r[5] === '' ? '' : 'time'])).toEqual([
       ['one@example.com', 'pending', ''],

@@ -3,6 +3,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { ConfirmTexts, type ConfirmLeadResponse, type LeadStatus } from '@plink/contracts';
 import { APP_CONFIG, type AppConfig } from '@plink/config';
 import { hashToken, randomToken, seal } from '@plink/crypto';
+import type { VisitSource } from '@plink/http';
 import { Outbox } from '@plink/queue';
 import { LeadClock } from '../model/lead-clock';
 import type { LeadEvidence } from '../model/lead-evidence';
@@ -19,6 +20,11 @@ interface LinkedLead {
   status: LeadStatus;
   created_at: Date;
   consent_at: Date | null;
+  referrer: string | null;
+  utm_source: string | null;
+  utm_medium: string | null;
+  utm_campaign: string | null;
+  device: string | null;
 }
 
 /** What the link's page shows without changing anything (a GET): the lead waits, or is confirmed. */
@@ -55,13 +61,14 @@ export class DoubleOptInService {
   ) {}
 
   /** A sign-up on a double opt-in page: the lead pending and its confirmation e-mail; a known address: {@link signedUpAgain}. */
-  async signUp(page: SubmissionPage, email: string, consentAt: Date | null, evidence: LeadEvidence | null = null): Promise<void> {
+  async signUp(page: SubmissionPage, email: string, consentAt: Date | null, evidence: LeadEvidence | null = null, source: VisitSource | null = null): Promise<void> {
     const now = this.clock.now();
     const stored = await this.em.transactional(async (tx) => {
       const rows: { id: number }[] = await tx.execute(
         `insert into leads.leads (page_id, email, email_lower, consent_at, plan_version, status, created_at,
-                                  consent_shown, consent_version, privacy_url, signup_ip, signup_user_agent)
-         values (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, cast(? as inet), ?)
+                                  consent_shown, consent_version, privacy_url, signup_ip, signup_user_agent,
+                                  referrer, ref, ref_source, utm_source, utm_medium, utm_campaign, device)
+         values (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, cast(? as inet), ?, ?, ?, ?, ?, ?, ?, ?)
          on conflict (page_id, email_lower) do nothing returning id`,
         [
           page.id,
@@ -75,6 +82,13 @@ export class DoubleOptInService {
           evidence?.privacyUrl ?? null,
           evidence?.signupIp ?? null,
           evidence?.signupUserAgent ?? null,
+          source?.referrer ?? null,
+          source?.ref ?? null,
+          source?.source ?? null,
+          source?.utmSource ?? null,
+          source?.utmMedium ?? null,
+          source?.utmCampaign ?? null,
+          source?.device ?? null,
         ],
       );
       if (rows.length === 0) return false;
@@ -149,7 +163,13 @@ export class DoubleOptInService {
       if (page.fileUrl) this.outbox.record(tx, 'email.file-delivery', { ...fileDeliveryOf(page, lead.email), leadId: id });
       if (sendsWebhook(page)) {
         this.outbox.record(tx, 'webhook.deliver', {
-          ...webhookDeliveryOf(page, lead.email, lead.consent_at ? new Date(lead.consent_at) : null, this.config.publicOrigin),
+          ...webhookDeliveryOf(page, lead.email, lead.consent_at ? new Date(lead.consent_at) : null, this.config.publicOrigin, {
+            referrer: lead.referrer,
+            utmSource: lead.utm_source,
+            utmMedium: lead.utm_medium,
+            utmCampaign: lead.utm_campaign,
+            device: lead.device,
+          }),
           leadId: id,
           createdAt: new Date(lead.created_at).toISOString(),
         });
@@ -193,7 +213,7 @@ export class DoubleOptInService {
   private async linkedLead(em: EntityManager, token: string, lock: boolean): Promise<LinkedLead | null> {
     if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
     const rows: LinkedLead[] = await em.execute(
-      `select l.id, l.page_id, l.email, l.status, l.created_at, l.consent_at
+      `select l.id, l.page_id, l.email, l.status, l.created_at, l.consent_at, l.referrer, l.utm_source, l.utm_medium, l.utm_campaign, l.device
          from leads.confirm_tokens t join leads.leads l on l.id = t.lead_id
         where t.token_hash = ?${lock ? ' for update of l' : ''}`,
       [hashToken(token)],

@@ -29,8 +29,9 @@ describe('leads CSV', () => {
   });
 
   it('always has the consent version, and the sign-up IP address only where the install keeps it', () => {
-    expect(csvColumns({ signupIp: true })).toEqual(['email', 'created_at', 'consent_at', 'page_slug', 'status', 'confirmed_at', 'consent_version', 'signup_ip']);
-    expect(csvColumns({ signupIp: false })).toEqual(['email', 'created_at', 'consent_at', 'page_slug', 'status', 'confirmed_at', 'consent_version']);
+    const sources = ['source', 'referrer', 'ref', 'source_param', 'utm_source', 'utm_medium', 'utm_campaign', 'device'];
+    expect(csvColumns({ signupIp: true })).toEqual(['email', 'created_at', 'consent_at', 'page_slug', 'status', 'confirmed_at', 'consent_version', 'signup_ip', ...sources]);
+    expect(csvColumns({ signupIp: false })).toEqual(['email', 'created_at', 'consent_at', 'page_slug', 'status', 'confirmed_at', 'consent_version', ...sources]);
     expect(leadsCopySql(42, "'p'", { signupIp: false })).not.toContain('signup_ip');
     expect(leadsCopySql(42, "'p'", { signupIp: true })).toContain('host(signup_ip) as signup_ip');
   });

@@ -1,5 +1,21 @@
+/**
+ * Where each lead came from: `source` by precedence (`ref` > `source` > `utm_source` > referrer domain), then
+ * each value as it arrived (`source_param`: the address's `?source=`).
+ */
+export const LEAD_SOURCE_COLUMNS = ['source', 'referrer', 'ref', 'source_param', 'utm_source', 'utm_medium', 'utm_campaign', 'device'] as const;
+
 /** The columns of an export, in order (the header row); `signup_ip` only with LEAD_EVIDENCE=full. */
-export const CSV_COLUMNS = ['email', 'created_at', 'consent_at', 'page_slug', 'status', 'confirmed_at', 'consent_version', 'signup_ip'] as const;
+export const CSV_COLUMNS = [
+  'email',
+  'created_at',
+  'consent_at',
+  'page_slug',
+  'status',
+  'confirmed_at',
+  'consent_version',
+  'signup_ip',
+  ...LEAD_SOURCE_COLUMNS,
+] as const;
 
 /** What an export holds beyond the lead itself. */
 export interface CsvOptions {
@@ -55,6 +71,15 @@ export function leadsCopySql(pageId: number, slugLiteral: string, options: CsvOp
     consent_version: 'consent_version',
     // host(): the address alone, without the /32 or /128 an inet would print.
     signup_ip: 'host(signup_ip)',
+    // Visitor-chosen text (the page address's query): neutralised like the e-mail.
+    source: neutraliseCellSql('coalesce(ref, ref_source, utm_source, referrer)'),
+    referrer: neutraliseCellSql('referrer'),
+    ref: neutraliseCellSql('ref'),
+    source_param: neutraliseCellSql('ref_source'),
+    utm_source: neutraliseCellSql('utm_source'),
+    utm_medium: neutraliseCellSql('utm_medium'),
+    utm_campaign: neutraliseCellSql('utm_campaign'),
+    device: 'device',
   };
   return `copy (
     select ${csvColumns(options)

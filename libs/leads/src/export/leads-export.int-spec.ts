@@ -82,19 +82,19 @@ describe('lead export (COPY)', () => {
     ]);
     const csv = await text(await repo.exportCsv(page, 'my-page'));
     expect(csv).toBe(
-      'email,created_at,consent_at,page_slug,status,confirmed_at,consent_version\n' +
-        'ada@example.com,2026-01-02T03:04:05.678Z,2026-01-02T03:04:05.000Z,my-page,confirmed,,\n' +
-        `"'+x,y@example.com",2026-01-03T00:00:00.000Z,,my-page,confirmed,,\n` +
-        '"""quoted""@example.com",2026-11-24T01:02:03.456Z,2026-11-24T01:02:03.999Z,my-page,confirmed,,\n',
+      'email,created_at,consent_at,page_slug,status,confirmed_at,consent_version,source,referrer,ref,source_param,utm_source,utm_medium,utm_campaign,device\n' +
+        'ada@example.com,2026-01-02T03:04:05.678Z,2026-01-02T03:04:05.000Z,my-page,confirmed,,,,,,,,,,\n' +
+        `"'+x,y@example.com",2026-01-03T00:00:00.000Z,,my-page,confirmed,,,,,,,,,,\n` +
+        '"""quoted""@example.com",2026-11-24T01:02:03.456Z,2026-11-24T01:02:03.999Z,my-page,confirmed,,,,,,,,,,\n',
     );
     // The same text as the export before COPY wrote (the driver's value as a Date, toISOString()).
     const { rows } = await pool.query<{ created_at: Date | string }>('select created_at from leads.leads where page_id = $1 order by id', [page]);
-    expect(csv.trimEnd().split('\n').slice(1).map((line) => line.split(',').at(-6))).toEqual(rows.map((r) => new Date(r.created_at).toISOString()));
+    expect(csv.trimEnd().split('\n').slice(1).map((line) => line.split(',').at(-14))).toEqual(rows.map((r) => new Date(r.created_at).toISOString()));
   });
 
   it('writes only the header for a page without leads', async () => {
-    expect(await text(await repo.exportCsv(newPage(), 's'))).toBe('email,created_at,consent_at,page_slug,status,confirmed_at,consent_version\n');
-    expect(await text(await repo.exportCsv(newPage(), 's', { signupIp: true }))).toBe('email,created_at,consent_at,page_slug,status,confirmed_at,consent_version,signup_ip\n');
+    expect(await text(await repo.exportCsv(newPage(), 's'))).toBe('email,created_at,consent_at,page_slug,status,confirmed_at,consent_version,source,referrer,ref,source_param,utm_source,utm_medium,utm_campaign,device\n');
+    expect(await text(await repo.exportCsv(newPage(), 's', { signupIp: true }))).toBe('email,created_at,consent_at,page_slug,status,confirmed_at,consent_version,signup_ip,source,referrer,ref,source_param,utm_source,utm_medium,utm_campaign,device\n');
   });
 
   it('adds each lead’s consent version, and its sign-up IP address (without a mask) only when asked for', async () => {
@@ -108,16 +108,16 @@ describe('lead export (COPY)', () => {
       [page, version, page, page, version],
     );
     expect(await text(await repo.exportCsv(page, 'ev', { signupIp: true }))).toBe(
-      'email,created_at,consent_at,page_slug,status,confirmed_at,consent_version,signup_ip\n' +
-        `v4@example.com,2026-12-07T10:00:00.000Z,2026-12-07T10:00:00.000Z,ev,confirmed,,${version},203.0.113.9\n` +
-        'v6@example.com,2026-12-07T10:00:01.000Z,,ev,confirmed,,,2001:db8::1\n' +
-        `min@example.com,2026-12-07T10:00:02.000Z,2026-12-07T10:00:02.000Z,ev,confirmed,,${version},\n`,
+      'email,created_at,consent_at,page_slug,status,confirmed_at,consent_version,signup_ip,source,referrer,ref,source_param,utm_source,utm_medium,utm_campaign,device\n' +
+        `v4@example.com,2026-12-07T10:00:00.000Z,2026-12-07T10:00:00.000Z,ev,confirmed,,${version},203.0.113.9,,,,,,,,\n` +
+        'v6@example.com,2026-12-07T10:00:01.000Z,,ev,confirmed,,,2001:db8::1,,,,,,,,\n' +
+        `min@example.com,2026-12-07T10:00:02.000Z,2026-12-07T10:00:02.000Z,ev,confirmed,,${version},,,,,,,,,\n`,
     );
     const minimal = await text(await repo.exportCsv(page, 'ev', { signupIp: false }));
-    expect(minimal.split('\n')[0]).toBe('email,created_at,consent_at,page_slug,status,confirmed_at,consent_version');
+    expect(minimal.split('\n')[0]).toBe('email,created_at,consent_at,page_slug,status,confirmed_at,consent_version,source,referrer,ref,source_param,utm_source,utm_medium,utm_campaign,device');
     expect(minimal).not.toContain('203.0.113.9');
     expect(minimal).not.toContain('2001:db8::1');
-    expect(minimal.split('\n')[1]).toBe(`v4@example.com,2026-12-07T10:00:00.000Z,2026-12-07T10:00:00.000Z,ev,confirmed,,${version}`);
+    expect(minimal.split('\n')[1]).toBe(`v4@example.com,2026-12-07T10:00:00.000Z,2026-12-07T10:00:00.000Z,ev,confirmed,,${version},,,,,,,,`);
   });
 
   it('neutralises formulas in SQL exactly as neutraliseCell does, in the addresses and the slug', async () => {
@@ -133,8 +133,8 @@ describe('lead export (COPY)', () => {
     // The slug goes into the statement as an escaped literal: quotes and backslashes are just text.
     const lines = (await text(await repo.exportCsv(page, "=odd'slug\\"))).trimEnd().split('\n');
     expect(lines.slice(1)).toEqual([
-      `"'=HYPERLINK(""http://x"")@example.com",2026-01-01T00:00:00.000Z,,'=odd'slug\\,confirmed,,`,
-      `'-1@example.com,2026-01-01T00:00:01.000Z,,'=odd'slug\\,confirmed,,`,
+      `"'=HYPERLINK(""http://x"")@example.com",2026-01-01T00:00:00.000Z,,'=odd'slug\\,confirmed,,,,,,,,,,`,
+      `'-1@example.com,2026-01-01T00:00:01.000Z,,'=odd'slug\\,confirmed,,,,,,,,,,`,
     ]);
   });
 
@@ -152,7 +152,7 @@ describe('lead export (COPY)', () => {
     const lean = await text(await repo.exportCsv(page, 'lean'));
     expect(lean.length).toBeGreaterThan(2_000_000);
     expect(lean).toBe(reference);
-    expect(lean.endsWith('"""q"",x\n@example.com",2026-01-01T00:00:00.000Z,,lean,confirmed,,\n')).toBe(true); // quoted, newline kept
+    expect(lean.endsWith('"""q"",x\n@example.com",2026-01-01T00:00:00.000Z,,lean,confirmed,,,,,,,,,,\n')).toBe(true); // quoted, newline kept
   });
 
   it('is one snapshot: a lead stored while the file is being read is not in it', async () => {

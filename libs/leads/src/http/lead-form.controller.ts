@@ -109,7 +109,9 @@ export class LeadFormController {
       return;
     }
     try {
-      await this.capture.execute(page, body ?? {}, request.ip, request.headers['user-agent']);
+      // The Referer of this post is the page as the visitor opened it, query included (same origin): its
+      // `ref`/`source`/UTM values are the lead's, with nothing in the cached page to fill per visitor.
+      await this.capture.execute(page, body ?? {}, request.ip, request.headers['user-agent'], request.headers.referer);
     } catch (err) {
       if (err instanceof ExpiredFormToken) {
         // A tab left open for hours: the form again, the e-mail kept, with a fresh token.

@@ -1,9 +1,20 @@
-import { Controller, Delete, Get, HttpCode, Param, Res, UseGuards } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Query, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { ApiTags } from '@nestjs/swagger';
-import { LeadMessages, PageMessages, pageProtectionSchema, pageStatsSchema, type PageProtectionDto, type PageStatsDto } from '@plink/contracts';
+import { ApiQuery, ApiTags } from '@nestjs/swagger';
+import {
+  CommonMessages,
+  LeadMessages,
+  PageMessages,
+  leadsPageSchema,
+  pageProtectionSchema,
+  pageStatsSchema,
+  type LeadsPageDto,
+  type PageProtectionDto,
+  type PageStatsDto,
+} from '@plink/contracts';
 import { ApiDoc, CurrentUser, SignedInGuard, type SignedInUser } from '@plink/http';
 import { ExportLeadsService } from '../use-cases/export-leads.service';
+import { ListLeadsService } from '../use-cases/list-leads.service';
 import { PageStatsService } from '../use-cases/page-stats.service';
 import { PageProtectionService } from '../use-cases/page-protection.service';
 
@@ -15,6 +26,7 @@ export class LeadsController {
     private readonly stats: PageStatsService,
     private readonly exporter: ExportLeadsService,
     private readonly protection: PageProtectionService,
+    private readonly list: ListLeadsService,
   ) {}
 
   @ApiDoc({
@@ -43,11 +55,33 @@ export class LeadsController {
     return this.protection.end(id, user.id);
   }
 
-  @ApiDoc({ summary: "A page's views, conversions, conversion rate and newest leads", ok: pageStatsSchema, errors: { 404: PageMessages.pageNotFound } })
+  @ApiDoc({
+    summary: "A page's views, conversions, conversion rate and newest leads, with a range's series and breakdowns",
+    description:
+      'All-time `views`, `conversions`, `conversionRate` and the newest `leads`; for the range `from`–`to` (UTC days, both included; default the last 30): `series` (views, unique visitors and leads per day), `totals` with the change against the range of the same length just before, and `breakdowns` (referrers, UTM sources and campaigns, devices: views, leads, conversion rate).',
+    ok: pageStatsSchema,
+    errors: { 400: CommonMessages.invalidRequest, 404: PageMessages.pageNotFound },
+  })
+  @ApiQuery({ name: 'from', required: false, schema: { type: 'string', format: 'date' }, description: 'First UTC day (default: 29 days before `to`)' })
+  @ApiQuery({ name: 'to', required: false, schema: { type: 'string', format: 'date' }, description: 'Last UTC day (default: today)' })
   @Get('pages/:id/stats')
   @UseGuards(SignedInGuard)
-  pageStats(@CurrentUser() user: SignedInUser, @Param('id') id: string): Promise<PageStatsDto> {
-    return this.stats.execute(id, user.id);
+  pageStats(@CurrentUser() user: SignedInUser, @Param('id') id: string, @Query() query: { from?: unknown; to?: unknown }): Promise<PageStatsDto> {
+    return this.stats.execute(id, user.id, query ?? {});
+  }
+
+  @ApiDoc({
+    summary: "A page's leads, 25 a page, with where each came from",
+    description: 'Newest first. `search` keeps the leads whose e-mail contains it (any case); `total` counts them.',
+    ok: leadsPageSchema,
+    errors: { 400: CommonMessages.invalidRequest, 404: PageMessages.pageNotFound },
+  })
+  @ApiQuery({ name: 'page', required: false, schema: { type: 'integer', minimum: 1 }, description: 'Page number, from 1' })
+  @ApiQuery({ name: 'search', required: false, schema: { type: 'string' }, description: 'Part of the e-mail address' })
+  @Get('pages/:id/leads')
+  @UseGuards(SignedInGuard)
+  pageLeads(@CurrentUser() user: SignedInUser, @Param('id') id: string, @Query() query: unknown): Promise<LeadsPageDto> {
+    return this.list.execute(id, user.id, query);
   }
 
   @ApiDoc({

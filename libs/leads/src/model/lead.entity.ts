@@ -27,6 +27,14 @@ export const LeadSchema = defineEntity({
     signupUserAgent: p.string().length(512).nullable(),
     /** The owner's plan version the capture read (billing's, from 'plan.changed'); null for leads taken before it was kept. */
     planVersion: p.integer().nullable(),
+    /** Where the lead came from (see the 20261208 migration): the referring domain, `ref`/`source`/UTM values, device. */
+    referrer: p.string().length(100).nullable(),
+    ref: p.string().length(100).nullable(),
+    refSource: p.string().length(100).nullable(),
+    utmSource: p.string().length(100).nullable(),
+    utmMedium: p.string().length(100).nullable(),
+    utmCampaign: p.string().length(100).nullable(),
+    device: p.string().length(8).nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     /** `pending` until the visitor confirms on a double opt-in page; `confirmed` otherwise. */
     status: p.string().$type<LeadStatus>().length(10).default('confirmed'),

@@ -9,6 +9,7 @@ import { nativePoolOf } from '@plink/data';
 import { LeanCopyToStream } from '../export/copy-out-stream';
 import { leadsCopySql, neutraliseCell, type CsvOptions } from '../export/leads-csv';
 import { COUNTER_SHARDS } from './page-counter.entity';
+import type { VisitSource } from '@plink/http';
 import type { LeadEvidence } from './lead-evidence';
 
 export interface NewLead {
@@ -27,6 +28,8 @@ export interface BatchLead extends NewLead {
   jobs: NewRowJobs | null;
   /** The proof of consent stored with the lead (absent: none recorded). */
   evidence?: LeadEvidence | null;
+  /** Where the lead came from (absent: not known). */
+  source?: VisitSource | null;
 }
 
 /** A lead a batch inserted (its key, and the id it got). */
@@ -86,7 +89,7 @@ export class LeadsRepository {
    *
    * A page and address given twice is written once (the first). Leads are written in (page, address)
    * order, so two batches that share addresses take the unique index's locks in the same order and never
-   * deadlock. Runs on the ORM's own `pg` pool with real parameters (eleven arrays, whatever the batch size).
+   * deadlock. Runs on the ORM's own `pg` pool with real parameters (eighteen arrays, whatever the batch size).
    */
   async insertBatch(leads: BatchLead[]): Promise<InsertedLead[]> {
     if (leads.length === 0) return [];
@@ -98,14 +101,18 @@ export class LeadsRepository {
       name: 'leads_insert_batch',
       text: (recordJobs) => `with input as (
          select * from unnest($1::int[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::int[],
-                              $7::boolean[], $8::text[], $9::text[], $10::inet[], $11::text[]) with ordinality
+                              $7::boolean[], $8::text[], $9::text[], $10::inet[], $11::text[],
+                              $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[]) with ordinality
            as t(page_id, email, email_lower, consent_at, jobs, plan_version,
-                consent_shown, consent_version, privacy_url, signup_ip, signup_user_agent, ord)
+                consent_shown, consent_version, privacy_url, signup_ip, signup_user_agent,
+                referrer, ref, ref_source, utm_source, utm_medium, utm_campaign, device, ord)
        ), inserted as (
          insert into leads.leads (page_id, email, email_lower, consent_at, plan_version,
-                                  consent_shown, consent_version, privacy_url, signup_ip, signup_user_agent)
+                                  consent_shown, consent_version, privacy_url, signup_ip, signup_user_agent,
+                                  referrer, ref, ref_source, utm_source, utm_medium, utm_campaign, device)
          select page_id, email, email_lower, consent_at, plan_version,
-                consent_shown, consent_version, privacy_url, signup_ip, signup_user_agent from input order by ord
+                consent_shown, consent_version, privacy_url, signup_ip, signup_user_agent,
+                referrer, ref, ref_source, utm_source, utm_medium, utm_campaign, device from input order by ord
          on conflict (page_id, email_lower) do nothing
          returning id, page_id, email_lower
        ), counted as (
@@ -129,6 +136,13 @@ export class LeadsRepository {
         sorted.map((l) => l.evidence?.privacyUrl ?? null),
         sorted.map((l) => l.evidence?.signupIp ?? null),
         sorted.map((l) => l.evidence?.signupUserAgent ?? null),
+        sorted.map((l) => l.source?.referrer ?? null),
+        sorted.map((l) => l.source?.ref ?? null),
+        sorted.map((l) => l.source?.source ?? null),
+        sorted.map((l) => l.source?.utmSource ?? null),
+        sorted.map((l) => l.source?.utmMedium ?? null),
+        sorted.map((l) => l.source?.utmCampaign ?? null),
+        sorted.map((l) => l.source?.device ?? null),
       ],
     });
     return rows.map((r) => ({ id: Number(r.id), pageId: Number(r.page_id), emailLower: r.email_lower }));

@@ -29,3 +29,20 @@ export abstract class OwnedPagesReader {
   /** A page of this user, or null when it is not theirs or does not exist. */
   abstract findOwned(pageId: number, userId: number): Promise<OwnedPage | null>;
 }
+
+/** A page's counted visits over a range of UTC days (`YYYY-MM-DD`, both included), as the pages service keeps them. */
+export interface PageVisits {
+  /** Days with a view, oldest first. */
+  days: { day: string; views: number; uniques: number }[];
+  /** Views per source value (kind: referrer, utm_source, utm_medium, utm_campaign, device), largest first. */
+  sources: { kind: string; value: string; views: number }[];
+}
+
+/**
+ * The stats' series and breakdowns of views: the pages service counts them (per page and day, aggregates
+ * only). Bound by the process that composes the services (the gateway) to the pages service's analytics;
+ * without it the stats answer zero views per day.
+ */
+export abstract class PageVisitsReader {
+  abstract visits(pageId: number, from: string, to: string): Promise<PageVisits>;
+}

@@ -16,7 +16,7 @@ import { LEADS_SCHEMA } from '../leads.schema';
 import { ApplyOwnerPlanService } from '../page-facts/apply-page-change';
 import { PageFactsChanges } from '../page-facts/page-facts-changes';
 import { OwnerPlansRepository } from '../page-facts/page-facts.repository';
-import { OwnedPagesReader, PageFactsFallback, type OwnedPage } from '../page-facts/ports';
+import { OwnedPagesReader, PageFactsFallback, PageVisitsReader, type OwnedPage, type PageVisits } from '../page-facts/ports';
 
 export { TestClient };
 
@@ -79,6 +79,15 @@ export class StandInPages {
     findOwned: async (pageId, userId): Promise<OwnedPage | null> => {
       const page = this.pages.get(pageId);
       return page && !page.deleted && page.ownerId === userId ? { id: page.id, slug: page.slug, title: page.title, views: page.views } : null;
+    },
+  };
+
+  /** The views the stand-in pages service counted, per page (set by a test), read for a range as pages does. */
+  readonly counted = new Map<number, PageVisits>();
+  readonly visitsReader: PageVisitsReader = {
+    visits: async (pageId, from, to) => {
+      const all = this.counted.get(pageId) ?? { days: [], sources: [] };
+      return { days: all.days.filter((d) => d.day >= from && d.day <= to), sources: all.sources };
     },
   };
 
@@ -211,8 +220,9 @@ export class LeadsTestApp {
         { provide: SessionLookup, useValue: t.signIns },
         { provide: OwnedPagesReader, useValue: t.pages.ownedPages },
         { provide: PageFactsFallback, useValue: t.pages.fallback },
+        { provide: PageVisitsReader, useValue: t.pages.visitsReader },
       ],
-      exports: [SessionLookup, OwnedPagesReader, PageFactsFallback],
+      exports: [SessionLookup, OwnedPagesReader, PageFactsFallback, PageVisitsReader],
     })
     class GatewayStandInModule {}
 

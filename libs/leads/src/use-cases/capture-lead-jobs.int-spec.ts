@@ -91,7 +91,9 @@ describe('leads: the jobs a lead records', () => {
     const free = await t.creator('free');
     const freePage = await t.createPage(free, { webhookUrl: 'https://hooks.example/free' });
     for (const page of [withHook, withoutHook, freePage]) {
-      expect((await t.submit(page.slug, { email: 'hooked@example.com', consent: true })).status).toBe(200);
+      // As the page's script sends it: where the visitor came from and the page's query.
+      const came = { referrer: 'https://www.news.example/issue-1', query: '?utm_source=News&utm_medium=email&utm_campaign=launch' };
+      expect((await t.submit(page.slug, { email: 'hooked@example.com', consent: true, ...came })).status).toBe(200);
     }
     await t.outboxDrained();
     // The leads' deliveries reach the queue together (a 'webhook.deliver-many' job holds those of one relay pass).
@@ -115,6 +117,8 @@ describe('leads: the jobs a lead records', () => {
         // owner's plan version it read (kept on the lead too: the plan in force for it).
         pageVersion: Number(facts.version),
         planVersion: lead.plan_version,
+        // Where the lead came from (the webhook's data.source); node's fetch is no phone or tablet.
+        source: { referrer: 'news.example', utmSource: 'news', utmMedium: 'email', utmCampaign: 'launch', device: 'desktop' },
       },
     ]);
     // The lead's creation time is the stored one (written by the statement that stored the lead).

@@ -4,7 +4,7 @@ import { thankYouButton } from '@plink/page-render';
 import { APP_CONFIG, type AppConfig } from '@plink/config';
 import { Outbox, type DeferredJob } from '@plink/queue';
 import { RateLimiter } from '@plink/redis';
-import { ZodPipe, tooManyRequests } from '@plink/http';
+import { ZodPipe, tooManyRequests, visitSourceOf, type VisitSource } from '@plink/http';
 import { LeadBatcher } from '../model/lead-batcher';
 import { ConsentTexts } from '../model/consent-texts';
 import { evidenceOf, type LeadEvidence } from '../model/lead-evidence';
@@ -77,7 +77,7 @@ export class CaptureLeadService {
    * example page a valid submission is answered like any other, but nothing is stored. `userAgent` (the
    * request's) goes into the lead's proof of consent with `address` when LEAD_EVIDENCE is full.
    */
-  async execute(page: SubmissionPage, input: unknown, address: string, userAgent?: string): Promise<SubmitLeadResponse> {
+  async execute(page: SubmissionPage, input: unknown, address: string, userAgent?: string, formReferer?: string): Promise<SubmitLeadResponse> {
     if (page.paused) throw new NotFoundException({ message: LeadMessages.pagePaused });
     await this.limit(page.id, address);
     const body = validate.transform(input);
@@ -94,7 +94,13 @@ export class CaptureLeadService {
     const { evidence, consentText } = evidenceOf(page.public, { ip: address, userAgent }, this.config);
     // The text is stored before the first lead that names it (once per process and text).
     if (consentText !== null && evidence.consentVersion) await this.consentTexts.ensure(evidence.consentVersion, consentText);
-    await this.store(page, body.email, body.consent ? new Date() : null, evidence);
+    // The page's script sends where the visitor came from and the page's query; a form post without
+    // JavaScript comes from the page itself, so its Referer is the page's address with that query.
+    const source = visitSourceOf(
+      body.query !== undefined || body.referrer !== undefined ? { referer: body.referrer, query: body.query ?? '', userAgent } : { query: formReferer, userAgent },
+      this.ownHosts,
+    );
+    await this.store(page, body.email, body.consent ? new Date() : null, evidence, source);
     const answer = thankYouOf(page.public);
     // Under attack, a visitor is told to confirm, as on a double opt-in page (unless the creator wrote their own text).
     if (!page.public.doubleOptIn && this.flood.underAttack(page.id)) {
@@ -150,6 +156,12 @@ export class CaptureLeadService {
     }
   }
 
+  private hosts?: string[];
+  /** The hosts a referrer is not counted from (the landing pages' and the app's). */
+  private get ownHosts(): string[] {
+    return (this.hosts ??= [hostOf(this.config.appOrigin), hostOf(this.config.publicOrigin)].filter((h): h is string => !!h));
+  }
+
   /**
    * The lead, its conversion and its jobs (file e-mail, Pro webhook, each with the lead's id) in one
    * statement, so they are saved together or not at all — a statement shared with the submissions that
@@ -159,10 +171,10 @@ export class CaptureLeadService {
    * due is decided here: the lead is new and the page has a file, or its webhook on and its owner on Pro in
    * the plan version this capture read (kept on the lead: the plan in force for it).
    */
-  private async store(page: SubmissionPage, email: string, consentAt: Date | null, evidence: LeadEvidence): Promise<void> {
+  private async store(page: SubmissionPage, email: string, consentAt: Date | null, evidence: LeadEvidence, source: VisitSource): Promise<void> {
     // A double opt-in page keeps the lead pending and e-mails the confirmation link instead (DoubleOptInService);
     // so does a page under attack (FloodWatch), whatever its own setting.
-    if (page.public.doubleOptIn || this.flood.underAttack(page.id)) return this.optIn.signUp(page, email, consentAt, evidence);
+    if (page.public.doubleOptIn || this.flood.underAttack(page.id)) return this.optIn.signUp(page, email, consentAt, evidence, source);
     const jobs: DeferredJob[] = [];
     if (page.fileUrl) {
       jobs.push({
@@ -174,7 +186,7 @@ export class CaptureLeadService {
     if (sendsWebhook(page)) {
       jobs.push({
         name: 'webhook.deliver',
-        payload: webhookDeliveryOf(page, email, consentAt, this.config.publicOrigin),
+        payload: webhookDeliveryOf(page, email, consentAt, this.config.publicOrigin, source),
         idField: 'leadId',
         timeField: 'createdAt',
       });
@@ -187,8 +199,17 @@ export class CaptureLeadService {
       planVersion: page.planVersion,
       jobs: this.outbox.jobsForNewRow(jobs),
       evidence,
+      source,
     });
     // The address was already a lead of the page: its file again, or its confirmation link again (throttled).
     if (id === null) await this.optIn.signedUpAgain(page, email);
+  }
+}
+
+function hostOf(origin: string): string | undefined {
+  try {
+    return new URL(origin).hostname.toLowerCase();
+  } catch {
+    return undefined;
   }
 }

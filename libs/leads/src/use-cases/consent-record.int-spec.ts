@@ -234,7 +234,7 @@ describe('leads: consent record (LEAD_EVIDENCE=minimal)', () => {
     await t.submit(page.slug, { email: 'csv@example.com', consent: true }, t.client({ 'x-forwarded-for': '203.0.113.51' }));
     const res = await fetch(`${t.origin}/api/pages/${page.id}/export`, { headers: { cookie: owner.client.cookieHeader() } });
     const lines = (await res.text()).trimEnd().split('\n');
-    expect(lines[0]).toBe('email,created_at,consent_at,page_slug,status,confirmed_at,consent_version');
-    expect(lines[1]).toMatch(new RegExp(`^csv@example\\.com,[^,]+,[^,]+,${page.slug},confirmed,,${SHOWN_VERSION}$`));
+    expect(lines[0]).toBe('email,created_at,consent_at,page_slug,status,confirmed_at,consent_version,source,referrer,ref,source_param,utm_source,utm_medium,utm_campaign,device');
+    expect(lines[1]).toMatch(new RegExp(`^csv@example\\.com,[^,]+,[^,]+,${page.slug},confirmed,,${SHOWN_VERSION},,,,,,,,desktop$`));
   });
 });

@@ -3,10 +3,11 @@ import { STATS_RECENT_LEADS, conversionRate, type PageStatsDto } from '@plink/co
 import { LeadsRepository } from '../model/leads.repository';
 import { BlockedCounter } from '../shield/blocked-counter';
 import { OwnedPages } from './owned-pages';
+import { PageAnalytics, rangeOf } from './page-analytics';
 
 /**
- * GET /api/pages/{id}/stats: views, conversions (confirmed leads), pending leads, rate, the newest leads and the
- * refused submissions (owner only).
+ * GET /api/pages/{id}/stats: views, conversions (confirmed leads), pending leads, rate, the newest leads, the
+ * refused submissions, and the range's series and breakdowns (owner only).
  */
 @Injectable()
 export class PageStatsService {
@@ -14,17 +15,21 @@ export class PageStatsService {
     private readonly owned: OwnedPages,
     private readonly leads: LeadsRepository,
     private readonly blocked: BlockedCounter,
+    private readonly analytics: PageAnalytics,
   ) {}
 
-  async execute(pageId: string, userId: number): Promise<PageStatsDto> {
+  async execute(pageId: string, userId: number, query: { from?: unknown; to?: unknown } = {}): Promise<PageStatsDto> {
+    const range = rangeOf(query);
     const page = await this.owned.find(pageId, userId);
-    const [conversions, pending, recent, blocked] = await Promise.all([
+    const [conversions, pending, recent, blocked, analytics] = await Promise.all([
       this.leads.conversions(page.id),
       this.leads.pendingFor([page.id]),
       this.leads.recent(page.id, STATS_RECENT_LEADS),
       this.blocked.read(page.id),
+      this.analytics.of(page.id, range),
     ]);
     return {
+      ...analytics,
       views: page.views,
       conversions,
       pending: pending.get(page.id) ?? 0,

@@ -409,7 +409,7 @@ function copyIsBehind(endpoint: WebhookEndpoint | null, delivery: LeadDelivery):
 /** The `lead.created` body of a lead delivery, from what the job carries (the lead and the page the visitor saw). */
 function bodyOf(delivery: LeadDelivery): string {
   return leadCreatedBody(
-    { id: delivery.leadId, email: delivery.email, createdAt: new Date(delivery.createdAt), consentAt: delivery.consentAt ? new Date(delivery.consentAt) : null },
+    { id: delivery.leadId, email: delivery.email, createdAt: new Date(delivery.createdAt), consentAt: delivery.consentAt ? new Date(delivery.consentAt) : null, source: delivery.source },
     { pageId: delivery.pageId, slug: delivery.page.slug, title: delivery.page.title, pageUrl: delivery.page.url },
   );
 }

@@ -1,11 +1,17 @@
-import type { LeadCreatedEvent } from '@plink/contracts';
+import type { LeadCreatedEvent, LeadCreatedSource } from '@plink/contracts';
 
 export interface EventLead {
   id: number;
   email: string;
   createdAt: Date;
   consentAt: Date | null;
+  /** Absent for leads whose job was recorded before sources were kept: every value null. */
+  source?: LeadCreatedSource;
 }
+
+const NO_SOURCE: LeadCreatedSource = { referrer: null, utmSource: null, utmMedium: null, utmCampaign: null, device: null };
+/** The source a test event shows: a lead from a newsletter link, on a desktop browser. */
+const EXAMPLE_SOURCE: LeadCreatedSource = { referrer: 'example.com', utmSource: 'newsletter', utmMedium: 'email', utmCampaign: 'launch', device: 'desktop' };
 
 export interface EventPage {
   pageId: number;
@@ -29,6 +35,7 @@ export function leadCreatedBody(lead: EventLead, page: EventPage, options: { tes
       createdAt: lead.createdAt.toISOString(),
       consentAt: lead.consentAt ? lead.consentAt.toISOString() : null,
       page: { id: page.pageId, slug: page.slug, title: page.title, url: page.pageUrl },
+      source: lead.source ?? NO_SOURCE,
     },
   };
   return JSON.stringify(event);
@@ -36,5 +43,5 @@ export function leadCreatedBody(lead: EventLead, page: EventPage, options: { tes
 
 /** A test event: an example lead, as if it had just signed up on the page. */
 export function testEventBody(page: EventPage, at = new Date()): string {
-  return leadCreatedBody({ id: 0, email: TEST_EVENT_EMAIL, createdAt: at, consentAt: at }, page, { test: true, at });
+  return leadCreatedBody({ id: 0, email: TEST_EVENT_EMAIL, createdAt: at, consentAt: at, source: EXAMPLE_SOURCE }, page, { test: true, at });
 }

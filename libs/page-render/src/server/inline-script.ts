@@ -17,8 +17,9 @@ export interface SubmitScriptConfig {
  * checks from the browser (whose bubbles look like no part of the page; without JavaScript they still
  * guard the plain post). On submit: checks an e-mail was entered (and the consent box, when shown), and
  * says what is missing in the page's own error style right under that field, disables the inputs and shows
- * 'Submitting...', POSTs {email, consent, website, formToken} as JSON (a 409 whose answer carries a fresh
- * `formToken`, the page's token having expired, is sent again once with it, unseen); on success swaps the card's body for the
+ * 'Submitting...', POSTs {email, consent, website, formToken, referrer, query} as JSON (where the visitor came
+ * from and the page address's query, for the lead's source; a 409 whose answer carries a fresh `formToken`, the
+ * page's token having expired, is sent again once with it, unseen); on success swaps the card's body for the
  * server-rendered thank-you <template> (texts taken from the answer when it has them) and, with a
  * redirect URL, goes there after 3 s; on failure re-enables the form and shows
  * 'Failed to submit: {message}'. Everything visitor- or server-supplied is set as text, never HTML.
@@ -55,7 +56,7 @@ if(!v||(em.validity&&em.validity.typeMismatch)){error(C.invalidEmail,em);mark(em
 if(c&&!c.checked){error(C.consentRequired,c.closest?c.closest('.plk-consent'):null);mark(c);c.focus();return}
 error('');busy(true);
 function send(again){return fetch(C.submitUrl,{method:'POST',credentials:'same-origin',headers:{'Content-Type':'application/json',Accept:'application/json'},
-body:JSON.stringify({email:v,consent:c?c.checked:false,website:w?w.value:'',formToken:k?k.value:''})})
+body:JSON.stringify({email:v,consent:c?c.checked:false,website:w?w.value:'',formToken:k?k.value:'',referrer:document.referrer,query:location.search})})
 .then(function(r){return r.text().then(function(s){var j=null;try{j=JSON.parse(s)}catch(x){}
 if(r.status==409&&j&&typeof j.formToken=='string'&&k&&!again){k.value=j.formToken;return send(1)}
 if(!r.ok||!j||j.success===false)throw new Error(j&&j.message||(s&&s.charAt(0)!='<'?s.slice(0,300):'')||r.statusText||'Request failed');

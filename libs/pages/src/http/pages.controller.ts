@@ -44,6 +44,7 @@ import { ListPagesService } from '../use-cases/list-pages.service';
 import { UpdatePageService } from '../use-cases/update-page.service';
 import { SendTestEmailService, TEST_EMAIL_NEEDS_FILE } from '../use-cases/send-test-email.service';
 import { PageTemplates } from '../templates/page-templates';
+import { AnalyticsCounter, visitOf } from '../analytics/analytics-counter';
 import { ViewCounter } from '../views/view-counter';
 import { WebhookSecretBox, toWebhookEndpointDto } from '../webhooks/webhook-endpoint';
 import { WebhookEndpointService } from '../webhooks/webhook-endpoint.service';
@@ -73,6 +74,7 @@ export class PagesController {
     private readonly keepPageLive: KeepPageLiveService,
     private readonly directory: PagesDirectory,
     private readonly views: ViewCounter,
+    private readonly analytics: AnalyticsCounter,
     private readonly webhookEndpoint: WebhookEndpointService,
     private readonly secrets: WebhookSecretBox,
     private readonly pages: PagesRepository,
@@ -228,7 +230,11 @@ export class PagesController {
     const page = /^[A-Za-z0-9-]{1,60}$/.test(slug) ? await this.directory.findForVisitor(slug) : null;
     if (!page) throw new NotFoundException({ message: PageMessages.pageNotFound });
     if (page.paused) throw new NotFoundException({ message: PageMessages.pagePaused });
-    if (request.method === 'GET') this.views.count(page.id, request.headers['user-agent']);
+    if (request.method === 'GET') {
+      this.views.count(page.id, request.headers['user-agent']);
+      // The page's own address is not this API's: only the referrer and device tell where the visit came from.
+      this.analytics.count(page.id, { ...visitOf(request), url: undefined }, request.hostname);
+    }
     return page.public;
   }
 

@@ -1,6 +1,7 @@
 import { Processor } from '@nestjs/bullmq';
 import { QUEUE_SETTINGS, QueueName } from '@plink/contracts';
 import { ContractWorker, type JobHandlers } from '@plink/queue';
+import { FlushAnalyticsService } from '../analytics/flush-analytics.service';
 import { FlushViewsService } from '../use-cases/flush-views.service';
 import { OwnerPlanChangedService } from '../use-cases/owner-plan-changed.service';
 import { OwnerProfileChangedService } from '../use-cases/owner-profile-changed.service';
@@ -8,7 +9,7 @@ import { RemovePausedLeadsService } from '../use-cases/remove-paused-leads.servi
 import { WebhookEndpointService } from '../webhooks/webhook-endpoint.service';
 
 /**
- * The pages queue: moving buffered views into the database; when a page owner's plan changes (billing's
+ * The pages queue: moving buffered views (and the per-day analytics) into the database; when a page owner's plan changes (billing's
  * 'plan.changed'), pausing or un-pausing their pages and dropping them from the caches; when an owner is
  * renamed or given a new e-mail address (identity's 'user.changed'), their pages following; removing the leads of
  * paused pages when their date comes (and the warning a week before); turning off a webhook the
@@ -20,6 +21,7 @@ export class PagesProcessor extends ContractWorker<QueueName.Pages> {
   protected readonly handlers: JobHandlers<QueueName.Pages> = {
     'pages.flush-views': async () => {
       await this.flushViews.execute();
+      await this.flushAnalytics.execute();
     },
     'plan.changed': async (payload) => {
       await this.ownerPlanChanged.execute(payload.userId, new Date(), { isPremium: payload.isPremium, version: payload.version });
@@ -38,6 +40,7 @@ export class PagesProcessor extends ContractWorker<QueueName.Pages> {
     private readonly ownerProfileChanged: OwnerProfileChangedService,
     private readonly removePausedLeads: RemovePausedLeadsService,
     private readonly webhookEndpoint: WebhookEndpointService,
+    private readonly flushAnalytics: FlushAnalyticsService,
   ) {
     super();
   }

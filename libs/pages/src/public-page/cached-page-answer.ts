@@ -3,6 +3,7 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@plink/config';
 import { EVERY_ANSWER_HEADERS, EarlyAnswers, chooseEncoding, landingPagesHost, requestIdOf } from '@plink/http';
 import { httpRequestSeconds } from '@plink/observability';
+import { AnalyticsCounter } from '../analytics/analytics-counter';
 import { ViewCounter } from '../views/view-counter';
 import { RenderedPages, pageStateOf } from './rendered-pages';
 
@@ -37,6 +38,7 @@ export class CachedPageAnswer implements OnModuleInit {
     private readonly early: EarlyAnswers,
     private readonly pages: RenderedPages,
     private readonly views: ViewCounter,
+    private readonly analytics: AnalyticsCounter,
   ) {
     this.pageHost = landingPagesHost(config);
   }
@@ -58,7 +60,10 @@ export class CachedPageAnswer implements OnModuleInit {
     const page = this.pages.cached(slug, state);
     if (!page || page.paused) return false;
 
-    if (state === 'form') this.views.count(page.pageId, request.headers['user-agent']);
+    if (state === 'form') {
+      this.views.count(page.pageId, request.headers['user-agent']);
+      this.analytics.countRequest(page.pageId, request);
+    }
     const chosen = chooseEncoding(page.html, request.headers['accept-encoding']);
     const headers: Record<string, string | number> = {
       'x-request-id': requestIdOf(request.headers['x-request-id']),

@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { appScreenOf, isFileName, mayBePageSlug } from '@plink/contracts';
 import { APP_CONFIG, type AppConfig } from '@plink/config';
 import { ApiDoc, PrecompressedDocument, SpaShell, apiNotFound, appSecurityHeaders, mayAnswerLandingPage, redirectToLandingPagesHost, sendPrecompressed } from '@plink/http';
+import { AnalyticsCounter, visitOf } from '../analytics/analytics-counter';
 import { ViewCounter } from '../views/view-counter';
 import { RenderedPages, pageStateOf } from './rendered-pages';
 
@@ -48,6 +49,7 @@ export class PublicPageController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly pages: RenderedPages,
     private readonly views: ViewCounter,
+    private readonly analytics: AnalyticsCounter,
     @Optional() private readonly spa?: SpaShell,
   ) {
     this.spaHeaders = { ...appSecurityHeaders(config), 'cache-control': 'no-cache' };
@@ -128,7 +130,10 @@ export class PublicPageController {
     // Paused after its owner's downgrade: 'This page is paused', as a 404 (no view counted).
     if (page.paused) return sendPrecompressed(request, reply.status(404).headers(page.headers).type(HTML), page.html);
     // One view per visitor load of the form (not the thank-you answer, not a HEAD probe, not a crawler).
-    if (state === 'form' && request.method === 'GET') this.views.count(page.pageId, request.headers['user-agent']);
+    if (state === 'form' && request.method === 'GET') {
+      this.views.count(page.pageId, request.headers['user-agent']);
+      this.analytics.count(page.pageId, visitOf(request), request.hostname);
+    }
     // no-cache (in the page's headers): browsers and proxies revalidate, so an edit shows on the next load.
     // The page's own policy (a sandbox when it carries its owner's code on the app's host) was built with it.
     return sendPrecompressed(request, reply.status(200).headers(page.headers).type(HTML), page.html);

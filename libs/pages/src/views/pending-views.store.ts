@@ -4,14 +4,14 @@ import { REDIS, RedisKeys } from '@plink/redis';
 import { pendingViewsKey } from './view-counter';
 
 /** Marks which flush a processing hash belongs to (a field no page id can take). */
-const BATCH_FIELD = '_batch';
+export const BATCH_FIELD = '_batch';
 
 /**
  * Takes the pending hash for processing, atomically: a processing hash left by a crashed flush is taken
  * again first (with its batch id); otherwise the pending hash is renamed to the processing key and given a
  * new batch id, so views counted from now on start a new pending hash.
  */
-const CLAIM = `
+export const CLAIM = `
 if redis.call('EXISTS', KEYS[2]) == 0 then
   if redis.call('EXISTS', KEYS[1]) == 0 then return {} end
   redis.call('RENAME', KEYS[1], KEYS[2])
@@ -20,7 +20,7 @@ redis.call('HSETNX', KEYS[2], '${BATCH_FIELD}', ARGV[1])
 return redis.call('HGETALL', KEYS[2])`;
 
 /** Deletes the processing hash only if it is still the batch just applied. */
-const RELEASE = `
+export const RELEASE = `
 if redis.call('HGET', KEYS[1], '${BATCH_FIELD}') == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
 

@@ -21,7 +21,9 @@ export const keepPageLive = (id: number) => apiClient.post<KeepPageLiveResponse>
 export const fetchSlugAvailability = (slug: string, pageId?: number) =>
   apiClient.get<SlugAvailabilityDto>(`/api/slug-availability?${new URLSearchParams({ slug, ...(pageId ? { pageId: String(pageId) } : {}) })}`);
 
-export const fetchPageStats = (id: number) => apiClient.get<PageStatsDto>(`/api/pages/${id}/stats`);
+/** The stats, with the series and breakdowns of `range` (UTC days; without one the server answers the last 30). */
+export const fetchPageStats = (id: number, range?: { from: string; to: string }) =>
+  apiClient.get<PageStatsDto>(`/api/pages/${id}/stats${range ? `?${new URLSearchParams(range)}` : ''}`);
 
 /** The CSV download: opened as a plain link (the server streams it as an attachment). */
 export const leadsExportUrl = (id: number) => `/api/pages/${id}/export`;

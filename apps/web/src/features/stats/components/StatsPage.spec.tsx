@@ -5,8 +5,10 @@ import { renderApp } from '../../../test/render-app';
 
 const page = makePage({ id: 7, title: 'Free Guide', slug: 'free-guide' });
 
+const noLeads = { body: { leads: [], total: 0, page: 1, pageSize: 25 } };
+
 function openStats(url: string, routes = {}) {
-  const fetchMock = mockFetch({ ...signedInAs(), ...routes });
+  const fetchMock = mockFetch({ ...signedInAs(), 'GET /api/pages/7/leads': noLeads, ...routes });
   return { fetchMock, ...renderApp(url) };
 }
 
@@ -19,7 +21,7 @@ describe('/stats/:id', () => {
 
     expect(await screen.findByRole('heading', { name: 'Free Guide' })).toBeInTheDocument();
     expect(await screen.findByText('Showing 10 of 12 leads.')).toBeInTheDocument();
-    const rows = within(screen.getByRole('table')).getAllByRole('row');
+    const rows = within(screen.getByRole('table', { name: 'Recent leads' })).getAllByRole('row');
     expect(rows).toHaveLength(1 + 10);
     expect(within(rows[0]).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Email', 'Date', 'Consent']);
     expect(within(rows[1]).getByRole('button', { name: 'Consent record of lead12@example.com' })).toBeInTheDocument();
@@ -47,7 +49,7 @@ describe('/stats/:id', () => {
     expect(await screen.findByText('1 sign-up is waiting for e-mail confirmation (not counted as conversions yet).')).toBeInTheDocument();
     expect(screen.getByText('Conversions').parentElement).toHaveTextContent('2');
     expect(screen.getByText('Showing 3 of 3 leads.')).toBeInTheDocument();
-    const rows = within(screen.getByRole('table')).getAllByRole('row');
+    const rows = within(screen.getByRole('table', { name: 'Recent leads' })).getAllByRole('row');
     expect(rows[1]).toHaveTextContent('waiting@example.comPending');
     expect(rows[2]).not.toHaveTextContent('Pending');
   });
@@ -131,6 +133,87 @@ describe('/stats/:id', () => {
     expect(figure('Domain gets no mail')).toHaveTextContent('0');
     expect(figure('Too many from one address')).toHaveTextContent('0');
     expect(within(card).getByText('Sign-ups refused as bots or unusable addresses. None of them was stored.')).toBeInTheDocument();
+  });
+
+  it('asks for the range picked (UTC days), and shows its totals with the change, the chart and where visitors came from', async () => {
+    jest.useFakeTimers({ now: new Date('2025-03-10T15:00:00Z'), advanceTimers: true });
+    try {
+      const stats = makeStats(2, 40);
+      const ranged = {
+        ...stats,
+        range: { from: '2025-03-04', to: '2025-03-10' },
+        series: [{ day: '2025-03-10', views: 40, uniques: 25, leads: 2 }],
+        totals: { ...stats.totals, views: 40, uniques: 25, leads: 2, visitorConversionRate: 8, previous: { views: 20, uniques: 20, leads: 4 }, change: { views: 100, uniques: 25, leads: -50 } },
+        breakdowns: {
+          referrers: [{ value: 'news.example', views: 30, leads: 2, conversionRate: 6.7 }],
+          utmCampaigns: [{ value: 'spring', views: 12, leads: 1, conversionRate: 8.3 }],
+          utmSources: [],
+          devices: [{ value: 'phone', views: 40, leads: 2, conversionRate: 5 }],
+        },
+      };
+      const { fetchMock } = openStats('/stats/7', {
+        'GET /api/pages/7': { body: { ...page, createdAt: '2025-01-15T10:00:00.000Z' } },
+        'GET /api/pages/7/stats': { body: stats },
+        'GET /api/pages/7/stats?from=2025-03-04&to=2025-03-10': { body: ranged },
+      });
+
+      expect(await screen.findByRole('img', { name: /Chart of views, unique visitors and leads per day/ })).toBeInTheDocument();
+      expect(screen.getByText(/Days are UTC days/)).toBeInTheDocument();
+      // 30 days by default; then the last 7, and all time from the page's creation day.
+      const asked = () => fetchMock.mock.calls.map(([url]) => String(url)).filter((u) => u.startsWith('/api/pages/7/stats'));
+      expect(asked()).toEqual(['/api/pages/7/stats?from=2025-02-09&to=2025-03-10']);
+      await userEvent.click(screen.getByRole('radio', { name: '7 days' }));
+      expect(await screen.findByText('+100% vs previous period')).toBeInTheDocument();
+      expect(screen.getByText('Period views').parentElement).toHaveTextContent('40');
+      expect(screen.getByText('Unique visitors', { selector: 'p' }).parentElement).toHaveTextContent('25');
+      expect(screen.getByText('−50% vs previous period')).toBeInTheDocument();
+      expect(screen.getByText('Visitor conversion').parentElement).toHaveTextContent('8.0%');
+      const referrers = screen.getByRole('table', { name: 'Top referrers' });
+      expect(within(referrers).getAllByRole('row')[1]).toHaveTextContent(/news\.example\s*30\s*2\s*6\.7%/);
+      expect(within(screen.getByRole('table', { name: 'UTM campaigns' })).getByText('spring')).toBeInTheDocument();
+      expect(within(screen.getByRole('table', { name: 'Devices' })).getByText('phone')).toBeInTheDocument();
+      await userEvent.click(screen.getByRole('radio', { name: 'All time' }));
+      await screen.findByText('No earlier data to compare', {}, { timeout: 2000 }).catch(() => undefined);
+      expect(asked()).toContain('/api/pages/7/stats?from=2025-01-15&to=2025-03-10');
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('lists all leads 25 a page with their source, and searches them by e-mail', async () => {
+    const lead = (i: number) => ({
+      id: i,
+      email: `reader${i}@example.com`,
+      createdAt: '2025-03-01T12:00:00.000Z',
+      status: 'confirmed' as const,
+      referrer: 't.co',
+      ref: null,
+      source: null,
+      utmSource: 'ig',
+      utmMedium: null,
+      utmCampaign: 'launch',
+      device: 'phone',
+      sourceLabel: 'ig',
+    });
+    const { fetchMock } = openStats('/stats/7', {
+      'GET /api/pages/7': { body: page },
+      'GET /api/pages/7/stats': { body: makeStats(30, 96) },
+      'GET /api/pages/7/leads?page=1': { body: { leads: Array.from({ length: 25 }, (_, i) => lead(30 - i)), total: 30, page: 1, pageSize: 25 } },
+      'GET /api/pages/7/leads?page=2': { body: { leads: [5, 4, 3, 2, 1].map(lead), total: 30, page: 2, pageSize: 25 } },
+      'GET /api/pages/7/leads?page=1&search=reader3': { body: { leads: [lead(30), lead(3)], total: 2, page: 1, pageSize: 25 } },
+    });
+
+    const table = await screen.findByRole('table', { name: 'All leads' });
+    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Email', 'Date', 'Source', 'Referrer', 'Campaign', 'Device']);
+    expect(await within(table).findByText('reader30@example.com')).toBeInTheDocument();
+    expect(within(table).getAllByRole('row')).toHaveLength(1 + 25);
+    expect(within(table).getAllByRole('row')[1]).toHaveTextContent(/reader30@example\.com.*ig\s*t\.co\s*launch\s*phone/);
+    expect(screen.getByText('30 leads.')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: '2' }));
+    expect(await within(table).findByText('reader5@example.com')).toBeInTheDocument();
+    await userEvent.type(screen.getByRole('textbox', { name: 'Search leads by email' }), 'reader3');
+    expect(await screen.findByText('2 leads found.', {}, { timeout: 2000 })).toBeInTheDocument();
+    expect(fetchMock.mock.calls.map(([url]) => String(url))).toContain('/api/pages/7/leads?page=1&search=reader3');
   });
 
   it('counts fewer than 10 leads as they are, and 0% without views', async () => {

@@ -1,18 +1,24 @@
 import { Button, Center, Container, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { BackToDashboardLink } from '../../../components/BackToDashboardLink';
 import { PageLoader } from '../../../components/PageLoader';
 import { IconDownload, IconExternalLink } from '../../../components/icons';
 import { errorText } from '../../../lib/api-client';
 import { leadsExportUrl, PageLoadError, parsePageId, publicPagePath, usePage, usePageStats } from '../../pages';
+import { AnalyticsSection } from './AnalyticsSection';
+import { LeadsTable } from './LeadsTable';
 import { StatsPanel } from './StatsPanel';
+import { rangeOf, type StatsRangeChoice } from './stats-range';
 
 const newTab = { target: '_blank', rel: 'noopener noreferrer' } as const;
 
 export function StatsPage() {
   const id = parsePageId(useParams().id);
   const page = usePage(id);
-  const stats = usePageStats(id);
+  const [choice, setChoice] = useState<StatsRangeChoice>('30');
+  // Asked beside the page (no waterfall): only "all time" needs the page's creation day, picked once it shows.
+  const stats = usePageStats(id, rangeOf(choice, page.data?.createdAt ?? ''));
 
   if (id === null) return <PageLoadError />;
   if (page.isError) return <PageLoadError error={page.error} />;
@@ -47,7 +53,11 @@ export function StatsPage() {
             Failed to load stats: {errorText(stats.error, 'Unknown error')}
           </Text>
         ) : (
-          <StatsPanel stats={stats.data} pageId={id} />
+          <>
+            <StatsPanel stats={stats.data} pageId={id} />
+            <AnalyticsSection analytics={stats.data} choice={choice} onChoice={setChoice} />
+            <LeadsTable pageId={id} />
+          </>
         )}
       </Stack>
     </Container>

@@ -85,7 +85,7 @@ export function StatsPanel({ stats, pageId }: { stats: PageStatsDto; pageId: num
           Recent leads
         </Title>
         <ScrollArea.Autosize mah={360} type="auto">
-          <Table striped stickyHeader>
+          <Table striped stickyHeader aria-label="Recent leads">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Email</Table.Th>

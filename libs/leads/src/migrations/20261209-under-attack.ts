@@ -6,7 +6,7 @@ import { Migration } from '@mikro-orm/migrations';
  * and the pages switched to confirm-by-e-mail: until when, and when their owner last ended it by hand (the
  * rule then waits an hour before it switches the page again).
  */
-export class UnderAttack20261208 extends Migration {
+export class UnderAttack20261209 extends Migration {
   override async up() {
     this.addSql(`create table leads.accepted_submissions (
       page_id int not null,
