@@ -243,6 +243,8 @@ async function main() {
       SESSION_SECRET: 'bench-session-secret-0123456789abcdef0123456789',
       PLINK_WORKERS: WORKERS,
       LEAD_RATE_LIMIT_PER_MINUTE: '0',
+      LEAD_FLOOD_PER_HOUR: '0',
+      LEAD_REFUSED_PER_HOUR: '0',
       // No DNS on the bench machine (every name is "no such domain"); answers are cached per domain anyway.
       EMAIL_MX_CHECK: 'false',
       AUTH_RATE_LIMIT_PER_MINUTE: '0',

@@ -216,6 +216,8 @@ async function main() {
     REDIS_PREFIX: redisPrefix,
     SESSION_SECRET: 'ops-bench-session-secret-0123456789abcdef0123456789',
     LEAD_RATE_LIMIT_PER_MINUTE: '0',
+    LEAD_FLOOD_PER_HOUR: '0',
+    LEAD_REFUSED_PER_HOUR: '0',
     // No DNS on the bench machine (every name is "no such domain").
     EMAIL_MX_CHECK: 'false',
     AUTH_RATE_LIMIT_PER_MINUTE: '0',

@@ -61,7 +61,7 @@ describe('a database outage', () => {
   let page: { id: number; slug: string };
 
   beforeAll(async () => {
-    env = await createTestEnvironment({ LEAD_RATE_LIMIT_PER_MINUTE: '0' });
+    env = await createTestEnvironment({ LEAD_RATE_LIMIT_PER_MINUTE: '0', LEAD_FLOOD_PER_HOUR: '0', LEAD_REFUSED_PER_HOUR: '0' });
     const direct = new URL(env.database.url);
     proxy = new DatabaseProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
     await proxy.start();

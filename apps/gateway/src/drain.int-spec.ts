@@ -78,7 +78,7 @@ describe('draining on SIGTERM, and SIGKILL', () => {
       SMTP_URL: smtp.url,
       NODE_ENV: 'production',
       LOG_LEVEL: 'info',
-      LEAD_RATE_LIMIT_PER_MINUTE: '0',
+      LEAD_RATE_LIMIT_PER_MINUTE: '0', LEAD_FLOOD_PER_HOUR: '0', LEAD_REFUSED_PER_HOUR: '0',
       // On in production, but this machine's DNS answers "no such domain" for every name.
       EMAIL_MX_CHECK: 'false',
       SHUTDOWN_GRACE_MS: '15000',

@@ -195,7 +195,7 @@ describe('fuzzing every route', () => {
   let page: PageDto;
 
   beforeAll(async () => {
-    gateway = await startTestGateway({ AUTH_RATE_LIMIT_PER_MINUTE: '0', LEAD_RATE_LIMIT_PER_MINUTE: '0' });
+    gateway = await startTestGateway({ AUTH_RATE_LIMIT_PER_MINUTE: '0', LEAD_RATE_LIMIT_PER_MINUTE: '0', LEAD_FLOOD_PER_HOUR: '0', LEAD_REFUSED_PER_HOUR: '0' });
     const owner = gateway.browser();
     const registered = await owner.post('/api/register', { username: 'fuzz_owner', email: 'fuzz.owner@example.com', password: 'fuzz-secret' });
     expect(registered.status).toBe(201);

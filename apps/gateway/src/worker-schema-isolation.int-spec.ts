@@ -88,7 +88,7 @@ class World {
         ? { STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_WEBHOOK_SECRET: stripe.webhookSecret, STRIPE_PRICE_ID: stripe.priceId, STRIPE_API_URL: stripe.url }
         : {}),
       LOG_LEVEL: 'info',
-      LEAD_RATE_LIMIT_PER_MINUTE: '0',
+      LEAD_RATE_LIMIT_PER_MINUTE: '0', LEAD_FLOOD_PER_HOUR: '0', LEAD_REFUSED_PER_HOUR: '0',
       AUTH_RATE_LIMIT_PER_MINUTE: '0',
       ...(this.smtp ? { SMTP_URL: this.smtp.url } : {}),
     });

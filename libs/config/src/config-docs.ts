@@ -45,6 +45,11 @@ export const CONFIG_GROUPS: Array<{ title: string; note?: string; variables: str
       'Counted per client address (as `TRUST_PROXY` decides it) in Redis, so every replica shares them. While Redis is unreachable the per-minute limits let requests through, and the others count in each process.',
     variables: ['AUTH_RATE_LIMIT_PER_MINUTE', 'LOGIN_FAILURES_PER_ADDRESS', 'REGISTRATIONS_PER_ADDRESS_PER_HOUR', 'LEAD_RATE_LIMIT_PER_MINUTE'],
   },
+  {
+    title: 'Under attack',
+    note: 'Each process counts its sign-ups and refusals per page in memory and adds them up in the database once a second; a page is checked at most once every few seconds.',
+    variables: ['LEAD_FLOOD_PER_HOUR', 'LEAD_REFUSED_PER_HOUR'],
+  },
   { title: 'Lead evidence', variables: ['LEAD_EVIDENCE'] },
   { title: 'E-mail', variables: ['SMTP_URL', 'MAIL_FROM', 'MAIL_OUTBOX_DIR'] },
   {

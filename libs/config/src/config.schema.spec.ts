@@ -21,6 +21,8 @@ describe('configuration', () => {
       loginFailuresPerAddress: 50,
       registrationsPerAddressPerHour: 10,
       leadRateLimitPerMinute: 20,
+      leadFloodPerHour: 100,
+      leadRefusedPerHour: 50,
       leadEvidence: 'full',
       uploadOrphanGraceHours: 24,
     });

@@ -315,6 +315,24 @@ export const envSchema = z
       .min(0)
       .default(20)
       .meta({ description: 'Lead submissions per minute one client address may make to one page; beyond it, 429. `0`: no limit (e.g. for load tests).' }),
+    LEAD_FLOOD_PER_HOUR: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(100)
+      .meta({
+        description:
+          "Accepted sign-ups in the last hour above which a page is under attack, when they are also over 10 times its median hourly sign-ups of the last 7 days: for 24 hours its visitors confirm by e-mail (as on a double opt-in page) and its owner gets one e-mail. `0`: off (load tests that flood on purpose).",
+      }),
+    LEAD_REFUSED_PER_HOUR: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(50)
+      .meta({
+        description:
+          'Refused submissions (bot shield, throwaway or no-mail domains, rate limit) in the last hour above which a page is under attack, when they are also over 10 times its accepted ones: the same 24 hours of confirm-by-e-mail. `0`: off.',
+      }),
     LEAD_EVIDENCE: z
       .enum(['full', 'minimal'])
       .default('full')
@@ -524,6 +542,10 @@ export interface AppConfig {
   registrationsPerAddressPerHour: number;
   /** Lead submissions per minute one address may make to one page (0 = off, e.g. for load tests). */
   leadRateLimitPerMinute: number;
+  /** Accepted sign-ups in an hour (and over 10× the page's median hour of 7 days) that put a page under attack (0 = off). */
+  leadFloodPerHour: number;
+  /** Refused submissions in an hour (and over 10× the accepted ones) that put a page under attack (0 = off). */
+  leadRefusedPerHour: number;
   /** What a lead keeps as evidence of its consent: `full` adds the visitor's IP address and user agent to the times and texts. */
   leadEvidence: 'full' | 'minimal';
   /** The resolvers of the e-mail domain check, `host[:port]` each; empty: the system's. */
@@ -622,6 +644,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     loginFailuresPerAddress: e.LOGIN_FAILURES_PER_ADDRESS,
     registrationsPerAddressPerHour: e.REGISTRATIONS_PER_ADDRESS_PER_HOUR,
     leadRateLimitPerMinute: e.LEAD_RATE_LIMIT_PER_MINUTE,
+    leadFloodPerHour: e.LEAD_FLOOD_PER_HOUR,
+    leadRefusedPerHour: e.LEAD_REFUSED_PER_HOUR,
     leadEvidence: e.LEAD_EVIDENCE,
     dnsServers: e.DNS_SERVERS ? e.DNS_SERVERS.split(',').map((s) => s.trim()).filter((s) => s !== '') : [],
     emailMxCheck: e.EMAIL_MX_CHECK ?? e.NODE_ENV === 'production',

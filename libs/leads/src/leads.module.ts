@@ -23,6 +23,7 @@ import { SubmissionPages } from './page-facts/submission-pages';
 import { LeadsProcessor } from './processors/leads.processor';
 import { BlockedCounter } from './shield/blocked-counter';
 import { EmailDomainCheck } from './shield/email-domains';
+import { FloodWatch } from './shield/flood-watch';
 import { FormTokenVerifier } from './shield/form-token-check';
 import { CaptureLeadService } from './use-cases/capture-lead.service';
 import { ConsentRecordService } from './use-cases/consent-record.service';
@@ -31,6 +32,7 @@ import { DeletePageLeadsService } from './use-cases/delete-page-leads.service';
 import { ExportLeadsService } from './use-cases/export-leads.service';
 import { OwnedPages } from './use-cases/owned-pages';
 import { PageStatsService } from './use-cases/page-stats.service';
+import { PageProtectionService } from './use-cases/page-protection.service';
 
 /**
  * The leads tables' repositories (leads, and the read model of pages) and the read model's cache
@@ -75,8 +77,10 @@ export class LeadsReadModule {}
     FormTokenVerifier,
     EmailDomainCheck,
     BlockedCounter,
+    FloodWatch,
     OwnedPages,
     PageStatsService,
+    PageProtectionService,
     PageAnalytics,
     LeadAnalyticsRepository,
     ListLeadsService,

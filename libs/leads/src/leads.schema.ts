@@ -9,6 +9,7 @@ import { BlockedSubmissions20261205 } from './migrations/20261205-blocked-submis
 import { DoubleOptIn20261206 } from './migrations/20261206-double-opt-in';
 import { ConsentRecord20261207 } from './migrations/20261207-consent-record';
 import { LeadSource20261208 } from './migrations/20261208-lead-source';
+import { UnderAttack20261209 } from './migrations/20261209-under-attack';
 
 /** The leads service's tables (schema "leads") and their migrations. */
 export const LEADS_SCHEMA: ServiceSchema = {
@@ -23,5 +24,6 @@ export const LEADS_SCHEMA: ServiceSchema = {
     { name: '20261206_double_opt_in', class: DoubleOptIn20261206 },
     { name: '20261207_consent_record', class: ConsentRecord20261207 },
     { name: '20261208_lead_source', class: LeadSource20261208 },
+    { name: '20261209_under_attack', class: UnderAttack20261209 },
   ],
 };

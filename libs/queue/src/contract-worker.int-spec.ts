@@ -35,6 +35,9 @@ class RecordingEmailWorker extends ContractWorker<QueueName.Email> {
     'email.lead-confirmation': async (payload, job) => {
       seen.push({ name: job.name, payload, attempt: job.attemptsMade + 1 });
     },
+    'email.page-under-attack': async (payload, job) => {
+      seen.push({ name: job.name, payload, attempt: job.attemptsMade + 1 });
+    },
     'email.pro-started': async (payload, job) => {
       seen.push({ name: job.name, payload, attempt: job.attemptsMade + 1 });
     },

@@ -62,6 +62,8 @@ const PUBLISHED_OPERATION_IDS: Record<string, string> = {
   'GET /api/pages/{id}/leads/{leadId}/consent': 'ConsentRecordController_consent',
   'POST /api/pages/{id}/keep-live': 'PagesController_keepLive',
   'POST /api/pages/{id}/test-email': 'PagesController_sendTestEmail',
+  'GET /api/pages/{id}/protection': 'LeadsController_pageProtection',
+  'DELETE /api/pages/{id}/protection': 'LeadsController_endProtection',
   'GET /api/pages/{id}/stats': 'LeadsController_pageStats',
   'GET /api/pages/{id}/webhook': 'WebhooksController_show',
   'POST /api/pages/{id}/webhook/deliveries/{messageId}/redeliver': 'WebhooksController_redeliver',

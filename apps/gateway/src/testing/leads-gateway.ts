@@ -117,6 +117,8 @@ export function leadsGateway() {
       PLINK_WORKERS: 'all',
       AUTH_RATE_LIMIT_PER_MINUTE: '1000',
       LEAD_RATE_LIMIT_PER_MINUTE: '0',
+      LEAD_FLOOD_PER_HOUR: '0',
+      LEAD_REFUSED_PER_HOUR: '0',
       DATABASE_POOL_MAX: '10',
     });
     ({ app: state.app, origin: state.origin, db: state.db } = state.gateway);

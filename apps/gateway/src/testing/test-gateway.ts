@@ -26,6 +26,8 @@ export const WEBHOOK_TEST_SETTINGS: Readonly<Record<string, string>> = {
   PLINK_WORKERS: 'all',
   AUTH_RATE_LIMIT_PER_MINUTE: '0',
   LEAD_RATE_LIMIT_PER_MINUTE: '0',
+  LEAD_FLOOD_PER_HOUR: '0',
+  LEAD_REFUSED_PER_HOUR: '0',
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
 };
 

@@ -29,13 +29,18 @@ const unexpectedRequests: string[] = [];
 /** The unexpected requests so far, forgotten once read. */
 export const takeUnexpectedRequests = (): string[] => unexpectedRequests.splice(0);
 
+/** What a test need not mock: a page's "under attack" state (the Settings tab asks), not under attack. */
+function standardRoute(key: string): Route | undefined {
+  return /^GET \/api\/pages\/\d+\/protection$/.test(key) ? { body: { underAttackUntil: null } } : undefined;
+}
+
 /** Replaces `fetch` (jsdom has none) with a fake server; unknown requests fail the test. */
 export function mockFetch(routes: MockRoutes) {
   unexpectedRequests.length = 0;
   const fetchMock = jest.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const key = `${init?.method ?? 'GET'} ${String(input)}`;
     // A route may be given with its query (one answer per query) or without (one answer for any query).
-    const route = routes[key] ?? routes[key.replace(/\?.*$/, '')];
+    const route = routes[key] ?? routes[key.replace(/\?.*$/, '')] ?? standardRoute(key);
     if (!route) {
       unexpectedRequests.push(key);
       throw new Error(`Unexpected request in test: ${key}`);

@@ -151,6 +151,17 @@ export const keepPageLiveResponseSchema = z.object({ message: z.string(), pages:
 export const leadDtoSchema = z
   .object({ id: z.number().int(), email: z.string(), createdAt: isoDate(), status: z.enum(LEAD_STATUSES) })
   .meta({ id: 'Lead' });
+/** GET/DELETE /api/pages/{id}/protection: the page's "under attack" switch. */
+export const pageProtectionSchema = z
+  .object({
+    underAttackUntil: z.iso
+      .datetime({ offset: true })
+      .nullable()
+      .meta({ description: 'Until when visitors confirm by e-mail because the page received bot sign-ups; null: not under attack.' }),
+  })
+  .meta({ id: 'PageProtection' });
+export type PageProtectionDto = z.infer<typeof pageProtectionSchema>;
+
 export const pageStatsSchema = z
   .object({
     views: z.number().int(),

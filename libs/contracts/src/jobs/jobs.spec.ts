@@ -15,6 +15,7 @@ describe('job contracts', () => {
       'email.file-delivery',
       'email.lead-confirmation',
       'email.lead-removal-warning',
+      'email.page-under-attack',
       'email.password-reset',
       'email.payment-failed',
       'email.pro-ended',

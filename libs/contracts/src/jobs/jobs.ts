@@ -88,6 +88,7 @@ export const ACCOUNT_EMAILS = [
   'email.pro-ended',
   'email.lead-removal-warning',
   'email.webhook-disabled',
+  'email.page-under-attack',
 ] as const;
 export type AccountEmail = (typeof ACCOUNT_EMAILS)[number];
 
@@ -208,6 +209,15 @@ export const JOBS = {
       page: z.object({ id, title: pageTitle, webhookUrl: z.string().min(1).max(2048).nullable() }),
       reason: z.enum(WEBHOOK_DISABLE_REASONS),
     }),
+  },
+  /**
+   * Tell a page's owner, once per switch, that the page receives bot sign-ups and its visitors confirm by e-mail
+   * until `until` (recorded by the leads service, which sees the submissions, with identity: it knows the owner
+   * by id only). The e-mail says how to end it (the editor's Settings tab).
+   */
+  'email.page-under-attack': {
+    queue: QueueName.Email,
+    schema: z.object({ v: z.literal(1), to: recipientSchema, page: z.object({ id, title: z.string().max(200) }), until: isoDate }),
   },
   /** Tell a user their Pro plan ended (revoked, expired, or the subscription ended). */
   'email.pro-ended': {

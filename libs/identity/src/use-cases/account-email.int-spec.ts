@@ -82,6 +82,13 @@ describe('addressing account e-mails', () => {
     ]);
   });
 
+  it("addresses the leads service's under-attack e-mail to the page's owner (leads knows the owner by id only)", async () => {
+    const u = await user();
+    const content = { page: { id: 42, title: 'Free checklist' }, until: '2026-11-28T04:40:00.000Z' };
+    await service.execute({ v: 1, userId: u.id, email: 'email.page-under-attack', content });
+    expect(await mailsFor(u.id, 'email.page-under-attack')).toEqual([{ v: 1, to: { userId: u.id, email: u.email, username: u.username }, ...content }]);
+  });
+
   it('sends a verification link only to an unverified user, and only while it is the current link', async () => {
     const current = await user({ verificationToken: 'current-token' });
     const sealedToken = seal(config.sessionSecret, 'current-token');

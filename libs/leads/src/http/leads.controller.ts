@@ -1,11 +1,22 @@
-import { Controller, Get, Param, Query, Res, UseGuards } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Query, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ApiQuery, ApiTags } from '@nestjs/swagger';
-import { CommonMessages, LeadMessages, PageMessages, leadsPageSchema, pageStatsSchema, type LeadsPageDto, type PageStatsDto } from '@plink/contracts';
+import {
+  CommonMessages,
+  LeadMessages,
+  PageMessages,
+  leadsPageSchema,
+  pageProtectionSchema,
+  pageStatsSchema,
+  type LeadsPageDto,
+  type PageProtectionDto,
+  type PageStatsDto,
+} from '@plink/contracts';
 import { ApiDoc, CurrentUser, SignedInGuard, type SignedInUser } from '@plink/http';
 import { ExportLeadsService } from '../use-cases/export-leads.service';
 import { ListLeadsService } from '../use-cases/list-leads.service';
 import { PageStatsService } from '../use-cases/page-stats.service';
+import { PageProtectionService } from '../use-cases/page-protection.service';
 
 /** The creator's leads calls: stats and export (a visitor's submission: LeadSubmitController). */
 @ApiTags('Leads')
@@ -14,8 +25,35 @@ export class LeadsController {
   constructor(
     private readonly stats: PageStatsService,
     private readonly exporter: ExportLeadsService,
+    private readonly protection: PageProtectionService,
     private readonly list: ListLeadsService,
   ) {}
+
+  @ApiDoc({
+    summary: 'Whether the page is under attack (its visitors confirm by e-mail)',
+    description:
+      'A page receiving sign-ups far above its usual rate (LEAD_FLOOD_PER_HOUR), or many refused ones (LEAD_REFUSED_PER_HOUR), takes sign-ups as a double opt-in page does for 24 hours.',
+    ok: pageProtectionSchema,
+    errors: { 404: PageMessages.pageNotFound },
+  })
+  @Get('pages/:id/protection')
+  @UseGuards(SignedInGuard)
+  pageProtection(@CurrentUser() user: SignedInUser, @Param('id') id: string): Promise<PageProtectionDto> {
+    return this.protection.read(id, user.id);
+  }
+
+  @ApiDoc({
+    summary: 'End the "under attack" switch: sign-ups follow the page\'s own setting again',
+    description: 'The switch is not turned on again for an hour.',
+    ok: pageProtectionSchema,
+    errors: { 404: PageMessages.pageNotFound },
+  })
+  @Delete('pages/:id/protection')
+  @HttpCode(200)
+  @UseGuards(SignedInGuard)
+  endProtection(@CurrentUser() user: SignedInUser, @Param('id') id: string): Promise<PageProtectionDto> {
+    return this.protection.end(id, user.id);
+  }
 
   @ApiDoc({
     summary: "A page's views, conversions, conversion rate and newest leads, with a range's series and breakdowns",

@@ -210,7 +210,7 @@ export class LeadsTestApp {
 
   static async start(overrides: Record<string, string> = {}): Promise<LeadsTestApp> {
     const t = new LeadsTestApp();
-    t.env = await createTestEnvironment({ AUTH_RATE_LIMIT_PER_MINUTE: '0', LEAD_RATE_LIMIT_PER_MINUTE: '0', DATABASE_POOL_MAX: '10', ...overrides });
+    t.env = await createTestEnvironment({ AUTH_RATE_LIMIT_PER_MINUTE: '0', LEAD_RATE_LIMIT_PER_MINUTE: '0', LEAD_FLOOD_PER_HOUR: '0', LEAD_REFUSED_PER_HOUR: '0', DATABASE_POOL_MAX: '10', ...overrides });
     t.config = loadConfig(t.env.vars);
     t.signIns = await TestSignIns.open(t.env.database.url);
 

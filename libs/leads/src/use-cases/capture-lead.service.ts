@@ -1,5 +1,5 @@
 import { BadRequestException, Inject, Injectable, NotFoundException } from '@nestjs/common';
-import { LeadMessages, mayBePageSlug, submitLeadSchema, type PublicPageDto, type SubmitLeadResponse } from '@plink/contracts';
+import { LeadMessages, mayBePageSlug, shownThankYouSubtext, type BlockReason, submitLeadSchema, type PublicPageDto, type SubmitLeadResponse } from '@plink/contracts';
 import { thankYouButton } from '@plink/page-render';
 import { APP_CONFIG, type AppConfig } from '@plink/config';
 import { Outbox, type DeferredJob } from '@plink/queue';
@@ -9,6 +9,7 @@ import { LeadBatcher } from '../model/lead-batcher';
 import { ConsentTexts } from '../model/consent-texts';
 import { evidenceOf, type LeadEvidence } from '../model/lead-evidence';
 import { BlockedCounter } from '../shield/blocked-counter';
+import { FloodWatch } from '../shield/flood-watch';
 import { EmailDomainCheck } from '../shield/email-domains';
 import { ExpiredFormToken, FormTokenVerifier } from '../shield/form-token-check';
 import { sendsWebhook, type SubmissionPage } from '../page-facts/page-facts.repository';
@@ -54,6 +55,7 @@ export class CaptureLeadService {
     private readonly formTokens: FormTokenVerifier,
     private readonly domains: EmailDomainCheck,
     private readonly blocked: BlockedCounter,
+    private readonly flood: FloodWatch,
   ) {}
 
   /** The page of a public slug (any case), or null (reserved first segments are never pages). */
@@ -88,6 +90,7 @@ export class CaptureLeadService {
     const isExample = page.public.isExample === true;
     if (isExample) return thankYouOf(page.public);
     await this.checkDomain(page, body.email);
+    this.flood.countAccepted(page.id);
     const { evidence, consentText } = evidenceOf(page.public, { ip: address, userAgent }, this.config);
     // The text is stored before the first lead that names it (once per process and text).
     if (consentText !== null && evidence.consentVersion) await this.consentTexts.ensure(evidence.consentVersion, consentText);
@@ -98,7 +101,12 @@ export class CaptureLeadService {
       this.ownHosts,
     );
     await this.store(page, body.email, body.consent ? new Date() : null, evidence, source);
-    return thankYouOf(page.public);
+    const answer = thankYouOf(page.public);
+    // Under attack, a visitor is told to confirm, as on a double opt-in page (unless the creator wrote their own text).
+    if (!page.public.doubleOptIn && this.flood.underAttack(page.id)) {
+      return { ...answer, thankYouSubtext: shownThankYouSubtext({ doubleOptIn: true, thankYouSubtext: page.public.thankYouSubtext }) };
+    }
+    return answer;
   }
 
   /** The form token of the form re-drawn after a refused no-JavaScript post (see FormTokenVerifier.forRedraw). */
@@ -112,12 +120,12 @@ export class CaptureLeadService {
    */
   private passesShield(page: SubmissionPage, body: { website?: string; formToken?: string }): boolean {
     if (body.website && body.website.trim() !== '') {
-      this.blocked.count(page.id, 'honeypot');
+      this.refused(page.id, 'honeypot');
       return false;
     }
     const token = this.formTokens.check(body.formToken, page.id);
     if (token === 'ok') return true;
-    this.blocked.count(page.id, token === 'early' ? 'timing' : 'token');
+    this.refused(page.id, token === 'early' ? 'timing' : 'token');
     if (token === 'expired') throw new ExpiredFormToken(this.formTokens.renewExpired(page.id));
     return false;
   }
@@ -127,8 +135,14 @@ export class CaptureLeadService {
     if (page.public.refuseThrowaway === false) return;
     const refusal = await this.domains.refusal(email);
     if (!refusal) return;
-    this.blocked.count(page.id, refusal);
+    this.refused(page.id, refusal);
     throw new BadRequestException({ message: refusal === 'disposable' ? LeadMessages.throwawayDomain : LeadMessages.domainWithoutMail });
+  }
+
+  /** Counts a refusal (per reason, for the stats) and lets the "under attack" rule look at the page. */
+  private refused(pageId: number, reason: BlockReason): void {
+    this.blocked.count(pageId, reason);
+    this.flood.countRefused(pageId);
   }
 
   /** LEAD_RATE_LIMIT_PER_MINUTE submissions per address and page (0 = off). */
@@ -137,7 +151,7 @@ export class CaptureLeadService {
     if (limit <= 0) return;
     const decision = await this.limiter.hit('lead-submit', `${pageId}:${address}`, limit, 60);
     if (!decision.allowed) {
-      this.blocked.count(pageId, 'rateLimit');
+      this.refused(pageId, 'rateLimit');
       throw tooManyRequests(LeadMessages.tooManySubmissions, decision.retryAfterSeconds);
     }
   }
@@ -158,8 +172,9 @@ export class CaptureLeadService {
    * the plan version this capture read (kept on the lead: the plan in force for it).
    */
   private async store(page: SubmissionPage, email: string, consentAt: Date | null, evidence: LeadEvidence, source: VisitSource): Promise<void> {
-    // A double opt-in page keeps the lead pending and e-mails the confirmation link instead (DoubleOptInService).
-    if (page.public.doubleOptIn) return this.optIn.signUp(page, email, consentAt, evidence, source);
+    // A double opt-in page keeps the lead pending and e-mails the confirmation link instead (DoubleOptInService);
+    // so does a page under attack (FloodWatch), whatever its own setting.
+    if (page.public.doubleOptIn || this.flood.underAttack(page.id)) return this.optIn.signUp(page, email, consentAt, evidence, source);
     const jobs: DeferredJob[] = [];
     if (page.fileUrl) {
       jobs.push({

@@ -9,7 +9,7 @@ import { fileDeliveryEmail } from '../templates/file-delivery-email';
 import { leadConfirmationEmail } from '../templates/lead-confirmation-email';
 import { emailChangeConfirmEmail, emailChangeNoticeEmail, passwordResetEmail, verificationEmail } from '../templates/identity-emails';
 import { leadRemovalWarningEmail, paymentFailedEmail, proEndedEmail, proStartedEmail, trialEndingEmail } from '../templates/plan-emails';
-import { webhookDisabledEmail } from '../templates/webhook-emails';
+import { pageUnderAttackEmail, webhookDisabledEmail } from '../templates/webhook-emails';
 
 /**
  * Sends the e-mails of the e-mail queue. A failed send throws, and BullMQ retries with backoff.
@@ -40,6 +40,7 @@ export class EmailProcessor extends ContractWorker<QueueName.Email> {
       this.send(
         webhookDisabledEmail(this.config.appOrigin, payload.to, { id: payload.page.id, title: payload.page.title, url: payload.page.webhookUrl }, payload.reason),
       ),
+    'email.page-under-attack': (payload) => this.send(pageUnderAttackEmail(this.config.appOrigin, payload.to, payload.page, new Date(payload.until))),
   };
 
   constructor(

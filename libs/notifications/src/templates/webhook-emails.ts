@@ -32,3 +32,19 @@ export function webhookDisabledEmail(
     footer: `You receive this email because you own a ${PRODUCT_NAME} page with a webhook.`,
   });
 }
+
+/** A page switched itself to confirm-by-e-mail (bot sign-ups): until when, and how to end it. */
+export function pageUnderAttackEmail(appOrigin: string, to: Recipient, page: { id: number; title: string }, until: Date): MailMessage {
+  const name = page.title.trim() || 'your page';
+  return renderActionEmail({
+    to: to.email,
+    subject: `Your page ${name} is receiving bot sign-ups`,
+    greeting: `Hi ${to.username},`,
+    lines: [
+      `"${name}" is receiving sign-ups far above its usual rate, or many refused ones: most likely a script. To keep fake addresses out of your leads, confirm-by-e-mail is on for 24 hours (until ${until.toUTCString()}): new visitors get an e-mail with a Confirm button, and only confirmed addresses become leads and get your file.`,
+      'Nothing else changes. If these sign-ups are real (you shared the page widely), open the page in the editor, Settings tab, and click "End confirm-by-e-mail".',
+    ],
+    action: { label: 'Open the page settings', url: `${appOrigin}/editor/${page.id}` },
+    footer: `You receive this email because you own a ${PRODUCT_NAME} page.`,
+  });
+}

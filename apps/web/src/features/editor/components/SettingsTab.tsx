@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router-dom';
 import { toast } from '../../../lib/toast';
 import type { PageForm } from '../hooks/usePageForm';
 import { PlanTexts, brandingAfterToggle } from '../model/plan-gating';
+import { ProtectionNotice } from './ProtectionNotice';
 import { WebhookPanel } from './WebhookPanel';
 
 const UPGRADE_PATH = '/checkout?plan=pro';
@@ -51,6 +52,7 @@ export function SettingsTab({ form, isPremium, pageId }: { form: PageForm; isPre
 
   return (
     <Stack gap="md">
+      <ProtectionNotice pageId={pageId} />
       <Switch
         label="Show 'Made with Plink' badge"
         description={isPremium ? 'Turn it off to remove the Plink branding.' : 'Removing branding is a Pro feature.'}

@@ -8,6 +8,8 @@ export const pagesKeys = {
   stats: (id: number) => [...pagesKeys.all, 'stats', id] as const,
   /** The page's webhook endpoint and delivery log (Pro). */
   webhook: (id: number) => [...pagesKeys.all, 'webhook', id] as const,
+  /** Whether the page is under attack (its visitors confirm by e-mail). */
+  protection: (id: number) => [...pagesKeys.all, 'protection', id] as const,
   /** Whether a slug is free for a page (0: a new page). */
   slugAvailability: (slug: string, pageId = 0) => [...pagesKeys.all, 'slug-availability', slug, pageId] as const,
 };
