@@ -150,7 +150,9 @@ test('every screen, signed out and as a Free, Pro and downgraded creator, passes
       await page.goto('/dashboard');
       const statsHref = await page.getByRole('link', { name: 'Stats', exact: true }).first().getAttribute('href');
       await page.goto(statsHref!);
-      await expect(page.getByRole('cell', { name: /^reader\./ })).toBeVisible();
+      // Both lead tables (the newest leads, and all leads with their sources) have loaded before the review.
+      await expect(page.getByRole('table', { name: 'Recent leads' }).getByRole('cell', { name: /^reader\./ })).toBeVisible();
+      await expect(page.getByRole('table', { name: 'All leads' }).getByRole('cell', { name: /^reader\./ })).toBeVisible();
       await review('stats', heading(LONG_TITLE));
       // The lead's consent record, as its creator would show it (a long address, a SHA-256, a user agent).
       await page.getByRole('button', { name: /^Consent record of reader\./ }).click();
