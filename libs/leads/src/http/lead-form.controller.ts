@@ -12,7 +12,8 @@ import { CaptureLeadService } from '../use-cases/capture-lead.service';
 
 /**
  * The landing page's form without JavaScript: a urlencoded POST to the page's own URL. Success
- * redirects (303) to the same URL with `?submitted=1`, which renders the thank-you state; a refused
+ * redirects (303) to the same URL with `?submitted=1`, which renders the thank-you state (`?submitted=confirm`
+ * while the page is under attack: the thank-you that asks to confirm by e-mail); a refused
  * submission answers the page again with the message above the form.
  *
  * The one set of routes that takes a urlencoded body (`bodyKind: 'form'`). They are visitor-facing
@@ -28,7 +29,7 @@ function formPostDoc(path: string) {
   return {
     summary: `A landing page's form at \`${path}\`, posted without JavaScript`,
     description:
-      'Urlencoded `email`, `consent`, `website` (the honeypot) and `formToken` (the form\'s hidden token), as `POST /api/page/{slug}/submit` takes them. Success, and a refusal of the bot shield, redirect (303) to the page with `?submitted=1`; a refused submission answers the page again (HTML) with the message under the form; an expired token (409) the form again with a fresh one and \'Please press Subscribe again.\'.',
+      'Urlencoded `email`, `consent`, `website` (the honeypot) and `formToken` (the form\'s hidden token), as `POST /api/page/{slug}/submit` takes them. Success, and a refusal of the bot shield, redirect (303) to the page with `?submitted=1` (`?submitted=confirm` while the page is under attack and sign-ups wait for their e-mail confirmation); a refused submission answers the page again (HTML) with the message under the form; an expired token (409) the form again with a fresh one and \'Please press Subscribe again.\'.',
     ok: { status: 303, description: 'See other: the thank-you state of the page', headers: { Location: `${path}?submitted=1` } },
     errors: {
       400: [LeadMessages.invalidEmail, LeadMessages.consentRequired, LeadMessages.throwawayDomain, LeadMessages.domainWithoutMail],
@@ -108,6 +109,8 @@ export class LeadFormController {
         .send(renderPausedDocument(this.config.appOrigin));
       return;
     }
+    // Decided before the capture, as its answer is: the page's state, not what became of this submission.
+    const asksToConfirm = this.capture.asksToConfirm(page);
     try {
       // The Referer of this post is the page as the visitor opened it, query included (same origin): its
       // `ref`/`source`/UTM values are the lead's, with nothing in the cached page to fill per visitor.
@@ -129,7 +132,8 @@ export class LeadFormController {
       void reply.status(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(document.html);
       return;
     }
-    void reply.header('cache-control', 'no-store').redirect(`${path}?submitted=1`, 303);
+    // Under attack the sign-up waits for its confirmation: the thank-you that says so (`?submitted=confirm`).
+    void reply.header('cache-control', 'no-store').redirect(`${path}?submitted=${asksToConfirm ? 'confirm' : '1'}`, 303);
   }
 
   /**

@@ -101,16 +101,23 @@ describe('leads: the "under attack" switch', () => {
 
   it('turns a page to confirm-by-e-mail when it gets over 50 refused submissions in an hour, 10× its accepted ones', async () => {
     const page = await t.createPage(pro);
+    // A refused bot is answered as a visitor is: the usual thank-you, or once the switch is on, the one asking to confirm.
+    const confirmAnswer = { ...okAnswer.body, thankYouSubtext: 'Check your inbox to confirm your e-mail.' };
     for (let n = 0; n < 60; n += 1) {
-      expect((await t.submit(page.slug, { email: `bot-${n}@example.com`, consent: true, website: 'x' }, visitor(n))).body).toEqual(okAnswer.body);
+      expect([okAnswer.body, confirmAnswer]).toContainEqual((await t.submit(page.slug, { email: `bot-${n}@example.com`, consent: true, website: 'x' }, visitor(n))).body);
     }
     await pollUntil(
       () => protection(pro.client, page.id),
       (body) => body.underAttackUntil !== null,
     );
     expect(await ownerEmails(page.id)).toHaveLength(1);
-    await t.submit(page.slug, { email: 'human@example.com', consent: true });
-    expect(await statuses(page.id)).toEqual({ pending: 1 });
+    expect((await t.submit(page.slug, { email: 'human@example.com', consent: true })).body).toEqual(confirmAnswer);
+    expect((await t.submit(page.slug, { email: 'bot-x@example.com', consent: true, website: 'x' })).body).toEqual(confirmAnswer);
+    // Without JavaScript the visitor lands on the thank-you that asks to confirm, not the page's usual one.
+    const form = await t.formPost(`/${page.slug}`, { email: 'no-script@example.com', consent: 'on' });
+    expect(form.status).toBe(303);
+    expect(form.headers.get('location')).toBe(`/${page.slug}?submitted=confirm`);
+    expect(await statuses(page.id)).toEqual({ pending: 2 });
   });
 
   it('leaves alone a page whose usual rate is high, and one with few refusals beside many sign-ups', async () => {

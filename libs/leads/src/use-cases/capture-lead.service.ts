@@ -85,10 +85,10 @@ export class CaptureLeadService {
       throw new BadRequestException({ message: LeadMessages.consentRequired });
     }
     // The bot shield: a refusal a bot could learn from is answered like a success, and nothing is stored.
-    if (!this.passesShield(page, body)) return thankYouOf(page.public);
+    if (!this.passesShield(page, body)) return this.answerOf(page);
     // Plink's example pages show the whole visitor journey but keep nothing: no lead, no e-mail, no webhook.
     const isExample = page.public.isExample === true;
-    if (isExample) return thankYouOf(page.public);
+    if (isExample) return this.answerOf(page);
     await this.checkDomain(page, body.email);
     this.flood.countAccepted(page.id);
     const { evidence, consentText } = evidenceOf(page.public, { ip: address, userAgent }, this.config);
@@ -101,12 +101,23 @@ export class CaptureLeadService {
       this.ownHosts,
     );
     await this.store(page, body.email, body.consent ? new Date() : null, evidence, source);
+    return this.answerOf(page);
+  }
+
+  /**
+   * Whether a sign-up on this page now waits for its e-mail confirmation although the page does not always ask
+   * for one (it is under attack): its thank-you then says to confirm. Judged by the page, not by the outcome, so
+   * a refused bot is answered like a visitor.
+   */
+  asksToConfirm(page: SubmissionPage): boolean {
+    return !page.public.doubleOptIn && this.flood.underAttack(page.id);
+  }
+
+  /** The thank-you answer: under attack a visitor is told to confirm, as on a double opt-in page (unless the creator wrote their own text). */
+  private answerOf(page: SubmissionPage): SubmitLeadResponse {
     const answer = thankYouOf(page.public);
-    // Under attack, a visitor is told to confirm, as on a double opt-in page (unless the creator wrote their own text).
-    if (!page.public.doubleOptIn && this.flood.underAttack(page.id)) {
-      return { ...answer, thankYouSubtext: shownThankYouSubtext({ doubleOptIn: true, thankYouSubtext: page.public.thankYouSubtext }) };
-    }
-    return answer;
+    if (!this.asksToConfirm(page)) return answer;
+    return { ...answer, thankYouSubtext: shownThankYouSubtext({ doubleOptIn: true, thankYouSubtext: page.public.thankYouSubtext }) };
   }
 
   /** The form token of the form re-drawn after a refused no-JavaScript post (see FormTokenVerifier.forRedraw). */

@@ -68,12 +68,12 @@ export class PublicPageController {
     operationId: 'get_slug',
     summary: 'A landing page',
     description:
-      "The page, rendered on the server (no JavaScript needed); `?submitted=1` shows its thank-you state. Counts one view (not for a crawler or a HEAD probe). When `PUBLIC_ORIGIN` is another host, the app's host redirects here to it. A path that is one of the app's own screens (`/auth`, `/dashboard`, …) answers the app instead.",
+      "The page, rendered on the server (no JavaScript needed); `?submitted=1` shows its thank-you state, `?submitted=confirm` the thank-you that asks to confirm by e-mail (a sign-up kept pending while the page is under attack). Counts one view (not for a crawler or a HEAD probe). When `PUBLIC_ORIGIN` is another host, the app's host redirects here to it. A path that is one of the app's own screens (`/auth`, `/dashboard`, …) answers the app instead.",
     ok: PAGE_ANSWER,
     errors: { 404: [NOT_FOUND_PAGE, 'the "This page is paused" page (HTML)'] },
   })
   // The reference lists parameters bottom-up: the decorator nearest the route first.
-  @ApiQuery({ name: 'submitted', required: false, schema: { type: 'string', enum: ['1'] }, description: 'Show the thank-you state' })
+  @ApiQuery({ name: 'submitted', required: false, schema: { type: 'string', enum: ['1', 'confirm'] }, description: 'Show the thank-you state (`confirm`: asking to confirm by e-mail)' })
   @ApiParam(SLUG_PARAM)
   @Get(':slug')
   @RouteConfig(VISITOR_PAGE)

@@ -212,6 +212,17 @@ describe('public landing pages', () => {
       const res = await visitor().get(`/${page.slug}?submitted=1`);
       expect(res.status).toBe(200);
       expect(res.text).toContain('Thanks a lot!');
+      expect(res.text).toContain('Check your email for your download link.');
+    });
+
+    it('answers the thank-you that asks to confirm by e-mail for ?submitted=confirm (a sign-up kept pending under attack)', async () => {
+      const res = await visitor().get(`/${page.slug}?submitted=confirm`);
+      expect(res.status).toBe(200);
+      expect(res.text).toContain('Thanks a lot!');
+      expect(res.text).toContain('Check your inbox to confirm your e-mail.');
+      expect(res.text).not.toContain('Check your email for your download link.');
+      // Any other value is the form.
+      expect((await visitor().get(`/${page.slug}?submitted=other`)).text).toContain('name="email"');
     });
 
     it('answers 404 with the Page Not Found document for unknown slugs and for another user’s path', async () => {
