@@ -21,6 +21,7 @@ import { GetPageService } from './use-cases/get-page.service';
 import { KeepPageLiveService } from './use-cases/keep-page-live.service';
 import { RemovePausedLeadsService } from './use-cases/remove-paused-leads.service';
 import { ListPagesService } from './use-cases/list-pages.service';
+import { DailyViewsService } from './analytics/daily-views.service';
 import { UpdatePageService } from './use-cases/update-page.service';
 import { SendTestEmailService } from './use-cases/send-test-email.service';
 import { PagesProcessor } from './processors/pages.processor';
@@ -57,6 +58,7 @@ export class PagesReadModule {}
     RenderedPages,
     CachedPageAnswer,
     ListPagesService,
+    DailyViewsService,
     GetPageService,
     CreatePageService,
     UpdatePageService,

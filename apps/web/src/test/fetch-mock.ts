@@ -29,8 +29,12 @@ const unexpectedRequests: string[] = [];
 /** The unexpected requests so far, forgotten once read. */
 export const takeUnexpectedRequests = (): string[] => unexpectedRequests.splice(0);
 
-/** What a test need not mock: a page's "under attack" state (the Settings tab asks), not under attack. */
+/**
+ * What a test need not mock: a page's "under attack" state (the Settings tab asks), not under attack; the
+ * dashboard's sparklines, no views in the last 30 days.
+ */
 function standardRoute(key: string): Route | undefined {
+  if (key === 'GET /api/pages/daily-views') return { body: { from: '2026-10-29', to: '2026-11-27', views: {} } };
   return /^GET \/api\/pages\/\d+\/protection$/.test(key) ? { body: { underAttackUntil: null } } : undefined;
 }
 

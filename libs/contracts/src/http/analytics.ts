@@ -7,6 +7,8 @@ export const STATS_MAX_DAYS = 3_660;
 export const STATS_DEFAULT_DAYS = 30;
 /** Rows per breakdown (top values by views, then leads). */
 export const STATS_BREAKDOWN_ROWS = 20;
+/** Days of the dashboard's sparklines (`GET /api/pages/daily-views`): the last 30 UTC days, today included. */
+export const SPARKLINE_DAYS = 30;
 /** Leads per page of `GET /api/pages/{id}/leads`. */
 export const LEADS_PAGE_SIZE = 25;
 
@@ -89,4 +91,13 @@ export interface LeadsPageDto {
 export function percentChange(now: number, before: number): number | null {
   if (!before) return null;
   return Math.round(((now - before) / before) * 1000) / 10;
+}
+
+/** `GET /api/pages/daily-views`: each of the creator's pages' views per UTC day over the last {@link SPARKLINE_DAYS} days. */
+export interface DailyViewsDto {
+  /** The first and last UTC day answered (`YYYY-MM-DD`). */
+  from: string;
+  to: string;
+  /** By page id: one count per day from `from` to `to`, oldest first (0 for a day without a view); a page without a view in these days is left out. */
+  views: Record<string, number[]>;
 }

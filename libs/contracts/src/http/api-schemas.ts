@@ -5,7 +5,7 @@ import { FONTS, TEMPLATE_CATEGORIES } from './pages';
 import type { MessageResponse, SuccessResponse, UserDto, VerifyResetTokenResponse } from './identity';
 import type { ConfirmLeadResponse, ConsentRecordDto, LeadDto, PageStatsDto, SubmitLeadResponse } from './leads';
 import { LEAD_STATUSES } from './leads';
-import type { LeadListItemDto, LeadsPageDto } from './analytics';
+import type { DailyViewsDto, LeadListItemDto, LeadsPageDto } from './analytics';
 import type { UploadImageResponse } from './uploads';
 import type {
   BillingPortalResponse,
@@ -227,6 +227,15 @@ export const leadListItemSchema = z
 export const leadsPageSchema = z
   .object({ leads: z.array(leadListItemSchema), total: z.number().int(), page: z.number().int(), pageSize: z.number().int() })
   .meta({ id: 'LeadsPage' });
+export const dailyViewsSchema = z
+  .object({
+    from: z.string().meta({ description: 'The first UTC day answered (YYYY-MM-DD).' }),
+    to: z.string().meta({ description: 'The last UTC day answered, today (YYYY-MM-DD).' }),
+    views: z
+      .record(z.string(), z.array(z.number().int()))
+      .meta({ description: 'By page id: the views of each day from `from` to `to`, oldest first (0 for a day without a view); a page without a view in these days is left out.' }),
+  })
+  .meta({ id: 'DailyViews' });
 
 const leadEvidenceEventSchema = z
   .object({
@@ -359,6 +368,7 @@ export type ApiSchemaChecks = [
   Check<Same<Out<typeof pageStatsSchema>, PageStatsDto>>,
   Check<Same<Out<typeof leadListItemSchema>, LeadListItemDto>>,
   Check<Same<Out<typeof leadsPageSchema>, LeadsPageDto>>,
+  Check<Same<Out<typeof dailyViewsSchema>, DailyViewsDto>>,
   Check<Same<Out<typeof consentRecordSchema>, ConsentRecordDto>>,
   Check<Same<Out<typeof submitLeadResponseSchema>, SubmitLeadResponse>>,
   Check<Same<Out<typeof confirmLeadResponseSchema>, ConfirmLeadResponse>>,

@@ -108,6 +108,35 @@ describe('page analytics', () => {
     expect(await sources(page.id)).toEqual({});
   }, 20_000);
 
+  it("answers the dashboard's sparklines: each of the creator's pages' views per UTC day over the last 30 days, no one else's", async () => {
+    const [first, second] = [await newPage(), await newPage()];
+    const stranger = await t.creator();
+    const theirs = (await stranger.client.post('/api/pages', { slug: `theirs-${Date.now().toString(36)}` })).body as { id: number };
+    const dayAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
+    for (const [pageId, ago, views] of [
+      [first.id, 0, 7],
+      [first.id, 29, 3],
+      [first.id, 30, 100], // a day before the 30: not drawn
+      [second.id, 1, 2],
+      [theirs.id, 0, 50],
+    ] as const) {
+      await t.db.query('insert into pages.page_days (page_id, day, views, uniques) values ($1, $2, $3, $3)', [pageId, dayAgo(ago), views]);
+    }
+    const res = await owner.client.get('/api/pages/daily-views');
+    expect(res.status).toBe(200);
+    expect(res.body.from).toBe(dayAgo(29));
+    expect(res.body.to).toBe(dayAgo(0));
+    const expected = (entries: [number, number][]) => {
+      const series = new Array<number>(30).fill(0);
+      for (const [ago, views] of entries) series[29 - ago] = views;
+      return series;
+    };
+    expect(res.body.views[first.id]).toEqual(expected([[0, 7], [29, 3]]));
+    expect(res.body.views[second.id]).toEqual(expected([[1, 2]]));
+    expect(res.body.views[theirs.id]).toBeUndefined();
+    expect((await t.client().get('/api/pages/daily-views')).status).toBe(401);
+  });
+
   it('is accurate: 10,000 visits of 3,000 visitors over 3 days → views and sources exact, uniques within 2 % per day', async () => {
     const page = await newPage();
     const counter = t.app.get(AnalyticsCounter);

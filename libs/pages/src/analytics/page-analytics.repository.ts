@@ -144,14 +144,14 @@ export class PageAnalyticsRepository {
     return rows.map((r) => ({ kind: r.kind, value: r.value, views: Number(r.views) }));
   }
 
-  /** The views of each of these pages per day over [from, to] (the dashboard's sparklines). */
-  async viewsPerDay(pageIds: number[], from: string, to: string): Promise<{ pageId: number; day: string; views: number }[]> {
-    if (pageIds.length === 0) return [];
+  /** The views per day over [from, to] of each page an owner has (the dashboard's sparklines); days without a view are absent. */
+  async viewsPerDayOfOwner(ownerId: number, from: string, to: string): Promise<{ pageId: number; day: string; views: number }[]> {
     const rows: { page_id: number; day: string; views: number }[] = await this.em.execute(
-      `select page_id, to_char(day, 'YYYY-MM-DD') as day, views from pages.page_days
-        where page_id in (${pageIds.map(() => '?').join(', ')}) and day between ?::date and ?::date order by day`,
-      [...pageIds, from, to],
+      `select d.page_id, to_char(d.day, 'YYYY-MM-DD') as day, d.views from pages.page_days d
+        join pages.pages p on p.id = d.page_id
+        where p.user_id = ? and d.day between ?::date and ?::date order by d.day`,
+      [ownerId, from, to],
     );
-    return rows.map((r) => ({ pageId: r.page_id, day: r.day, views: Number(r.views) }));
+    return rows.map((r) => ({ pageId: Number(r.page_id), day: r.day, views: Number(r.views) }));
   }
 }

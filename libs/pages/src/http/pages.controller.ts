@@ -5,6 +5,8 @@ import { ApiQuery, ApiTags } from '@nestjs/swagger';
 import {
   PageMessages,
   WebhookMessages,
+  dailyViewsSchema,
+  type DailyViewsDto,
   createPageSchema,
   keepPageLiveResponseSchema,
   messageResponseSchema,
@@ -34,6 +36,7 @@ import {
 } from '@plink/contracts';
 import { ApiDoc, CurrentUser, SignedInGuard, ZodPipe, type SignedInUser } from '@plink/http';
 import { PagesDirectory } from '../directory/pages-directory';
+import { DailyViewsService } from '../analytics/daily-views.service';
 import { toPageDto } from '../model/page.dto';
 import { PagesRepository } from '../model/pages.repository';
 import { CreatePageService } from '../use-cases/create-page.service';
@@ -67,6 +70,7 @@ const PAGE_PLAN_NOTE =
 export class PagesController {
   constructor(
     private readonly listPages: ListPagesService,
+    private readonly dailyViews: DailyViewsService,
     private readonly getPage: GetPageService,
     private readonly createPage: CreatePageService,
     private readonly updatePage: UpdatePageService,
@@ -87,6 +91,16 @@ export class PagesController {
   @UseGuards(SignedInGuard)
   list(@CurrentUser() user: SignedInUser): Promise<PageDto[]> {
     return this.listPages.execute(user.id);
+  }
+
+  @ApiDoc({
+    summary: "Each of the signed-in user's pages' views per UTC day over the last 30 days (the dashboard's sparklines)",
+    ok: dailyViewsSchema,
+  })
+  @Get('pages/daily-views')
+  @UseGuards(SignedInGuard)
+  dailyViewsOf(@CurrentUser() user: SignedInUser): Promise<DailyViewsDto> {
+    return this.dailyViews.execute(user.id);
   }
 
   @ApiDoc({

@@ -15,5 +15,6 @@ export { useKeepPageLive } from './hooks/useKeepPageLive';
 export { usePage } from './hooks/usePage';
 export { usePageLimit } from './hooks/usePageLimit';
 export { usePages } from './hooks/usePages';
+export { useDailyViews } from './hooks/useDailyViews';
 export { usePageStats } from './hooks/usePageStats';
 export { useUpdatePage } from './hooks/useUpdatePage';

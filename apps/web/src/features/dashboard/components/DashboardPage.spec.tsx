@@ -45,6 +45,22 @@ describe('/dashboard summary and table', () => {
     expect(first.queryByText(/pending/)).not.toBeInTheDocument();
   });
 
+  it("draws each page's views of the last 30 days as a sparkline, a flat one for a page without views", async () => {
+    const series = Array.from({ length: 30 }, (_, i) => (i === 29 ? 9 : i === 0 ? 3 : 0));
+    await openDashboard([guide, waitlist], {
+      routes: { 'GET /api/pages/daily-views': { body: { from: '2026-10-29', to: '2026-11-27', views: { '1': series } } } },
+    });
+
+    await screen.findByRole('table');
+    const line = await within(row('Free Guide')).findByRole('img', { name: '12 views in the last 30 days' });
+    const points = line.querySelector('polyline')!.getAttribute('points')!.split(' ');
+    expect(points).toHaveLength(30);
+    // The busiest day (today, last) is at the top; a day without views at the bottom.
+    expect(points[29]).toBe('96.0,2.0');
+    expect(points[1]).toBe('3.3,26.0');
+    expect(within(row('Waitlist')).getByRole('img', { name: '0 views in the last 30 days' })).toBeInTheDocument();
+  });
+
   it('links to the editor, the stats, the CSV and the live page (the last two in a new tab)', async () => {
     const { user } = await openDashboard([guide]);
     const actions = within(await screen.findByRole('row', { name: /Free Guide/ }));

@@ -1,10 +1,11 @@
 import { ActionIcon, Anchor, Badge, Box, Button, Card, Group, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { PausedPageTexts, formatConversionRate, type PageDto } from '@plink/contracts';
+import { PausedPageTexts, SPARKLINE_DAYS, formatConversionRate, type PageDto } from '@plink/contracts';
 import { Link } from 'react-router-dom';
 import { DeferredMenu, DeferredTooltip, useFloatingPartsAfterPaint } from '../../../components/DeferredFloating';
 import { IconChart, IconCopy, IconDots, IconDownload, IconExternalLink, IconPencil, IconPlayerPlay, IconTrash } from '../../../components/icons';
-import { displayPageUrl, leadsExportUrl, publicPagePath, useCopyPageUrl } from '../../pages';
+import { displayPageUrl, leadsExportUrl, publicPagePath, useCopyPageUrl, useDailyViews } from '../../pages';
+import { ViewsSparkline } from './ViewsSparkline';
 import classes from './PagesTable.module.css';
 
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -23,6 +24,8 @@ interface PagesTableProps {
 
 interface PageRowProps {
   page: PageDto;
+  /** The page's views per day over the last 30 days; undefined while they load. */
+  views30: number[] | undefined;
   onDelete: (page: PageDto) => void;
   onKeepLive?: (page: PageDto) => void;
   keepingLive: boolean;
@@ -41,7 +44,7 @@ function PausedBadge() {
 }
 
 /** The choice a paused page asks for, kept in sight beside (or, on a card, above) the page's actions. */
-function KeepLiveButton({ page, onKeepLive, keepingLive, block = false }: Omit<PageRowProps, 'onDelete'> & { block?: boolean }) {
+function KeepLiveButton({ page, onKeepLive, keepingLive, block = false }: Omit<PageRowProps, 'onDelete' | 'views30'> & { block?: boolean }) {
   if (!page.paused || !onKeepLive) return null;
   return (
     <Button
@@ -108,7 +111,7 @@ function PageActions({ page, onDelete }: Pick<PageRowProps, 'page' | 'onDelete'>
 }
 
 /** Below 768 px: one card per page (title, address, numbers, actions), no sideways scrolling. */
-function PageCard({ page, onDelete, onKeepLive, keepingLive }: PageRowProps) {
+function PageCard({ page, views30, onDelete, onKeepLive, keepingLive }: PageRowProps) {
   const copy = useCopyPageUrl();
   const url = displayPageUrl(page.slug);
   return (
@@ -145,6 +148,7 @@ function PageCard({ page, onDelete, onKeepLive, keepingLive }: PageRowProps) {
         <Badge variant="light" style={{ flexShrink: 0 }}>
           {formatConversionRate(page.views, page.conversions)}
         </Badge>
+        <ViewsSparkline series={views30} />
       </Group>
       {/* A phone has no room for the button beside the four actions: it takes its own row. */}
       <KeepLiveButton page={page} onKeepLive={onKeepLive} keepingLive={keepingLive} block />
@@ -165,7 +169,7 @@ function PendingCount({ page }: { page: PageDto }) {
   );
 }
 
-function PageRow({ page, onDelete, onKeepLive, keepingLive }: PageRowProps) {
+function PageRow({ page, views30, onDelete, onKeepLive, keepingLive }: PageRowProps) {
   const copy = useCopyPageUrl();
   const url = displayPageUrl(page.slug);
   return (
@@ -198,6 +202,7 @@ function PageRow({ page, onDelete, onKeepLive, keepingLive }: PageRowProps) {
           <Badge variant="light" miw={64} style={{ flexShrink: 0 }}>
             {formatConversionRate(page.views, page.conversions)}
           </Badge>
+          <ViewsSparkline series={views30} />
         </Group>
       </td>
       <td>
@@ -212,13 +217,16 @@ function PageRow({ page, onDelete, onKeepLive, keepingLive }: PageRowProps) {
 
 export function PagesTable({ pages, onDelete, onKeepLive, keepingLiveId = null }: PagesTableProps) {
   const narrow = useMediaQuery('(max-width: 767.98px)');
+  const daily = useDailyViews(pages.length > 0);
+  // A page without a view in the 30 days is absent from the answer: a flat line once the answer is here.
+  const views30 = (id: number) => (daily.data ? (daily.data.views[String(id)] ?? new Array<number>(SPARKLINE_DAYS).fill(0)) : undefined);
   // The rows' menus and tooltips load once the list is on screen.
   useFloatingPartsAfterPaint();
   if (narrow) {
     return (
       <Stack component="ul" gap="sm" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Your pages">
         {pages.map((page) => (
-          <PageCard key={page.id} page={page} onDelete={onDelete} onKeepLive={onKeepLive} keepingLive={keepingLiveId === page.id} />
+          <PageCard key={page.id} page={page} views30={views30(page.id)} onDelete={onDelete} onKeepLive={onKeepLive} keepingLive={keepingLiveId === page.id} />
         ))}
       </Stack>
     );
@@ -236,7 +244,7 @@ export function PagesTable({ pages, onDelete, onKeepLive, keepingLiveId = null }
         </thead>
         <tbody>
           {pages.map((page) => (
-            <PageRow key={page.id} page={page} onDelete={onDelete} onKeepLive={onKeepLive} keepingLive={keepingLiveId === page.id} />
+            <PageRow key={page.id} page={page} views30={views30(page.id)} onDelete={onDelete} onKeepLive={onKeepLive} keepingLive={keepingLiveId === page.id} />
           ))}
         </tbody>
       </table>

@@ -1,9 +1,12 @@
-import type { CreatePageRequest, KeepPageLiveResponse, PageDto, PageStatsDto, SlugAvailabilityDto, UpdatePageRequest } from '@plink/contracts';
+import type { CreatePageRequest, DailyViewsDto, KeepPageLiveResponse, PageDto, PageStatsDto, SlugAvailabilityDto, UpdatePageRequest } from '@plink/contracts';
 import { apiClient } from '../../../lib/api-client';
 
 /** One function per endpoint of the pages API (pages and their stats). */
 
 export const fetchPages = () => apiClient.get<PageDto[]>('/api/pages');
+
+/** Each page's views per UTC day over the last 30 days (the dashboard's sparklines). */
+export const fetchDailyViews = () => apiClient.get<DailyViewsDto>('/api/pages/daily-views');
 
 export const fetchPage = (id: number) => apiClient.get<PageDto>(`/api/pages/${id}`);
 

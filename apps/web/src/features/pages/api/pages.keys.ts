@@ -3,6 +3,8 @@ export const pagesKeys = {
   lists: () => [...pagesKeys.all, 'list'] as const,
   /** The signed-in user's pages: keyed by user, so a change of user never shows another's list. */
   list: (userId: number) => [...pagesKeys.lists(), userId] as const,
+  /** The signed-in user's pages' views per day (the dashboard's sparklines). */
+  dailyViews: (userId: number) => [...pagesKeys.all, 'daily-views', userId] as const,
   details: () => [...pagesKeys.all, 'detail'] as const,
   detail: (id: number) => [...pagesKeys.details(), id] as const,
   stats: (id: number) => [...pagesKeys.all, 'stats', id] as const,
