@@ -35,6 +35,8 @@ export const takeUnexpectedRequests = (): string[] => unexpectedRequests.splice(
  */
 function standardRoute(key: string): Route | undefined {
   if (key === 'GET /api/pages/daily-views') return { body: { from: '2026-10-29', to: '2026-11-27', views: {} } };
+  // Settings → API tokens and Automations load with the account tab: none unless a test says otherwise.
+  if (key === 'GET /api/tokens' || key === 'GET /api/hooks') return { body: [] };
   return /^GET \/api\/pages\/\d+\/protection$/.test(key) ? { body: { underAttackUntil: null } } : undefined;
 }
 
