@@ -13,7 +13,11 @@ import { CachedPageAnswer } from './public-page/cached-page-answer';
 import { PublicPageController } from './public-page/public-page.controller';
 import { RenderedPages } from './public-page/rendered-pages';
 import { CreatePageService } from './use-cases/create-page.service';
-import { DeletePageService } from './use-cases/delete-page.service';
+import { PageRemoval } from './trash/page-removal';
+import { PurgeTrashService } from './trash/purge-trash.service';
+import { TrashClock } from './trash/trash-clock';
+import { TrashController } from './trash/trash.controller';
+import { TrashService } from './trash/trash.service';
 import { FlushViewsService } from './use-cases/flush-views.service';
 import { OwnerPlanChangedService } from './use-cases/owner-plan-changed.service';
 import { OwnerProfileChangedService } from './use-cases/owner-profile-changed.service';
@@ -51,7 +55,7 @@ export class PagesReadModule {}
  */
 @Module({
   imports: [PagesReadModule],
-  controllers: [PagesController, PublicPageController],
+  controllers: [PagesController, PublicPageController, TrashController],
   providers: [
     { provide: UploadUrls, inject: [Storage, APP_CONFIG], useFactory: (storage: Storage, config: AppConfig) => new UploadUrls(storage, config) },
     RenderedPages,
@@ -61,7 +65,9 @@ export class PagesReadModule {}
     CreatePageService,
     UpdatePageService,
     SendTestEmailService,
-    DeletePageService,
+    TrashService,
+    TrashClock,
+    PageRemoval,
     KeepPageLiveService,
     WebhookUrlCheck,
     WebhookEndpointService,
@@ -105,6 +111,10 @@ export class PagesUploadUsageModule {}
     RemovePausedLeadsService,
     WebhookSecretBox,
     WebhookEndpointService,
+    { provide: UploadUrls, inject: [Storage, APP_CONFIG], useFactory: (storage: Storage, config: AppConfig) => new UploadUrls(storage, config) },
+    TrashClock,
+    PageRemoval,
+    PurgeTrashService,
     PagesProcessor,
   ],
 })

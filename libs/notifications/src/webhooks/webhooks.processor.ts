@@ -25,6 +25,10 @@ export class WebhooksProcessor extends ContractWorker<QueueName.Webhooks> implem
     'webhook.deliver-many': (payload, job, token) => this.delivery.deliverLeads(payload.jobs, job, token),
     'webhook.redeliver': (payload, job, token) => this.delivery.redeliver(payload.messageId, job, token),
     'webhook-endpoint.changed': (payload) => this.endpoints.apply(payload),
+    'leads.deleted': async (payload) => {
+      const messages = await this.log.eraseLeads(payload.pageId, payload.leadIds);
+      getLogger().info({ pageId: payload.pageId, leads: payload.leadIds.length, messages }, 'deleted leads: their deliveries dropped');
+    },
     'webhook.clean-log': async () => {
       const removed = await this.log.clean();
       const endpoints = await this.endpoints.clean();
