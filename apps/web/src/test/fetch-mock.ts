@@ -29,8 +29,12 @@ const unexpectedRequests: string[] = [];
 /** The unexpected requests so far, forgotten once read. */
 export const takeUnexpectedRequests = (): string[] => unexpectedRequests.splice(0);
 
-/** What a test need not mock: a page's "under attack" state (the Settings tab asks), not under attack. */
+/**
+ * What a test need not mock: a page's "under attack" state (the editor's Settings tab asks), not under attack;
+ * the Trash (Settings asks), empty.
+ */
 function standardRoute(key: string): Route | undefined {
+  if (key === 'GET /api/trash') return { body: [] };
   return /^GET \/api\/pages\/\d+\/protection$/.test(key) ? { body: { underAttackUntil: null } } : undefined;
 }
 

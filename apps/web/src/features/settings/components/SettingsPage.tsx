@@ -5,6 +5,7 @@ import { ChangeEmailForm } from './ChangeEmailForm';
 import { ChangePasswordForm } from './ChangePasswordForm';
 import { ChangeUsernameForm } from './ChangeUsernameForm';
 import { SupportCard } from './SupportCard';
+import { TrashCard } from '../../trash';
 
 const TABS = ['account', 'subscription'] as const;
 type SettingsTab = (typeof TABS)[number];
@@ -41,6 +42,7 @@ export function SettingsPage() {
             <ChangeEmailForm />
             <ChangeUsernameForm />
             <ChangePasswordForm />
+            <TrashCard />
             <SupportCard />
           </Stack>
         </Tabs.Panel>
