@@ -96,8 +96,11 @@ describe('leads, across the services', () => {
     expect((await owner.browser.get(`/api/pages/${page.id}`)).body).toMatchObject({ views: 4, conversions: 3 });
     expect((await owner.browser.get('/api/pages')).body).toEqual([expect.objectContaining({ id: page.id, views: 4, conversions: 3 })]);
 
-    // Deleting the page through the pages service has the leads worker remove its leads and counter.
+    // In the Trash its leads stay (a restore brings the page back with them)…
     expect((await owner.browser.request('DELETE', `/api/pages/${page.id}`)).status).toBe(200);
+    expect(await leadCount(page.id)).toBe(3);
+    // …and deleting it forever through the pages service has the leads worker remove its leads and counter.
+    expect((await owner.browser.request('DELETE', `/api/trash/${page.id}`)).status).toBe(200);
     expect(await eventually(() => leadCount(page.id), (c) => c === 0)).toBe(0);
     // The counter goes in the statement after the last leads (and the bot shield's counts with it).
     const counted = async () =>

@@ -74,6 +74,9 @@ describe('uploads, across the gateway', () => {
     expect((await creator.browser.post('/api/pages', { slug: `reuse-${Date.now()}`, backgroundImage })).status).toBe(201);
     expect(await served(imageUrl)).toBe(200);
     expect((await creator.browser.request('DELETE', `/api/pages/${created.body.id}`)).status).toBe(200);
+    // In the Trash the page keeps its images; deleted forever, they go.
+    expect(await served(imageUrl)).toBe(200);
+    expect((await creator.browser.request('DELETE', `/api/trash/${created.body.id}`)).status).toBe(200);
     expect(await removed(imageUrl)).toBe(404);
     // One job named both: the background, on the other page, stays.
     expect(await served(backgroundImage)).toBe(200);

@@ -336,7 +336,7 @@ const SCENARIOS: Record<Service, { run: Service[]; smtp?: boolean; stripe?: bool
   },
   leads: {
     run: ['leads'],
-    jobs: "removes a deleted page's leads ('leads.delete-for-page', recorded by the page's deletion)",
+    jobs: "removes a deleted page's leads ('leads.delete-for-page', recorded when the page leaves the Trash)",
     async exercise(world) {
       const ann = await world.creator();
       const page = await world.createPage(ann);
@@ -344,6 +344,7 @@ const SCENARIOS: Record<Service, { run: Service[]; smtp?: boolean; stripe?: bool
       const leads = async () => Number((await world.db.query('select count(*) from leads.leads where page_id = $1', [page.id])).rows[0].count);
       expect(await leads()).toBe(1);
       expect((await ann.browser.request('DELETE', `/api/pages/${page.id}`)).status).toBe(200);
+      expect((await ann.browser.request('DELETE', `/api/trash/${page.id}`)).status).toBe(200);
       expect(await eventually(leads, (count) => count === 0)).toBe(0);
     },
   },

@@ -29,6 +29,7 @@ import { FormTokenVerifier } from './shield/form-token-check';
 import { CaptureLeadService } from './use-cases/capture-lead.service';
 import { ConsentRecordService } from './use-cases/consent-record.service';
 import { DeletePageContactsService } from './use-cases/delete-page-contacts.service';
+import { DeleteLeadsService } from './use-cases/delete-leads.service';
 import { DeletePageLeadsService } from './use-cases/delete-page-leads.service';
 import { ExportLeadsService } from './use-cases/export-leads.service';
 import { OwnedPages } from './use-cases/owned-pages';
@@ -75,6 +76,7 @@ export class LeadsReadModule {}
     SubmissionPages,
     ApplyPageChangesHere,
     CaptureLeadService,
+    DeleteLeadsService,
     FormTokenVerifier,
     EmailDomainCheck,
     BlockedCounter,

@@ -4,8 +4,12 @@ import { CreateWebhookEndpoints20261125 } from './migrations/20261125-create-web
 import { LighterWebhookLog20261126 } from './migrations/20261126-lighter-webhook-log';
 import { EndpointsWithoutPlan20261128 } from './migrations/20261128-endpoints-without-plan';
 import { Hooks20261210 } from './migrations/20261210-hooks';
+import { ErasedLeads20261211 } from './migrations/20261211-erased-leads';
 
-/** The notifications service's tables (schema "notifications"): the webhook delivery log and its copy of the endpoints; the hook subscriptions and their deliveries. */
+/**
+ * The notifications service's tables (schema "notifications"): the webhook delivery log, its copy of the endpoints,
+ * the hook subscriptions and their deliveries, and the leads deleted since (their deliveries are dropped).
+ */
 export const NOTIFICATIONS_SCHEMA: ServiceSchema = {
   service: 'notifications',
   entities: [],
@@ -15,5 +19,6 @@ export const NOTIFICATIONS_SCHEMA: ServiceSchema = {
     { name: '20261126_lighter_webhook_log', class: LighterWebhookLog20261126 },
     { name: '20261128_endpoints_without_plan', class: EndpointsWithoutPlan20261128 },
     { name: '20261210_hooks', class: Hooks20261210 },
+    { name: '20261211_erased_leads', class: ErasedLeads20261211 },
   ],
 };

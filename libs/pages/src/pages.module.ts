@@ -14,7 +14,11 @@ import { CachedPageAnswer } from './public-page/cached-page-answer';
 import { PublicPageController } from './public-page/public-page.controller';
 import { RenderedPages } from './public-page/rendered-pages';
 import { CreatePageService } from './use-cases/create-page.service';
-import { DeletePageService } from './use-cases/delete-page.service';
+import { PageRemoval } from './trash/page-removal';
+import { PurgeTrashService } from './trash/purge-trash.service';
+import { TrashClock } from './trash/trash-clock';
+import { TrashController } from './trash/trash.controller';
+import { TrashService } from './trash/trash.service';
 import { FlushViewsService } from './use-cases/flush-views.service';
 import { OwnerPlanChangedService } from './use-cases/owner-plan-changed.service';
 import { OwnerProfileChangedService } from './use-cases/owner-profile-changed.service';
@@ -53,7 +57,7 @@ export class PagesReadModule {}
  */
 @Module({
   imports: [PagesReadModule],
-  controllers: [PagesController, PagesV1Controller, PublicPageController],
+  controllers: [PagesController, PagesV1Controller, PublicPageController, TrashController],
   providers: [
     { provide: UploadUrls, inject: [Storage, APP_CONFIG], useFactory: (storage: Storage, config: AppConfig) => new UploadUrls(storage, config) },
     RenderedPages,
@@ -64,7 +68,9 @@ export class PagesReadModule {}
     CreatePageService,
     UpdatePageService,
     SendTestEmailService,
-    DeletePageService,
+    TrashService,
+    TrashClock,
+    PageRemoval,
     KeepPageLiveService,
     WebhookUrlCheck,
     WebhookEndpointService,
@@ -108,6 +114,10 @@ export class PagesUploadUsageModule {}
     RemovePausedLeadsService,
     WebhookSecretBox,
     WebhookEndpointService,
+    { provide: UploadUrls, inject: [Storage, APP_CONFIG], useFactory: (storage: Storage, config: AppConfig) => new UploadUrls(storage, config) },
+    TrashClock,
+    PageRemoval,
+    PurgeTrashService,
     PagesProcessor,
   ],
 })

@@ -10,6 +10,7 @@ import { DeliveryEmail20261130 } from './migrations/20261130-delivery-email';
 import { RefuseThrowaway20261205 } from './migrations/20261205-refuse-throwaway';
 import { DoubleOptIn20261206 } from './migrations/20261206-double-opt-in';
 import { PageAnalytics20261208 } from './migrations/20261208-page-analytics';
+import { TrashAndConsent20261211 } from './migrations/20261211-trash-and-consent';
 import { PageSchema } from './model/page.entity';
 
 /** The pages service's tables (schema "pages") and their migrations. */
@@ -28,5 +29,6 @@ export const PAGES_SCHEMA: ServiceSchema = {
     { name: '20261205_refuse_throwaway', class: RefuseThrowaway20261205 },
     { name: '20261206_double_opt_in', class: DoubleOptIn20261206 },
     { name: '20261208_page_analytics', class: PageAnalytics20261208 },
+    { name: '20261211_trash_and_consent', class: TrashAndConsent20261211 },
   ],
 };

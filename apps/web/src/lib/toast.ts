@@ -18,6 +18,8 @@ export const TOAST_DURATION = {
   copy: 2_000,
   emailVerified: 6_000,
   inactiveSubscription: 8_000,
+  /** A deleted page's toast, with its Undo button. */
+  undo: 8_000,
 } as const;
 
 export interface ToastOptions {

@@ -30,11 +30,12 @@ const unexpectedRequests: string[] = [];
 export const takeUnexpectedRequests = (): string[] => unexpectedRequests.splice(0);
 
 /**
- * What a test need not mock: a page's "under attack" state (the Settings tab asks), not under attack; the
- * dashboard's sparklines, no views in the last 30 days.
+ * What a test need not mock: a page's "under attack" state (the editor's Settings tab asks), not under attack;
+ * the dashboard's sparklines, no views in the last 30 days; the Trash (Settings asks), empty.
  */
 function standardRoute(key: string): Route | undefined {
   if (key === 'GET /api/pages/daily-views') return { body: { from: '2026-10-29', to: '2026-11-27', views: {} } };
+  if (key === 'GET /api/trash') return { body: [] };
   // Settings → API tokens and Automations load with the account tab: none unless a test says otherwise.
   if (key === 'GET /api/tokens' || key === 'GET /api/hooks') return { body: [] };
   return /^GET \/api\/pages\/\d+\/protection$/.test(key) ? { body: { underAttackUntil: null } } : undefined;

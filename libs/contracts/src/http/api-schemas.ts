@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { ApiErrorBody } from './errors';
-import type { KeepPageLiveResponse, PageDto, PageTemplateDto, PageTemplateEntryDto, PublicPageDto } from './pages';
+import type { KeepPageLiveResponse, PageDto, PageTemplateDto, PageTemplateEntryDto, PublicPageDto, TrashedPageDto } from './pages';
 import { FONTS, TEMPLATE_CATEGORIES } from './pages';
 import type { MessageResponse, SuccessResponse, UserDto, VerifyResetTokenResponse } from './identity';
-import type { ConfirmLeadResponse, ConsentRecordDto, LeadDto, PageStatsDto, SubmitLeadResponse } from './leads';
+import type { ConfirmLeadResponse, ConsentRecordDto, DeleteLeadsResponse, LeadDto, PageStatsDto, SubmitLeadResponse } from './leads';
 import { LEAD_STATUSES } from './leads';
 import type { DailyViewsDto, LeadListItemDto, LeadsPageDto } from './analytics';
 import type { UploadImageResponse } from './uploads';
@@ -86,6 +86,8 @@ const pageFields = {
   faviconUrl: z.string().nullable(),
   facebookPixelId: z.string().nullable(),
   googleAnalyticsId: z.string().nullable(),
+  privacyPolicyUrl: z.string().nullable(),
+  controllerName: z.string().nullable(),
   emailSenderName: z.string().nullable(),
   emailReplyTo: z.string().nullable(),
   emailSubject: z.string().nullable(),
@@ -107,6 +109,19 @@ export const pageDtoSchema = z
   .meta({ id: 'Page' });
 
 export const pageListSchema = z.array(pageDtoSchema);
+
+/** GET /api/trash: the owner's deleted pages, newest deletion first. */
+export const trashListSchema = z.array(
+  z
+    .object({
+      id: z.number().int(),
+      slug: z.string(),
+      title: z.string(),
+      deletedAt: isoDate(),
+      purgeAt: isoDate().meta({ description: 'When the page and its data are removed for good (14 days after deletion).' }),
+    })
+    .meta({ id: 'TrashedPage' }),
+);
 
 const {
   slug: _slug,
@@ -236,6 +251,8 @@ export const dailyViewsSchema = z
       .meta({ description: 'By page id: the views of each day from `from` to `to`, oldest first (0 for a day without a view); a page without a view in these days is left out.' }),
   })
   .meta({ id: 'DailyViews' });
+
+export const deleteLeadsResponseSchema = z.object({ deleted: z.number().int(), message: z.string() }).meta({ id: 'DeleteLeadsResponse' });
 
 const leadEvidenceEventSchema = z
   .object({
@@ -369,6 +386,8 @@ export type ApiSchemaChecks = [
   Check<Same<Out<typeof leadListItemSchema>, LeadListItemDto>>,
   Check<Same<Out<typeof leadsPageSchema>, LeadsPageDto>>,
   Check<Same<Out<typeof dailyViewsSchema>, DailyViewsDto>>,
+  Check<Same<Out<typeof deleteLeadsResponseSchema>, DeleteLeadsResponse>>,
+  Check<Same<Out<typeof trashListSchema>[number], TrashedPageDto>>,
   Check<Same<Out<typeof consentRecordSchema>, ConsentRecordDto>>,
   Check<Same<Out<typeof submitLeadResponseSchema>, SubmitLeadResponse>>,
   Check<Same<Out<typeof confirmLeadResponseSchema>, ConfirmLeadResponse>>,

@@ -20,7 +20,40 @@ export const LeadMessages = {
   throwawayDomain: 'Please use a permanent e-mail address.',
   /** The address's domain has neither an MX nor an A/AAAA record (400). */
   domainWithoutMail: 'This e-mail domain does not receive mail.',
+  /** POST /api/pages/{id}/leads/delete with a body that is not `{ "ids": [1 to 1000 lead ids] }` (400; nothing is deleted). */
+  invalidLeadIds: 'Please send "ids": a list of 1 to 1000 lead ids.',
 } as const;
+
+/** The most leads one POST /api/pages/{id}/leads/delete removes. */
+export const MAX_LEADS_DELETED_AT_ONCE = 1_000;
+
+/**
+ * POST /api/pages/{id}/leads/delete: the leads to remove (erasure). Ids the page does not have are left out of
+ * the count (another page's lead is never touched).
+ */
+export const deleteLeadsSchema = z.object(
+  {
+    ids: z
+      .array(z.number({ error: LeadMessages.invalidLeadIds }).int({ error: LeadMessages.invalidLeadIds }).positive({ error: LeadMessages.invalidLeadIds }).max(2_147_483_647, { error: LeadMessages.invalidLeadIds }), {
+        error: LeadMessages.invalidLeadIds,
+      })
+      .min(1, { error: LeadMessages.invalidLeadIds })
+      .max(MAX_LEADS_DELETED_AT_ONCE, { error: LeadMessages.invalidLeadIds }),
+  },
+  { error: LeadMessages.invalidLeadIds },
+);
+export type DeleteLeadsRequest = z.input<typeof deleteLeadsSchema>;
+
+/** What a lead deletion answers: how many leads went. */
+export interface DeleteLeadsResponse {
+  deleted: number;
+  message: string;
+}
+
+/** The answer's words for `n` leads deleted. */
+export function leadsDeletedMessage(n: number): string {
+  return n === 1 ? '1 lead deleted' : `${n} leads deleted`;
+}
 
 /**
  * Double opt-in (a page's `doubleOptIn`): the confirmation link's page and call. The link is

@@ -22,6 +22,23 @@ export const PageMessages = {
   pagePaused: 'This page is paused',
   /** POST /api/pages/{id}/keep-live */
   keptLive: 'This page is live again. Your other pages are paused.',
+  /** The creator's own privacy policy link on the consent line (editor Settings): http(s) only. */
+  invalidPrivacyPolicyUrl: 'Your privacy policy URL must start with http:// or https://',
+} as const;
+
+/** The Trash: a deleted page waits there {@link TRASH_DAYS} days before it and its data are removed for good. */
+export const TRASH_DAYS = 14;
+
+/** Texts of the Trash (DELETE /api/pages/{id}, GET /api/trash, POST /api/pages/{id}/restore, DELETE /api/trash/{id}). */
+export const TrashTexts = {
+  /** DELETE /api/pages/{id}: the page went to the Trash. */
+  moved: `Page moved to the Trash. It is removed for good after ${TRASH_DAYS} days.`,
+  restored: 'Page restored',
+  deletedForever: 'Page deleted forever',
+  /** POST /api/pages/{id}/restore by a Free owner who has another active page (403). */
+  freePlanRestore: 'Free plan users can only have one active landing page. Delete your other page or upgrade to Pro to restore this one.',
+  /** POST /api/pages/{id}/restore or DELETE /api/trash/{id} of a page that is not in the owner's Trash (404). */
+  notInTrash: 'This page is not in your Trash.',
 } as const;
 
 /**

@@ -72,6 +72,8 @@ describe('page request schemas', () => {
       metaDescription: null,
       metaImageUrl: null,
       faviconUrl: null,
+      privacyPolicyUrl: null,
+      controllerName: null,
       facebookPixelId: null,
       googleAnalyticsId: null,
       emailSenderName: null,
@@ -135,6 +137,16 @@ describe('page request schemas', () => {
     }
     // Empty means "none".
     expect(createPageSchema.parse({ slug: 'ok', fileUrl: '', redirectUrl: null }).fileUrl).toBeNull();
+  });
+
+  it("takes the creator's own privacy policy as an absolute http(s) URL only, with its own message", () => {
+    const parsed = createPageSchema.parse({ slug: 'ok', privacyPolicyUrl: ' https://ann.example/privacy ', controllerName: 'Ann Adams' });
+    expect([parsed.privacyPolicyUrl, parsed.controllerName]).toEqual(['https://ann.example/privacy', 'Ann Adams']);
+    for (const url of ['javascript:alert(1)', 'data:text/html,x', '/uploads/abc.png', '/privacy', 'ftp://ann.example', 'https://user:pw@ann.example/p']) {
+      expect(firstMessage(createPageSchema.safeParse({ slug: 'ok', privacyPolicyUrl: url }))).toBe('Your privacy policy URL must start with http:// or https://');
+    }
+    expect(createPageSchema.parse({ slug: 'ok', privacyPolicyUrl: '', controllerName: '  ' })).toMatchObject({ privacyPolicyUrl: null, controllerName: null });
+    expect(firstMessage(createPageSchema.safeParse({ slug: 'ok', controllerName: 'x'.repeat(101) }))).toBe('Your name or business name must be at most 100 characters');
   });
 
   it('checks colours, fonts and alignment with the shared messages', () => {

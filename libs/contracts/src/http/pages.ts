@@ -255,6 +255,18 @@ export const pageFieldsSchema = z.object({
       z.string().regex(/^(G|UA|AW|GT)-[A-Z0-9-]{4,30}$/, { error: 'Google Analytics id looks like G-ABC1234567' }),
     ])
     .optional(),
+  /**
+   * The creator's own privacy policy (editor Settings → "Your privacy policy URL"): the consent line links to it
+   * instead of Plink's. An absolute http(s) URL only (never a script or an upload).
+   */
+  privacyPolicyUrl: plainText('Your privacy policy URL', { trim: true, error: PageMessages.invalidPrivacyPolicyUrl })
+    .max(PAGE_LIMITS.url, { error: `URLs must be at most ${PAGE_LIMITS.url} characters` })
+    .refine((v) => v === '' || isWebhookUrl(v), { error: PageMessages.invalidPrivacyPolicyUrl })
+    .nullable()
+    .optional()
+    .transform((v) => (v === '' ? null : v)),
+  /** Who collects the addresses (editor Settings → "Your name or business name"): 'I agree to the privacy policy of {controllerName}'. */
+  controllerName: optionalText('Your name or business name', PAGE_LIMITS.shortText),
   /** The delivery e-mail's sender name; null: the author name, else the owner's username. */
   emailSenderName: optionalHeaderText('Sender name', PAGE_LIMITS.emailSenderName),
   /** Where the visitor's replies go; null: the owner's account e-mail, when the e-mail is sent. */
@@ -392,6 +404,16 @@ export interface PublicPageDto extends Omit<StoredPageFields, OwnerOnlyPageField
    * and the thank-you state says so.
    */
   isExample?: boolean;
+}
+
+/** A page in its owner's Trash (GET /api/trash). */
+export interface TrashedPageDto {
+  id: number;
+  slug: string;
+  title: string;
+  deletedAt: string;
+  /** When the purge removes it with its leads, analytics and uploads. */
+  purgeAt: string;
 }
 
 /**

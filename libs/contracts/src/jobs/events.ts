@@ -163,6 +163,13 @@ export const EVENTS = {
     }),
     subscribers: { leads: QueueName.Leads },
   },
+  'leads.deleted': {
+    owner: 'leads',
+    summary:
+      "A creator deleted some of a page's leads (erasure). The notifications service drops their webhook deliveries not yet made (a queued or retried delivery of such a lead is not sent) and their logged messages.",
+    schema: z.object({ v: z.literal(1), pageId: id, leadIds: z.array(id).min(1).max(1_000) }),
+    subscribers: { notifications: QueueName.Webhooks },
+  },
 } as const satisfies Record<string, EventDeclaration>;
 
 export type EventName = keyof typeof EVENTS;

@@ -306,6 +306,17 @@ export const JOBS = {
     repeat: { every: 2_000, attempts: 1 },
   },
   /**
+   * Remove for good the pages whose 14 days in the Trash are over, each as "Delete forever" does: the page
+   * (its analytics go with it), with its leads ('leads.delete-for-page') and uploads ('pages.delete-uploads')
+   * following (a repeatable job of the pages service).
+   */
+  'pages.purge-trash': {
+    queue: QueueName.Pages,
+    schema: z.object({ v: z.literal(1) }),
+    // Every hour at :41: a page goes within the hour after its 14 days; a failed pass is tried again soon.
+    repeat: { pattern: '41 * * * *', attempts: 3, backoff: { type: 'fixed', delay: 60_000 } },
+  },
+  /**
    * Remove uploaded images a page no longer shows (the page was deleted, or an image replaced or cleared).
    * Storage keys (`u{userId}/{type}-{random}.{ext}`); a key some page still uses is kept.
    */

@@ -1,9 +1,12 @@
-import { Controller, Delete, Get, HttpCode, Param, Query, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ApiQuery, ApiTags } from '@nestjs/swagger';
 import {
   CommonMessages,
   LeadMessages,
+  deleteLeadsResponseSchema,
+  deleteLeadsSchema,
+  type DeleteLeadsResponse,
   PageMessages,
   leadsPageSchema,
   pageProtectionSchema,
@@ -13,12 +16,13 @@ import {
   type PageStatsDto,
 } from '@plink/contracts';
 import { ApiDoc, CurrentUser, SignedInGuard, type SignedInUser } from '@plink/http';
+import { DeleteLeadsService } from '../use-cases/delete-leads.service';
 import { ExportLeadsService } from '../use-cases/export-leads.service';
 import { ListLeadsService } from '../use-cases/list-leads.service';
 import { PageStatsService } from '../use-cases/page-stats.service';
 import { PageProtectionService } from '../use-cases/page-protection.service';
 
-/** The creator's leads calls: stats and export (a visitor's submission: LeadSubmitController). */
+/** The creator's leads calls: stats, export and deletion (a visitor's submission: LeadSubmitController). */
 @ApiTags('Leads')
 @Controller('api')
 export class LeadsController {
@@ -27,7 +31,35 @@ export class LeadsController {
     private readonly exporter: ExportLeadsService,
     private readonly protection: PageProtectionService,
     private readonly list: ListLeadsService,
+    private readonly deletion: DeleteLeadsService,
   ) {}
+
+  @ApiDoc({
+    summary: "Delete one of a page's leads",
+    description: 'Erasure: the lead is gone from the list, the export and the counts (views stay), and a webhook delivery of it not yet made is dropped.',
+    ok: deleteLeadsResponseSchema,
+    errors: { 404: [PageMessages.pageNotFound, LeadMessages.leadNotFound] },
+  })
+  @Delete('pages/:id/leads/:leadId')
+  @HttpCode(200)
+  @UseGuards(SignedInGuard)
+  deleteLead(@CurrentUser() user: SignedInUser, @Param('id') id: string, @Param('leadId') leadId: string): Promise<DeleteLeadsResponse> {
+    return this.deletion.deleteOne(id, user.id, leadId);
+  }
+
+  @ApiDoc({
+    summary: "Delete several of a page's leads (up to 1,000)",
+    description: "As deleting one, for each id the page has; ids of leads the page does not have are left out of `deleted`.",
+    body: deleteLeadsSchema,
+    ok: deleteLeadsResponseSchema,
+    errors: { 400: LeadMessages.invalidLeadIds, 404: PageMessages.pageNotFound },
+  })
+  @Post('pages/:id/leads/delete')
+  @HttpCode(200)
+  @UseGuards(SignedInGuard)
+  deleteLeads(@CurrentUser() user: SignedInUser, @Param('id') id: string, @Body() body: unknown): Promise<DeleteLeadsResponse> {
+    return this.deletion.deleteMany(id, user.id, body);
+  }
 
   @ApiDoc({
     summary: 'Whether the page is under attack (its visitors confirm by e-mail)',

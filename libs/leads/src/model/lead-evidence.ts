@@ -50,7 +50,7 @@ function versionOf(text: string): string {
  * text too, for the versions table.
  */
 export function evidenceOf(
-  page: Pick<PublicPageDto, 'hidePrivacyPolicyCheckbox'>,
+  page: Pick<PublicPageDto, 'hidePrivacyPolicyCheckbox'> & Partial<Pick<PublicPageDto, 'privacyPolicyUrl' | 'controllerName'>>,
   visitor: Visitor,
   config: Pick<AppConfig, 'leadEvidence' | 'publicOrigin'>,
 ): { evidence: LeadEvidence; consentText: string | null } {

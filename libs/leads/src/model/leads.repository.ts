@@ -302,6 +302,33 @@ export class LeadsRepository {
     return result.affectedRows;
   }
 
+  /**
+   * Deletes these leads of the page (erasure; ids of other pages are not touched), in one transaction with
+   * what follows from it: the page's conversions less its confirmed leads among them (one counter shard takes
+   * the difference; the count is the shards' sum), and 'leads.deleted' for the notifications service, which
+   * drops their webhook deliveries not yet made. Their confirmation links go with them (on delete cascade).
+   * Answers the ids deleted.
+   */
+  async deleteLeads(pageId: number, ids: number[]): Promise<number[]> {
+    return this.em.fork().transactional(async (tx) => {
+      const gone: { id: number; status: LeadStatus }[] = await tx.execute(
+        'delete from leads.leads where page_id = ? and id = any(?::int[]) returning id, status',
+        [pageId, `{${ids.map((id) => Math.trunc(id)).join(',')}}`],
+      );
+      const confirmed = gone.filter((row) => row.status === 'confirmed').length;
+      if (confirmed > 0) {
+        await tx.execute(
+          `insert into leads.page_counters (page_id, shard, conversions) values (?, 0, ?)
+           on conflict (page_id, shard) do update set conversions = leads.page_counters.conversions + excluded.conversions`,
+          [pageId, -confirmed],
+        );
+      }
+      const leadIds = gone.map((row) => Number(row.id)).sort((a, b) => a - b);
+      if (leadIds.length > 0) this.outbox.publish(tx, 'leads.deleted', { v: 1, pageId, leadIds });
+      return leadIds;
+    });
+  }
+
   async deleteCounter(pageId: number): Promise<void> {
     await this.em.execute('delete from leads.page_counters where page_id = ?', [pageId]);
     await this.em.execute('delete from leads.blocked_submissions where page_id = ?', [pageId]);

@@ -267,6 +267,8 @@ export class DeliverWebhookService implements OnModuleInit, BeforeApplicationShu
    */
   private async prepareLeads(runs: readonly DeliveryRun[]): Promise<Prepared[]> {
     const keys = runs.map((run) => run.delivery);
+    // A lead its creator deleted is not sent, whether its delivery is new or waiting for a retry.
+    const erased = await this.log.erasedAmong(keys);
     const existing = await this.log.findByLeads(runs.filter((run) => !run.firstRun).map((run) => run.delivery));
     const ended = (message: WebhookMessage | undefined) => message?.status === 'delivered' || message?.status === 'failed';
     const { endpoints, unknown } = await this.endpoints.lookup(keys.filter((key) => !ended(existing.get(leadKey(key)))).map((key) => key.pageId));
@@ -275,6 +277,10 @@ export class DeliverWebhookService implements OnModuleInit, BeforeApplicationShu
       const id = leadKey(key);
       const message = existing.get(id);
       if (results.has(id)) continue;
+      if (erased.has(id)) {
+        results.set(id, { skip: 'the lead was deleted' });
+        continue;
+      }
       if (ended(message)) {
         results.set(id, { skip: null }); // a job run again after it ended
         continue;

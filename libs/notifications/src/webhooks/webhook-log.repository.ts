@@ -157,6 +157,36 @@ export class WebhookLogRepository {
     return found;
   }
 
+  /**
+   * Leads their creator deleted ('leads.deleted'): kept as erased, so a delivery of one still queued or waiting
+   * for a retry is not sent, and their logged messages (which carry the address) go with their attempts.
+   */
+  async eraseLeads(pageId: number, leadIds: number[]): Promise<number> {
+    const ids = `{${leadIds.map((id) => Math.trunc(id)).join(',')}}`;
+    await this.em.execute(
+      'insert into notifications.erased_leads (page_id, lead_id) select ?, unnest(?::int[]) on conflict do nothing',
+      [pageId, ids],
+    );
+    const [gone] = await this.em.execute<{ n: number }[]>(
+      withTheirAttempts('delete from notifications.webhook_messages where page_id = ? and lead_id = any(?::int[]) returning id'),
+      [pageId, ids],
+    );
+    return Number(gone.n);
+  }
+
+  /** Which of these leads were deleted by their creator (see {@link eraseLeads}), as {@link leadKey}s. */
+  async erasedAmong(keys: LeadKey[]): Promise<Set<string>> {
+    const erased = new Set<string>();
+    if (keys.length === 0) return erased;
+    const rows: { page_id: number; lead_id: number }[] = await this.em.execute(
+      `select e.page_id, e.lead_id from notifications.erased_leads e
+         join (select distinct page_id, lead_id from jsonb_to_recordset(?::jsonb) as k(page_id integer, lead_id integer)) k using (page_id, lead_id)`,
+      [JSON.stringify(keys.map((k) => ({ page_id: k.pageId, lead_id: k.leadId })))],
+    );
+    for (const row of rows) erased.add(leadKey({ pageId: Number(row.page_id), leadId: Number(row.lead_id) }));
+    return erased;
+  }
+
   /** A lead's message not logged yet: its id and body; its row comes with its first attempt. */
   newLeadMessage(key: LeadKey, body: string, createdAt: Date): WebhookMessage {
     return { id: leadMessageId(key), pageId: key.pageId, leadId: key.leadId, eventType: 'lead.created', test: false, body, status: 'pending', logged: false, createdAt };
@@ -343,6 +373,7 @@ export class WebhookLogRepository {
     await this.em.execute(
       'delete from notifications.webhook_attempts a where not exists (select 1 from notifications.webhook_messages m where m.id = a.message_id)',
     );
+    await this.em.execute(`delete from notifications.erased_leads where erased_at < now() - interval '${LOG_RETENTION_DAYS} days'`);
     return Number(old.n) + Number(extra.n);
   }
 }

@@ -28,6 +28,10 @@ export class WebhooksProcessor extends ContractWorker<QueueName.Webhooks> implem
     'webhook-endpoint.changed': (payload) => this.endpoints.apply(payload),
     'hook.deliver': (payload) => this.hooks.fanOut(payload),
     'hook.send': (payload, job) => this.hooks.send(payload.messageId, job),
+    'leads.deleted': async (payload) => {
+      const messages = await this.log.eraseLeads(payload.pageId, payload.leadIds);
+      getLogger().info({ pageId: payload.pageId, leads: payload.leadIds.length, messages }, 'deleted leads: their deliveries dropped');
+    },
     'webhook.clean-log': async () => {
       const removed = await this.log.clean();
       const endpoints = await this.endpoints.clean();

@@ -162,7 +162,7 @@ export function LandingPage({
                     <input type="checkbox" name="consent" value="on" required disabled={submitting} />
                     <span>
                       {consent.before}
-                      <a href={consent.privacyHref} target="_blank" rel="noopener noreferrer">
+                      <a href={consent.privacyHref} target="_blank" rel={consent.external ? 'noopener noreferrer nofollow' : 'noopener noreferrer'}>
                         {consent.linkText}
                       </a>
                     </span>

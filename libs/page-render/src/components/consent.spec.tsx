@@ -35,6 +35,21 @@ describe('consentStatement: the text a lead records is the text its page showed'
     expect(consentShownIn(container.innerHTML)).toEqual({ text: consentStatement(makePage())!.text, href: '/privacy' });
   });
 
+  it('names the creator and links their own policy when they gave one, safely', () => {
+    const own = makePage({ privacyPolicyUrl: 'https://ann.example/privacy?x=1&y=2', controllerName: 'Ann <Adams> & Co' });
+    const statement = consentStatement(own)!;
+    expect(statement.text).toBe('I agree to the privacy policy of Ann <Adams> & Co');
+    expect(consentShownIn(served(own))).toEqual({ text: statement.text, href: 'https://ann.example/privacy?x=1&y=2' });
+    const link = new DOMParser().parseFromString(served(own), 'text/html').querySelector('label.plk-consent a')!;
+    expect([link.getAttribute('target'), link.getAttribute('rel')]).toEqual(['_blank', 'noopener noreferrer nofollow']);
+    expect(served(own)).not.toContain('<Adams>');
+    // Without a name: their link, the usual words; without a URL: Plink's text and link, whatever the name.
+    expect(consentStatement(makePage({ privacyPolicyUrl: 'https://ann.example/p' }))).toMatchObject({ text: 'I agree to the privacy policy', privacyHref: 'https://ann.example/p' });
+    expect(consentStatement(makePage({ controllerName: 'Ann' }))).toMatchObject({ text: 'I agree to the privacy policy', privacyHref: '/privacy' });
+    // A URL that is not http(s) is never linked (stored pages are checked on save; this is the renderer's own guard).
+    expect(consentStatement(makePage({ privacyPolicyUrl: 'javascript:alert(1)', controllerName: 'Ann' }))).toMatchObject({ privacyHref: '/privacy' });
+  });
+
   it('is null, and no checkbox is drawn, when the page hides the privacy checkbox', () => {
     const hidden = makePage({ hidePrivacyPolicyCheckbox: true });
     expect(consentStatement(hidden)).toBeNull();

@@ -103,7 +103,10 @@ describe('page analytics', () => {
     expect(counted['referrer:other']).toBe(10);
     expect(Object.entries(counted).filter(([k]) => k.startsWith('referrer:')).reduce((s, [, v]) => s + v, 0)).toBe(45 * 2 + 14 + 5 + 1);
 
+    // In the Trash they stay (a restore brings them back); deleted forever they go with the page.
     await owner.client.delete(`/api/pages/${page.id}`);
+    expect((await days(page.id)).length).toBeGreaterThan(0);
+    await owner.client.delete(`/api/trash/${page.id}`);
     expect(await days(page.id)).toEqual([]);
     expect(await sources(page.id)).toEqual({});
   }, 20_000);

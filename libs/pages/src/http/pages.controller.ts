@@ -31,6 +31,7 @@ import {
   slugSchema,
   type SlugAvailabilityDto,
   DeliveryEmailTexts,
+  TrashTexts,
   testDeliveryEmailSchema,
   type TestDeliveryEmailFields,
 } from '@plink/contracts';
@@ -40,7 +41,7 @@ import { DailyViewsService } from '../analytics/daily-views.service';
 import { toPageDto } from '../model/page.dto';
 import { PagesRepository } from '../model/pages.repository';
 import { CreatePageService } from '../use-cases/create-page.service';
-import { DeletePageService } from '../use-cases/delete-page.service';
+import { TrashService } from '../trash/trash.service';
 import { GetPageService } from '../use-cases/get-page.service';
 import { KeepPageLiveService } from '../use-cases/keep-page-live.service';
 import { ListPagesService } from '../use-cases/list-pages.service';
@@ -74,7 +75,7 @@ export class PagesController {
     private readonly getPage: GetPageService,
     private readonly createPage: CreatePageService,
     private readonly updatePage: UpdatePageService,
-    private readonly deletePage: DeletePageService,
+    private readonly trash: TrashService,
     private readonly keepPageLive: KeepPageLiveService,
     private readonly directory: PagesDirectory,
     private readonly views: ViewCounter,
@@ -167,13 +168,19 @@ export class PagesController {
     return this.getPage.execute(user.id, id);
   }
 
-  @ApiDoc({ summary: 'Delete a page with its leads', ok: messageResponseSchema, errors: { 404: PageMessages.pageNotFound } })
+  @ApiDoc({
+    summary: 'Delete a page: it goes to the Trash for 14 days',
+    description:
+      'Its public address answers 404 at once and it takes no sign-ups; its slug stays held. POST /api/pages/{id}/restore brings it back; after 14 days it is removed for good with its leads, analytics and uploads.',
+    ok: messageResponseSchema,
+    errors: { 404: PageMessages.pageNotFound },
+  })
   @Delete('pages/:id')
   @HttpCode(200)
   @UseGuards(SignedInGuard)
   async remove(@CurrentUser() user: SignedInUser, @Param('id', PageIdPipe) id: number): Promise<MessageResponse> {
-    await this.deletePage.execute(user.id, id);
-    return { message: 'Page deleted' };
+    await this.trash.moveToTrash(user.id, id);
+    return { message: TrashTexts.moved };
   }
 
   /** A Free owner with paused pages chooses the one page that stays live (the one live before is paused). */

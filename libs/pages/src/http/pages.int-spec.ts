@@ -1,7 +1,6 @@
 import { Queue } from 'bullmq';
-import { CommonMessages, IdentityMessages, PageMessages, QueueName, type PageDto } from '@plink/contracts';
+import { CommonMessages, IdentityMessages, PageMessages, QueueName, TrashTexts, type PageDto } from '@plink/contracts';
 import { newPageFields } from '@plink/contracts/testing';
-import { pollUntil } from '@plink/testing';
 import { PagesTestApp, type Creator } from '../testing/pages-test-app';
 
 /** The page calls against a real PostgreSQL and Redis. */
@@ -130,25 +129,23 @@ describe('pages API', () => {
       expect((await (await t.creator()).client.get('/api/pages')).body).toEqual([]);
     });
 
-    it('deletes a page and records the job that deletes its leads, in the same transaction', async () => {
+    it('deletes a page into the Trash: gone from the API, its row and slug kept until the purge (see trash.int-spec.ts)', async () => {
       const created = (await owner.client.post('/api/pages', { slug: slug() })).body;
       const deleted = await owner.client.delete(`/api/pages/${created.id}`);
       expect(deleted.status).toBe(200);
-      expect(deleted.body).toEqual({ message: 'Page deleted' });
+      expect(deleted.body).toEqual({ message: TrashTexts.moved });
       expect((await owner.client.get(`/api/pages/${created.id}`)).status).toBe(404);
       expect((await owner.client.delete(`/api/pages/${created.id}`)).status).toBe(404);
-      expect((await t.db.query('select count(*) from pages.pages where id = $1', [created.id])).rows[0].count).toBe('0');
-      // Recorded with the delete, then moved to BullMQ by the relay: once the outbox has let it go, the queue holds
-      // it exactly once (reading both while the relay moves it could see it in neither or in both).
-      const outbox = () => t.db.query("select 1 from platform.outbox where job_name = 'leads.delete-for-page' and (payload->>'pageId')::int = $1", [created.id]);
-      expect((await pollUntil(outbox, (rows) => rows.rowCount === 0)).rowCount).toBe(0);
+      expect((await t.db.query('select count(*) from pages.pages where id = $1 and deleted_at is not null', [created.id])).rows[0].count).toBe('1');
+      // Its leads stay until it leaves the Trash: no job removes them yet.
+      const outbox = await t.db.query("select 1 from platform.outbox where job_name = 'leads.delete-for-page' and (payload->>'pageId')::int = $1", [created.id]);
+      expect(outbox.rowCount).toBe(0);
       const queue = new Queue(QueueName.Leads, { connection: { url: t.config.redisUrl }, prefix: `${t.config.redisPrefix}bull` });
       const queued = await queue.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed']);
       await queue.close();
-      const inQueue = queued.filter((j) => j.name === 'leads.delete-for-page' && j.data.payload.pageId === created.id);
-      expect(inQueue.map((j) => j.data.payload)).toEqual([{ v: 1, pageId: created.id }]);
-      // The slug is free again.
-      expect((await owner.client.post('/api/pages', { slug: created.slug })).status).toBe(201);
+      expect(queued.filter((j) => j.name === 'leads.delete-for-page' && j.data.payload.pageId === created.id)).toEqual([]);
+      // The slug stays held while the page can be restored.
+      expect((await owner.client.post('/api/pages', { slug: created.slug })).status).toBe(409);
     });
   });
 

@@ -74,6 +74,9 @@ export function toPublicPage(page: Page, owner: PageOwner): PublicPageDto {
     textAlignment: f.textAlignment,
     showBranding: pro ? f.showBranding : true,
     hidePrivacyPolicyCheckbox: f.hidePrivacyPolicyCheckbox,
+    // The consent line names the creator and links their own policy when they gave one (page-render's consentStatement).
+    privacyPolicyUrl: f.privacyPolicyUrl,
+    controllerName: f.controllerName,
     // The leads service reads it from the page's facts (`public`): whether a sign-up waits for its confirmation.
     doubleOptIn: f.doubleOptIn,
     refuseThrowaway: f.refuseThrowaway,

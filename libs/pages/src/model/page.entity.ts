@@ -67,6 +67,9 @@ export const PageSchema = defineEntity({
     faviconUrl: p.string().length(PAGE_LIMITS.url).nullable(),
     facebookPixelId: p.string().length(PAGE_LIMITS.trackingId).nullable(),
     googleAnalyticsId: p.string().length(PAGE_LIMITS.trackingId).nullable(),
+    /** The creator's own privacy policy and name, for the consent line (see pageFieldsSchema). */
+    privacyPolicyUrl: p.string().length(PAGE_LIMITS.url).nullable(),
+    controllerName: p.string().length(PAGE_LIMITS.shortText).nullable(),
     /** The delivery e-mail (see pageFieldsSchema): null is the standard value of each. */
     emailSenderName: p.string().length(PAGE_LIMITS.emailSenderName).nullable(),
     emailReplyTo: p.string().length(PAGE_LIMITS.emailAddress).nullable(),
@@ -79,6 +82,11 @@ export const PageSchema = defineEntity({
      * live (see pages/pause-rules.ts). Only the pages worker's plan rule and keep-live write it.
      */
     pausedAt: p.datetime().nullable(),
+    /**
+     * Set while the page is in the Trash (deleted by its owner): it is gone for visitors and every copy, its slug stays
+     * held, and the purge removes it with its data 14 days later (TRASH_DAYS) unless it is restored.
+     */
+    deletedAt: p.datetime().nullable(),
     /** One of Plink's example pages (owned by the examples account; made by a migration, never by a creator). */
     isExample: p.boolean().default(false),
     createdAt: p.datetime().onCreate(() => new Date()),

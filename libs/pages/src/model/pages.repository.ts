@@ -10,17 +10,37 @@ const VIEWS_PER_STATEMENT = 5_000;
 export class PagesRepository {
   constructor(private readonly em: EntityManager) {}
 
-  /** A user's pages, newest first. */
+  /*
+   * A page in the Trash (`deleted_at` set) is gone for every read here but the Trash's own and the slug check:
+   * its address stays held until the purge removes it.
+   */
+
+  /** A user's pages, newest first (not those in the Trash). */
   listByOwner(userId: number): Promise<Page[]> {
-    return this.em.find(Page, { userId }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+    return this.em.find(Page, { userId, deletedAt: null }, { orderBy: { createdAt: 'desc', id: 'desc' } });
   }
 
   findOwned(id: number, userId: number, em: EntityManager = this.em): Promise<Page | null> {
-    return em.findOne(Page, { id, userId });
+    return em.findOne(Page, { id, userId, deletedAt: null });
   }
 
   findById(id: number): Promise<Page | null> {
-    return this.em.findOne(Page, { id });
+    return this.em.findOne(Page, { id, deletedAt: null });
+  }
+
+  /** A user's pages in the Trash, the latest deleted first. */
+  listTrash(userId: number): Promise<Page[]> {
+    return this.em.find(Page, { userId, deletedAt: { $ne: null } }, { orderBy: { deletedAt: 'desc', id: 'desc' } });
+  }
+
+  /** One of the user's pages in the Trash, or null. */
+  findTrashed(id: number, userId: number, em: EntityManager = this.em): Promise<Page | null> {
+    return em.findOne(Page, { id, userId, deletedAt: { $ne: null } });
+  }
+
+  /** Pages in the Trash since before `before` (the purge's pass), oldest first. */
+  listTrashedBefore(before: Date, limit: number): Promise<Page[]> {
+    return this.em.fork().find(Page, { deletedAt: { $ne: null, $lt: before } }, { orderBy: { deletedAt: 'asc', id: 'asc' }, limit });
   }
 
   /** Plink's example pages that are there (an install where a creator held an example's slug first lacks it). */
@@ -30,7 +50,7 @@ export class PagesRepository {
 
   /** The page of a slug, whatever its case. */
   findBySlug(slug: string): Promise<Page | null> {
-    return this.em.findOne(Page, { [raw('lower(slug)')]: slug.toLowerCase() });
+    return this.em.findOne(Page, { [raw('lower(slug)')]: slug.toLowerCase(), deletedAt: null });
   }
 
   /**
@@ -58,6 +78,21 @@ export class PagesRepository {
     });
   }
 
+  /**
+   * Removes a page for good (the Trash's "Delete forever", or its purge), with what `withDelete` records in
+   * the same transaction. Its analytics rows go with it (on delete cascade). Answers the page, or null when
+   * it is no longer in the Trash (restored or already removed meanwhile).
+   */
+  removeTrashed(find: (em: EntityManager) => Promise<Page | null>, withDelete: (em: EntityManager, page: Page) => void): Promise<Page | null> {
+    return this.em.fork().transactional(async (tx) => {
+      const page = await find(tx);
+      if (!page?.deletedAt) return null;
+      tx.remove(page);
+      withDelete(tx, page);
+      return page;
+    });
+  }
+
   /** Whether another page (not `exceptId`) already has this slug, in any case. */
   async slugTaken(slug: string, exceptId?: number, em: EntityManager = this.em): Promise<boolean> {
     const rows: { taken: boolean }[] = await em.execute(
@@ -69,7 +104,7 @@ export class PagesRepository {
 
   /** A user's pages as the pausing rules see them (see pause-rules.ts), oldest first. */
   listForPausing(userId: number, em: EntityManager): Promise<Page[]> {
-    return em.find(Page, { userId }, { orderBy: { createdAt: 'asc', id: 'asc' }, refresh: true });
+    return em.find(Page, { userId, deletedAt: null }, { orderBy: { createdAt: 'asc', id: 'asc' }, refresh: true });
   }
 
   /** Pauses (at `at`) or un-pauses (null) these pages of the user. */
@@ -84,8 +119,9 @@ export class PagesRepository {
     return rows.map((r) => Number(r.id));
   }
 
+  /** A user's active pages (live or paused; not those in the Trash): the Free plan's one-page rule counts these. */
   countByOwner(userId: number, em: EntityManager = this.em): Promise<number> {
-    return em.count(Page, { userId });
+    return em.count(Page, { userId, deletedAt: null });
   }
 
   /**

@@ -6,6 +6,7 @@ import { FlushViewsService } from '../use-cases/flush-views.service';
 import { OwnerPlanChangedService } from '../use-cases/owner-plan-changed.service';
 import { OwnerProfileChangedService } from '../use-cases/owner-profile-changed.service';
 import { RemovePausedLeadsService } from '../use-cases/remove-paused-leads.service';
+import { PurgeTrashService } from '../trash/purge-trash.service';
 import { WebhookEndpointService } from '../webhooks/webhook-endpoint.service';
 
 /**
@@ -13,7 +14,7 @@ import { WebhookEndpointService } from '../webhooks/webhook-endpoint.service';
  * 'plan.changed'), pausing or un-pausing their pages and dropping them from the caches; when an owner is
  * renamed or given a new e-mail address (identity's 'user.changed'), their pages following; removing the leads of
  * paused pages when their date comes (and the warning a week before); turning off a webhook the
- * notifications service gave up on.
+ * notifications service gave up on; removing for good the pages 14 days in the Trash.
  */
 @Processor(QueueName.Pages, { concurrency: QUEUE_SETTINGS[QueueName.Pages].concurrency })
 export class PagesProcessor extends ContractWorker<QueueName.Pages> {
@@ -32,6 +33,9 @@ export class PagesProcessor extends ContractWorker<QueueName.Pages> {
     },
     'pages.lead-removal-warning': (payload) => this.removePausedLeads.warn(payload.userId, payload.removalAt),
     'pages.disable-webhook': (payload) => this.webhookEndpoint.disable(payload),
+    'pages.purge-trash': async () => {
+      await this.purgeTrash.execute();
+    },
   };
 
   constructor(
@@ -41,6 +45,7 @@ export class PagesProcessor extends ContractWorker<QueueName.Pages> {
     private readonly removePausedLeads: RemovePausedLeadsService,
     private readonly webhookEndpoint: WebhookEndpointService,
     private readonly flushAnalytics: FlushAnalyticsService,
+    private readonly purgeTrash: PurgeTrashService,
   ) {
     super();
   }

@@ -158,7 +158,7 @@ describe('/dashboard delete', () => {
     await user.click(await screen.findByRole('menuitem', { name: 'Delete' }));
     // The dialog's code loads when it first opens.
     const dialog = await screen.findByRole('dialog', { name: 'Are you sure you want to delete this Plink?' });
-    expect(dialog).toHaveTextContent('This action cannot be undone.');
+    expect(dialog).toHaveTextContent('It goes to the Trash: you can restore it from Settings → Trash for 14 days, then it is removed with its leads.');
     expect(within(dialog).getByRole('button', { name: 'Cancel' })).toBeInTheDocument();
 
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
@@ -167,11 +167,40 @@ describe('/dashboard delete', () => {
     pages = [waitlist];
     await act(async () => answer.resolve({ status: 204 }));
 
-    expect(await findToast('Success')).toHaveTextContent('Plink deleted successfully');
+    expect(await findToast('Moved to Trash')).toHaveTextContent('It stays in Settings → Trash for 14 days.');
     await waitFor(() => expect(screen.queryByRole('row', { name: /Free Guide/ })).not.toBeInTheDocument());
     expect(card('TOTAL PLINKS')).toHaveTextContent('TOTAL PLINKS1');
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(sentPayloads(fetchMock, 'DELETE', '/api/pages/1')).toHaveLength(1);
+  });
+
+  it('offers Undo in its toast, which restores the page', async () => {
+    let pages = [guide, waitlist];
+    const { user, fetchMock } = await openDashboard([], {
+      isPremium: true,
+      routes: {
+        'GET /api/pages': () => ({ body: pages }),
+        'DELETE /api/pages/1': () => {
+          pages = [waitlist];
+          return { body: { message: 'Page moved to the Trash.' } };
+        },
+        'POST /api/pages/1/restore': () => {
+          pages = [guide, waitlist];
+          return { body: guide };
+        },
+      },
+    });
+
+    await user.click(within(await screen.findByRole('row', { name: /Free Guide/ })).getByRole('button', { name: 'More actions for Free Guide' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Delete' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    const toast = await findToast('Moved to Trash');
+    await waitFor(() => expect(screen.queryByRole('row', { name: /Free Guide/ })).not.toBeInTheDocument());
+
+    await user.click(within(toast).getByRole('button', { name: 'Undo' }));
+    expect(await findToast('Page restored')).toBeInTheDocument();
+    expect(await screen.findByRole('row', { name: /Free Guide/ })).toBeInTheDocument();
+    expect(sentPayloads(fetchMock, 'POST', '/api/pages/1/restore')).toHaveLength(1);
   });
 
   it('does nothing on Cancel', async () => {

@@ -1,4 +1,5 @@
 import { Button, Group, Modal, Text } from '@mantine/core';
+import { TRASH_DAYS } from '@plink/contracts';
 import { PRODUCT_NAME } from '../../../lib/constants';
 
 interface DeletePageDialogProps {
@@ -19,7 +20,7 @@ export function DeletePageDialog({ opened, pending, onConfirm, onCancel }: Delet
       closeOnEscape={!pending}
       withCloseButton={!pending}
     >
-      <Text c="dimmed">This action cannot be undone.</Text>
+      <Text c="dimmed">{`It goes to the Trash: you can restore it from Settings → Trash for ${TRASH_DAYS} days, then it is removed with its leads.`}</Text>
       <Group justify="flex-end" mt="lg">
         <Button variant="default" onClick={onCancel} disabled={pending}>
           Cancel

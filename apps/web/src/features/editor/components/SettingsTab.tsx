@@ -45,7 +45,7 @@ const ProBadge = () => (
   </Badge>
 );
 
-/** The Settings tab: branding, privacy checkbox, webhook URL and custom code (Pro), tracking ids. */
+/** The Settings tab: branding, privacy checkbox and the creator's own privacy terms, webhook URL and custom code (Pro), tracking ids. */
 export function SettingsTab({ form, isPremium, pageId }: { form: PageForm; isPremium: boolean; pageId: number | null }) {
   const premiumFeature = usePremiumFeature();
   const branding = form.getInputProps('showBranding', { type: 'checkbox' });
@@ -69,6 +69,22 @@ export function SettingsTab({ form, isPremium, pageId }: { form: PageForm; isPre
         description="Visitors then sign up without ticking the consent box."
         {...form.getInputProps('hidePrivacyPolicyCheckbox', { type: 'checkbox' })}
       />
+      {!form.values.hidePrivacyPolicyCheckbox && (
+        <>
+          <TextInput
+            label="Your privacy policy URL"
+            description="The consent line links to your own policy, as you collect the addresses. Without one it links to Plink's."
+            placeholder="https://example.com/privacy"
+            {...form.getInputProps('privacyPolicyUrl')}
+          />
+          <TextInput
+            label="Your name or business name"
+            description="With your policy URL the consent line reads 'I agree to the privacy policy of' this name."
+            placeholder="Ann Adams Photography"
+            {...form.getInputProps('controllerName')}
+          />
+        </>
+      )}
       <Switch
         label="Ask visitors to confirm their e-mail"
         description="Double opt-in: each sign-up gets an e-mail with a Confirm button. The file, the webhook and the conversion count follow the confirmation; unconfirmed sign-ups are removed after 7 days."

@@ -32,7 +32,7 @@ export const EDITOR_TABS = [
   {
     value: 'settings',
     label: 'Settings',
-    fields: ['showBranding', 'hidePrivacyPolicyCheckbox', 'doubleOptIn', 'refuseThrowaway', 'webhookUrl', 'customCodeSnippet', 'facebookPixelId', 'googleAnalyticsId'],
+    fields: ['showBranding', 'hidePrivacyPolicyCheckbox', 'privacyPolicyUrl', 'controllerName', 'doubleOptIn', 'refuseThrowaway', 'webhookUrl', 'customCodeSnippet', 'facebookPixelId', 'googleAnalyticsId'],
   },
   {
     value: 'thank-you',

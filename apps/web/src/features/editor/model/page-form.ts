@@ -68,6 +68,8 @@ export function formValuesToPreview(values: PageFormValues, username: string): P
     textAlignment: values.textAlignment,
     showBranding: values.showBranding,
     hidePrivacyPolicyCheckbox: values.hidePrivacyPolicyCheckbox,
+    privacyPolicyUrl: orNull(values.privacyPolicyUrl),
+    controllerName: orNull(values.controllerName),
     doubleOptIn: values.doubleOptIn,
     refuseThrowaway: values.refuseThrowaway,
     titleFont: values.titleFont,

@@ -15,7 +15,11 @@ export const createPage = (page: CreatePageRequest) => apiClient.post<PageDto>('
 export const updatePage = (id: number, changes: UpdatePageRequest) =>
   apiClient.put<PageDto>(`/api/pages/${id}`, changes);
 
+/** Moves the page to the Trash (14 days; POST …/restore brings it back). */
 export const deletePage = (id: number) => apiClient.delete<unknown>(`/api/pages/${id}`);
+
+/** Brings a page back from the Trash (the delete toast's Undo, Settings → Trash). */
+export const restorePage = (id: number) => apiClient.post<PageDto>(`/api/pages/${id}/restore`);
 
 /** A Free owner with paused pages chooses the one page that stays live (the page live before is paused). */
 export const keepPageLive = (id: number) => apiClient.post<KeepPageLiveResponse>(`/api/pages/${id}/keep-live`);

@@ -6,6 +6,7 @@ import { ChangeEmailForm } from './ChangeEmailForm';
 import { ChangePasswordForm } from './ChangePasswordForm';
 import { ChangeUsernameForm } from './ChangeUsernameForm';
 import { SupportCard } from './SupportCard';
+import { TrashCard } from '../../trash';
 
 const TABS = ['account', 'subscription'] as const;
 type SettingsTab = (typeof TABS)[number];
@@ -44,6 +45,7 @@ export function SettingsPage() {
             <ChangePasswordForm />
             <ApiTokensCard />
             <AutomationsCard />
+            <TrashCard />
             <SupportCard />
           </Stack>
         </Tabs.Panel>

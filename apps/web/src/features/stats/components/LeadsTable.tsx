@@ -1,8 +1,37 @@
 import { useState } from 'react';
-import { Card, Group, Pagination, Table, Text, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Button, Card, Checkbox, Group, Modal, Pagination, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { errorText } from '../../../lib/api-client';
+import { toast } from '../../../lib/toast';
+import { deleteLeads } from '../api/leads-list.api';
 import { useLeadsPage } from '../hooks/useLeadsPage';
+
+/** The words of lead deletion (erasure) in the list. */
+export const DeleteLeadTexts = {
+  deleteSelected: (n: number) => `Delete selected (${n})`,
+  confirmTitle: (n: number) => (n === 1 ? 'Delete this lead?' : `Delete ${n} leads?`),
+  confirmText: 'They are removed now: from this list, the export and the counts, and no webhook is sent for them any more. This cannot be undone.',
+  confirm: 'Delete',
+} as const;
+
+/** Deleting leads of the page: a confirmation first, then every count and list of the page is read again. */
+function useLeadDeletion(pageId: number, onDeleted: () => void) {
+  const queryClient = useQueryClient();
+  const [asked, setAsked] = useState<number[] | null>(null);
+  const mutation = useMutation({
+    mutationFn: (ids: number[]) => deleteLeads(pageId, ids),
+    onSuccess: async (answer) => {
+      setAsked(null);
+      onDeleted();
+      toast({ title: 'Success', description: answer.message, variant: 'success' });
+      // The list, the stats and the dashboard's counts follow.
+      await queryClient.invalidateQueries({ queryKey: ['pages'] });
+    },
+    onError: (error) => toast({ title: 'Error', description: errorText(error, 'Unknown error'), variant: 'destructive' }),
+  });
+  return { asked, ask: setAsked, mutation };
+}
 
 const formatDate = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -13,6 +42,17 @@ export function LeadsTable({ pageId }: { pageId: number }) {
   const [page, setPage] = useState(1);
   const leads = useLeadsPage(pageId, page, debounced);
   const pages = leads.data ? Math.max(1, Math.ceil(leads.data.total / leads.data.pageSize)) : 1;
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const deletion = useLeadDeletion(pageId, () => setSelected(new Set()));
+  const shown = leads.data?.leads ?? [];
+  const allSelected = shown.length > 0 && shown.every((lead) => selected.has(lead.id));
+  const toggle = (id: number) =>
+    setSelected((before) => {
+      const next = new Set(before);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
+  const toggleAll = () => setSelected(allSelected ? new Set() : new Set(shown.map((lead) => lead.id)));
   return (
     <Card withBorder radius="md" padding="lg">
       <Group justify="space-between" align="flex-end" mb="sm" gap="xs">
@@ -30,6 +70,11 @@ export function LeadsTable({ pageId }: { pageId: number }) {
           w={{ base: '100%', xs: 260 }}
         />
       </Group>
+      {selected.size > 0 && (
+        <Button size="compact-sm" color="red" variant="light" mb="sm" onClick={() => deletion.ask([...selected])}>
+          {DeleteLeadTexts.deleteSelected(selected.size)}
+        </Button>
+      )}
       {leads.isError ? (
         <Text c="red" role="alert">
           Failed to load leads: {errorText(leads.error, 'Unknown error')}
@@ -40,18 +85,24 @@ export function LeadsTable({ pageId }: { pageId: number }) {
           <Table striped aria-label="All leads" fz="sm">
             <Table.Thead>
               <Table.Tr>
+                <Table.Th w={36}>
+                  <Checkbox aria-label="Select all leads shown" checked={allSelected} onChange={toggleAll} disabled={shown.length === 0} />
+                </Table.Th>
                 <Table.Th>Email</Table.Th>
                 <Table.Th>Date</Table.Th>
                 <Table.Th>Source</Table.Th>
                 <Table.Th>Referrer</Table.Th>
                 <Table.Th>Campaign</Table.Th>
                 <Table.Th>Device</Table.Th>
+                <Table.Th w={40}>
+                  <VisuallyHidden>Actions</VisuallyHidden>
+                </Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {leads.data?.leads.length === 0 ? (
                 <Table.Tr>
-                  <Table.Td colSpan={6}>
+                  <Table.Td colSpan={8}>
                     <Text c="dimmed" ta="center" py="md">
                       {debounced ? 'No lead matches this search.' : 'No leads yet.'}
                     </Text>
@@ -60,12 +111,20 @@ export function LeadsTable({ pageId }: { pageId: number }) {
               ) : (
                 leads.data?.leads.map((lead) => (
                   <Table.Tr key={lead.id}>
+                    <Table.Td>
+                      <Checkbox aria-label={`Select ${lead.email}`} checked={selected.has(lead.id)} onChange={() => toggle(lead.id)} />
+                    </Table.Td>
                     <Table.Td style={{ overflowWrap: 'anywhere' }}>{lead.email}</Table.Td>
                     <Table.Td>{formatDate(lead.createdAt)}</Table.Td>
                     <Table.Td>{lead.sourceLabel ?? 'Direct'}</Table.Td>
                     <Table.Td>{lead.referrer ?? '–'}</Table.Td>
                     <Table.Td>{lead.utmCampaign ?? '–'}</Table.Td>
                     <Table.Td>{lead.device ?? '–'}</Table.Td>
+                    <Table.Td>
+                      <ActionIcon variant="subtle" color="red" aria-label={`Delete ${lead.email}`} onClick={() => deletion.ask([lead.id])}>
+                        ✕
+                      </ActionIcon>
+                    </Table.Td>
                   </Table.Tr>
                 ))
               )}
@@ -79,6 +138,22 @@ export function LeadsTable({ pageId }: { pageId: number }) {
         </Text>
         {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} size="sm" aria-label="Leads pages" />}
       </Group>
+      <Modal
+        opened={deletion.asked !== null}
+        onClose={() => deletion.ask(null)}
+        title={DeleteLeadTexts.confirmTitle(deletion.asked?.length ?? 0)}
+        centered
+      >
+        <Text c="dimmed">{DeleteLeadTexts.confirmText}</Text>
+        <Group justify="flex-end" mt="lg">
+          <Button variant="default" onClick={() => deletion.ask(null)} disabled={deletion.mutation.isPending}>
+            Cancel
+          </Button>
+          <Button color="red" loading={deletion.mutation.isPending} onClick={() => deletion.asked && deletion.mutation.mutate(deletion.asked)}>
+            {DeleteLeadTexts.confirm}
+          </Button>
+        </Group>
+      </Modal>
     </Card>
   );
 }

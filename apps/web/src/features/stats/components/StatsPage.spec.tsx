@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { makePage, makeStats, mockFetch, sentPayloads, signedInAs } from '../../../test/fetch-mock';
 import { renderApp } from '../../../test/render-app';
@@ -204,7 +204,7 @@ describe('/stats/:id', () => {
     });
 
     const table = await screen.findByRole('table', { name: 'All leads' });
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Email', 'Date', 'Source', 'Referrer', 'Campaign', 'Device']);
+    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['', 'Email', 'Date', 'Source', 'Referrer', 'Campaign', 'Device', 'Actions']);
     expect(await within(table).findByText('reader30@example.com')).toBeInTheDocument();
     expect(within(table).getAllByRole('row')).toHaveLength(1 + 25);
     expect(within(table).getAllByRole('row')[1]).toHaveTextContent(/reader30@example\.com.*ig\s*t\.co\s*launch\s*phone/);
@@ -214,6 +214,55 @@ describe('/stats/:id', () => {
     await userEvent.type(screen.getByRole('textbox', { name: 'Search leads by email' }), 'reader3');
     expect(await screen.findByText('2 leads found.', {}, { timeout: 2000 })).toBeInTheDocument();
     expect(fetchMock.mock.calls.map(([url]) => String(url))).toContain('/api/pages/7/leads?page=1&search=reader3');
+  });
+
+  it('deletes one lead or a selection after a confirmation, and reads the counts again', async () => {
+    const lead = (i: number) => ({
+      id: i,
+      email: `reader${i}@example.com`,
+      createdAt: '2025-03-01T12:00:00.000Z',
+      status: 'confirmed' as const,
+      referrer: null,
+      ref: null,
+      source: null,
+      utmSource: null,
+      utmMedium: null,
+      utmCampaign: null,
+      device: null,
+      sourceLabel: null,
+    });
+    let ids = [3, 2, 1];
+    const { fetchMock } = openStats('/stats/7', {
+      'GET /api/pages/7': { body: page },
+      'GET /api/pages/7/stats': () => ({ body: makeStats(ids.length, 96) }),
+      'GET /api/pages/7/leads?page=1': () => ({ body: { leads: ids.map(lead), total: ids.length, page: 1, pageSize: 25 } }),
+      'POST /api/pages/7/leads/delete': (payload: unknown) => {
+        const body = payload as { ids: number[] };
+        ids = ids.filter((id) => !body.ids.includes(id));
+        return { body: { deleted: body.ids.length, message: body.ids.length === 1 ? '1 lead deleted' : `${body.ids.length} leads deleted` } };
+      },
+    });
+    const table = await screen.findByRole('table', { name: 'All leads' });
+    await within(table).findByText('reader3@example.com');
+
+    // One lead: its button, then the dialog; Cancel changes nothing.
+    await userEvent.click(within(table).getByRole('button', { name: 'Delete reader2@example.com' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete this lead?' });
+    expect(dialog).toHaveTextContent('They are removed now: from this list, the export and the counts, and no webhook is sent for them any more.');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(sentPayloads(fetchMock, 'POST', '/api/pages/7/leads/delete')).toHaveLength(0);
+    await userEvent.click(within(table).getByRole('button', { name: 'Delete reader2@example.com' }));
+    await userEvent.click(within(await screen.findByRole('dialog', { name: 'Delete this lead?' })).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(within(table).queryByText('reader2@example.com')).not.toBeInTheDocument());
+    expect(await screen.findByText('2 leads.')).toBeInTheDocument();
+    expect(screen.getByText('Conversions').parentElement).toHaveTextContent('2');
+
+    // A selection: every lead shown.
+    await userEvent.click(within(table).getByRole('checkbox', { name: 'Select all leads shown' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Delete selected (2)' }));
+    await userEvent.click(within(await screen.findByRole('dialog', { name: 'Delete 2 leads?' })).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('0 leads.')).toBeInTheDocument();
+    expect(sentPayloads(fetchMock, 'POST', '/api/pages/7/leads/delete')).toEqual([{ ids: [2] }, { ids: [3, 1] }]);
   });
 
   it('counts fewer than 10 leads as they are, and 0% without views', async () => {

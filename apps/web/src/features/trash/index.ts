@@ -1,0 +1,1 @@
+export { TrashCard } from './components/TrashCard';
