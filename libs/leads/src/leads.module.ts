@@ -29,6 +29,7 @@ import { CaptureLeadService } from './use-cases/capture-lead.service';
 import { ConsentRecordService } from './use-cases/consent-record.service';
 import { DeletePageContactsService } from './use-cases/delete-page-contacts.service';
 import { DeletePageLeadsService } from './use-cases/delete-page-leads.service';
+import { LeadsOwnerDeletedService } from './use-cases/owner-deleted.service';
 import { ExportLeadsService } from './use-cases/export-leads.service';
 import { OwnedPages } from './use-cases/owned-pages';
 import { PageStatsService } from './use-cases/page-stats.service';
@@ -98,7 +99,7 @@ export class LeadsHttpModule {}
  */
 @Module({
   imports: [LeadsDataModule],
-  providers: [DeletePageLeadsService, DeletePageContactsService, ApplyPageChangeService, ApplyOwnerPlanService, OptInSweepService, LeadsProcessor],
+  providers: [DeletePageLeadsService, DeletePageContactsService, ApplyPageChangeService, ApplyOwnerPlanService, OptInSweepService, LeadsOwnerDeletedService, LeadsProcessor],
 })
 export class LeadsWorkerModule {}
 

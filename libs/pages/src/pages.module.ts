@@ -16,6 +16,7 @@ import { CreatePageService } from './use-cases/create-page.service';
 import { DeletePageService } from './use-cases/delete-page.service';
 import { FlushViewsService } from './use-cases/flush-views.service';
 import { OwnerPlanChangedService } from './use-cases/owner-plan-changed.service';
+import { DeleteOwnerPagesHere, OwnerDeletedService } from './use-cases/owner-deleted.service';
 import { OwnerProfileChangedService } from './use-cases/owner-profile-changed.service';
 import { GetPageService } from './use-cases/get-page.service';
 import { KeepPageLiveService } from './use-cases/keep-page-live.service';
@@ -67,6 +68,8 @@ export class PagesReadModule {}
     WebhookEndpointService,
     PageTemplates,
     TemplateImages,
+    OwnerDeletedService,
+    DeleteOwnerPagesHere,
   ],
 })
 export class PagesHttpModule {}
@@ -102,6 +105,7 @@ export class PagesUploadUsageModule {}
     PageEvents,
     OwnerPlanChangedService,
     OwnerProfileChangedService,
+    OwnerDeletedService,
     RemovePausedLeadsService,
     WebhookSecretBox,
     WebhookEndpointService,

@@ -25,6 +25,10 @@ export class WebhooksProcessor extends ContractWorker<QueueName.Webhooks> implem
     'webhook.deliver-many': (payload, job, token) => this.delivery.deliverLeads(payload.jobs, job, token),
     'webhook.redeliver': (payload, job, token) => this.delivery.redeliver(payload.messageId, job, token),
     'webhook-endpoint.changed': (payload) => this.endpoints.apply(payload),
+    'user.deleted': async (payload) => {
+      const endpoints = await this.endpoints.removeOwner(payload.userId);
+      getLogger().info({ userId: payload.userId, endpoints }, 'account deleted: webhook endpoints and logs removed');
+    },
     'webhook.clean-log': async () => {
       const removed = await this.log.clean();
       const endpoints = await this.endpoints.clean();
