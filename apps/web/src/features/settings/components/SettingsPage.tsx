@@ -1,5 +1,6 @@
 import { Container, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useSearchParams } from 'react-router-dom';
+import { DeleteAccountCard } from '../../account-data';
 import { SubscriptionPanel } from '../../billing';
 import { ChangeEmailForm } from './ChangeEmailForm';
 import { ChangePasswordForm } from './ChangePasswordForm';
@@ -42,6 +43,7 @@ export function SettingsPage() {
             <ChangeUsernameForm />
             <ChangePasswordForm />
             <SupportCard />
+            <DeleteAccountCard />
           </Stack>
         </Tabs.Panel>
         <Tabs.Panel value="subscription">
