@@ -9,6 +9,7 @@ import { StripeConnection } from './stripe/stripe-client';
 import { StripeEventsRepository } from './stripe/stripe-events.repository';
 import { StripePayments } from './stripe/stripe.payments';
 import { ApplyPlanService } from './use-cases/apply-plan.service';
+import { AccountDeletedService } from './use-cases/account-deleted.service';
 import { CustomerEmailService } from './use-cases/customer-email.service';
 import { ExpireGrantsService } from './use-cases/expire-grants.service';
 import { LeadRemovalService } from './use-cases/lead-removal.service';
@@ -78,7 +79,7 @@ export class BillingHttpModule {}
  */
 @Module({
   imports: [BillingCoreModule],
-  providers: [ExpireGrantsService, LeadRemovalService, HandleStripeEventService, CustomerEmailService, BillingProcessor],
+  providers: [ExpireGrantsService, LeadRemovalService, HandleStripeEventService, CustomerEmailService, AccountDeletedService, BillingProcessor],
   exports: [ExpireGrantsService, LeadRemovalService],
 })
 export class BillingWorkerModule {}

@@ -1,5 +1,6 @@
 export * from './http/errors';
 export * from './http/identity';
+export * from './http/account-data';
 export * from './http/pages';
 export * from './http/leads';
 export * from './http/analytics';

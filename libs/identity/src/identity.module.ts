@@ -1,5 +1,8 @@
 import { Global, Module } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
+import { AccountDataController } from './account-data/account-data.controller';
+import { AccountPassword } from './account-data/account-password';
+import { DeleteAccountService } from './account-data/delete-account.service';
 import { IdentityDemo } from './demo/demo-creator';
 import { IdentityDirectory } from './directory/identity-directory';
 import { IdentityController } from './http/identity.controller';
@@ -65,7 +68,7 @@ export class IdentitySessionsModule {}
 /** Identity's HTTP calls, mounted by the gateway. */
 @Module({
   imports: [PassportModule, IdentityReadModule, IdentitySessionsModule],
-  controllers: [IdentityController, ApiTokensController, MeV1Controller],
+  controllers: [IdentityController, ApiTokensController, MeV1Controller, AccountDataController],
   providers: [
     ApiTokens,
     PasswordHasher,
@@ -82,6 +85,8 @@ export class IdentitySessionsModule {}
     UpdatePasswordService,
     ChangeEmailService,
     ChangeUsernameService,
+    AccountPassword,
+    DeleteAccountService,
   ],
 })
 export class IdentityHttpModule {}

@@ -31,6 +31,7 @@ import { ConsentRecordService } from './use-cases/consent-record.service';
 import { DeletePageContactsService } from './use-cases/delete-page-contacts.service';
 import { DeleteLeadsService } from './use-cases/delete-leads.service';
 import { DeletePageLeadsService } from './use-cases/delete-page-leads.service';
+import { LeadsOwnerDeletedService } from './use-cases/owner-deleted.service';
 import { ExportLeadsService } from './use-cases/export-leads.service';
 import { OwnedPages } from './use-cases/owned-pages';
 import { PageStatsService } from './use-cases/page-stats.service';
@@ -101,7 +102,7 @@ export class LeadsHttpModule {}
  */
 @Module({
   imports: [LeadsDataModule],
-  providers: [DeletePageLeadsService, DeletePageContactsService, ApplyPageChangeService, ApplyOwnerPlanService, ApplyOwnerHooksService, OptInSweepService, LeadsProcessor],
+  providers: [DeletePageLeadsService, DeletePageContactsService, ApplyPageChangeService, ApplyOwnerPlanService, ApplyOwnerHooksService, OptInSweepService, LeadsOwnerDeletedService, LeadsProcessor],
 })
 export class LeadsWorkerModule {}
 

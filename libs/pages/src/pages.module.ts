@@ -21,6 +21,7 @@ import { TrashController } from './trash/trash.controller';
 import { TrashService } from './trash/trash.service';
 import { FlushViewsService } from './use-cases/flush-views.service';
 import { OwnerPlanChangedService } from './use-cases/owner-plan-changed.service';
+import { DeleteOwnerPagesHere, OwnerDeletedService } from './use-cases/owner-deleted.service';
 import { OwnerProfileChangedService } from './use-cases/owner-profile-changed.service';
 import { GetPageService } from './use-cases/get-page.service';
 import { KeepPageLiveService } from './use-cases/keep-page-live.service';
@@ -76,6 +77,8 @@ export class PagesReadModule {}
     WebhookEndpointService,
     PageTemplates,
     TemplateImages,
+    OwnerDeletedService,
+    DeleteOwnerPagesHere,
   ],
 })
 export class PagesHttpModule {}
@@ -111,6 +114,7 @@ export class PagesUploadUsageModule {}
     PageEvents,
     OwnerPlanChangedService,
     OwnerProfileChangedService,
+    OwnerDeletedService,
     RemovePausedLeadsService,
     WebhookSecretBox,
     WebhookEndpointService,

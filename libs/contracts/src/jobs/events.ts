@@ -129,6 +129,13 @@ export const EVENTS = {
     }),
     subscribers: { pages: QueueName.Pages, billing: QueueName.Billing },
   },
+  'user.deleted': {
+    owner: 'identity',
+    summary:
+      "A user deleted their account (Settings → Account → Delete account). Identity removed the user and their sessions in the transaction that publishes it; each subscriber removes what it keeps of them, and a message that comes again changes nothing. Pages deletes the owner's pages (their analytics with them), publishes `page.changed` for each, has their leads and uploads removed and forgets the owner (the gateway applies it in identity's transaction, so the public pages answer 404 at once); leads forgets the owner's plan and whatever page facts are left; billing cancels the Stripe subscription at once and removes the account; notifications removes the owner's webhook endpoints and delivery logs.",
+    schema: z.object({ v: z.literal(1), userId: id, deletedAt: isoDate }),
+    subscribers: { pages: QueueName.Pages, leads: QueueName.Leads, billing: QueueName.Billing, notifications: QueueName.Webhooks },
+  },
   'page.changed': {
     owner: 'pages',
     summary:

@@ -10,6 +10,7 @@ describe('job contracts', () => {
 
   it('lists the e-mail jobs on the e-mail queue', () => {
     expect(jobsOfQueue(QueueName.Email).sort()).toEqual([
+      'email.account-deleted',
       'email.email-change-confirm',
       'email.email-change-notice',
       'email.file-delivery',
@@ -27,7 +28,7 @@ describe('job contracts', () => {
   });
 
   it('puts every webhook job on the webhooks queue, served by the notifications service, with the endpoint copy', () => {
-    expect(jobsOfQueue(QueueName.Webhooks).sort()).toEqual(['leads.deleted', 'webhook-endpoint.changed', 'webhook.clean-log', 'webhook.deliver', 'webhook.deliver-many', 'webhook.redeliver']);
+    expect(jobsOfQueue(QueueName.Webhooks).sort()).toEqual(['leads.deleted', 'user.deleted', 'webhook-endpoint.changed', 'webhook.clean-log', 'webhook.deliver', 'webhook.deliver-many', 'webhook.redeliver']);
     expect(QUEUE_OWNER[QueueName.Webhooks]).toBe('notifications');
     expect(QUEUE_SETTINGS[QueueName.Webhooks].backoffType).toBe('webhook-schedule');
     const redeliver = JOBS['webhook.redeliver'].schema;
@@ -42,7 +43,7 @@ describe('job contracts', () => {
     expect(jobsOfQueue(QueueName.Identity).sort()).toEqual(['identity.account-email', 'plan.changed']);
     expect(jobsOfQueue(QueueName.Pages)).toContain('plan.changed');
     expect(jobsOfQueue(QueueName.Leads)).toEqual(expect.arrayContaining(['plan.changed', 'page.changed']));
-    expect(jobsOfQueue(QueueName.Billing)).toEqual(['billing.expire-grants', 'billing.lead-removal', 'billing.stripe-event', 'user.changed']);
+    expect(jobsOfQueue(QueueName.Billing)).toEqual(['billing.expire-grants', 'billing.lead-removal', 'billing.stripe-event', 'user.changed', 'user.deleted']);
     expect(JOBS['billing.stripe-event'].schema.safeParse({ v: 1, eventId: 'evt_1' }).success).toBe(true);
     expect(JOBS['billing.stripe-event'].schema.safeParse({ v: 1, eventId: '' }).success).toBe(false);
     expect(isMessageOf(QueueName.Leads, 'plan.changed')).toBe(true);

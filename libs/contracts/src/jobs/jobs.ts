@@ -219,6 +219,14 @@ export const JOBS = {
     queue: QueueName.Email,
     schema: z.object({ v: z.literal(1), to: recipientSchema, page: z.object({ id, title: z.string().max(200) }), until: isoDate }),
   },
+  /**
+   * The last e-mail of a deleted account, to the address it had (recorded by identity in the transaction that
+   * removes the user): it is gone, and nothing of it can be brought back.
+   */
+  'email.account-deleted': {
+    queue: QueueName.Email,
+    schema: z.object({ v: z.literal(1), to: recipientSchema }),
+  },
   /** Tell a user their Pro plan ended (revoked, expired, or the subscription ended). */
   'email.pro-ended': {
     queue: QueueName.Email,

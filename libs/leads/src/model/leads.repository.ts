@@ -332,5 +332,7 @@ export class LeadsRepository {
   async deleteCounter(pageId: number): Promise<void> {
     await this.em.execute('delete from leads.page_counters where page_id = ?', [pageId]);
     await this.em.execute('delete from leads.blocked_submissions where page_id = ?', [pageId]);
+    await this.em.execute('delete from leads.accepted_submissions where page_id = ?', [pageId]);
+    await this.em.execute('delete from leads.page_protection where page_id = ?', [pageId]);
   }
 }

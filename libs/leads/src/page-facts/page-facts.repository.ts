@@ -76,6 +76,9 @@ export class PageFactsRepository {
   /**
    * Applies one event with `em` (in its transaction, if any). Answers the slugs whose cached pages must
    * go (the page's slug before and after the change), or none when the event was older than the row.
+   * The deletion of a page the copy does not have records nothing: its row went with its owner's account
+   * ('user.deleted'), and a tombstone would name that owner's page again. (A page is made by the gateway, which
+   * applies its creation here in the same transaction, so a deletion never overtakes the page's first facts.)
    */
   async apply(em: EntityManager, event: EventPayload<'page.changed'>): Promise<string[]> {
     const facts = event.page;
@@ -83,7 +86,8 @@ export class PageFactsRepository {
       `with old as (select slug from leads.page_facts where page_id = ?),
        up as (
          insert into leads.page_facts as f (page_id, slug, owner_id, owner_username, paused, file_url, webhook_on, public, delivery_email, deleted, version)
-         values (?, ?, ?, ?, ?, ?, ?, cast(? as jsonb), cast(? as jsonb), ?, ?)
+         select ?, ?, ?, ?, ?, ?, ?, cast(? as jsonb), cast(? as jsonb), ?, ?
+          where ? or exists (select 1 from leads.page_facts where page_id = ?)
          on conflict (page_id) do update set
            slug = coalesce(excluded.slug, f.slug), owner_id = coalesce(excluded.owner_id, f.owner_id),
            owner_username = coalesce(excluded.owner_username, f.owner_username), paused = excluded.paused,
@@ -106,6 +110,8 @@ export class PageFactsRepository {
         facts?.deliveryEmail ? JSON.stringify(facts.deliveryEmail) : null,
         facts === null,
         event.version,
+        facts !== null,
+        event.pageId,
       ],
     );
     const row = rows[0];

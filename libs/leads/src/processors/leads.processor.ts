@@ -5,6 +5,7 @@ import { ApplyOwnerHooksService, ApplyOwnerPlanService, ApplyPageChangeService }
 import { OptInSweepService } from '../double-opt-in/opt-in-sweep.service';
 import { DeletePageContactsService } from '../use-cases/delete-page-contacts.service';
 import { DeletePageLeadsService } from '../use-cases/delete-page-leads.service';
+import { LeadsOwnerDeletedService } from '../use-cases/owner-deleted.service';
 
 /**
  * The leads service's own queue: removing the leads of deleted pages, and the contacts of paused pages 30 days
@@ -21,6 +22,7 @@ export class LeadsProcessor extends ContractWorker<QueueName.Leads> {
     'page.changed': (payload) => this.applyPageChange.execute(payload),
     'plan.changed': (payload) => this.applyOwnerPlan.execute(payload),
     'hooks.changed': (payload) => this.applyOwnerHooks.execute(payload),
+    'user.deleted': (payload) => this.ownerDeleted.execute(payload.userId),
     'leads.opt-in-sweep': async () => {
       await this.optInSweep.execute();
     },
@@ -33,6 +35,7 @@ export class LeadsProcessor extends ContractWorker<QueueName.Leads> {
     private readonly applyOwnerPlan: ApplyOwnerPlanService,
     private readonly applyOwnerHooks: ApplyOwnerHooksService,
     private readonly optInSweep: OptInSweepService,
+    private readonly ownerDeleted: LeadsOwnerDeletedService,
   ) {
     super();
   }

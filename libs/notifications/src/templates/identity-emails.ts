@@ -68,3 +68,18 @@ export function emailChangeNoticeEmail(appOrigin: string, to: Recipient, maskedN
     footer: requested ? 'If you asked for this change, there is nothing to do here.' : 'If you made this change, there is nothing to do.',
   });
 }
+
+/** The last e-mail of a deleted account, to the address it had: what went, and that nothing can be restored. */
+export function accountDeletedEmail(appOrigin: string, to: Recipient): MailMessage {
+  return renderActionEmail({
+    to: to.email,
+    subject: `Your ${PRODUCT_NAME} account was deleted`,
+    greeting: `Hi ${to.username},`,
+    lines: [
+      `Your ${PRODUCT_NAME} account has been deleted, as you asked. Your landing pages are offline, and their leads, statistics, uploaded images and webhook logs are being removed; any subscription was cancelled.`,
+      'This cannot be undone. Your username and email address are free again, should you ever want a new account.',
+    ],
+    action: { label: `Visit ${PRODUCT_NAME}`, url: `${appOrigin}/` },
+    footer: 'If you did not delete your account, reply to this email at once.',
+  });
+}

@@ -76,6 +76,21 @@ export class WebhookEndpointsRepository {
   }
 
   /**
+   * A deleted account ('user.deleted'): the endpoints of its pages (tombstones too: they name the owner) and
+   * their delivery logs (messages, with their attempts), in one transaction. Safe to repeat. Answers how many
+   * endpoints went.
+   */
+  async removeOwner(userId: number): Promise<number> {
+    return this.em.fork().transactional(async (tx) => {
+      const pages = `select page_id from notifications.webhook_endpoints where owner_id = ?`;
+      await tx.execute(`delete from notifications.webhook_attempts where page_id in (${pages})`, [userId]);
+      await tx.execute(`delete from notifications.webhook_messages where page_id in (${pages})`, [userId]);
+      const removed = await tx.execute<{ page_id: number }[]>('delete from notifications.webhook_endpoints where owner_id = ? returning page_id', [userId]);
+      return removed.length;
+    });
+  }
+
+  /**
    * The endpoints of these pages (one statement; a page without one now, or deleted, is missing from the map),
    * and which of them the copy has never heard of: a page whose
    * first 'webhook-endpoint.changed' has not been applied yet (its job runs alongside the lead's delivery), as

@@ -32,6 +32,10 @@ export class WebhooksProcessor extends ContractWorker<QueueName.Webhooks> implem
       const messages = await this.log.eraseLeads(payload.pageId, payload.leadIds);
       getLogger().info({ pageId: payload.pageId, leads: payload.leadIds.length, messages }, 'deleted leads: their deliveries dropped');
     },
+    'user.deleted': async (payload) => {
+      const endpoints = await this.endpoints.removeOwner(payload.userId);
+      getLogger().info({ userId: payload.userId, endpoints }, 'account deleted: webhook endpoints and logs removed');
+    },
     'webhook.clean-log': async () => {
       const removed = await this.log.clean();
       const endpoints = await this.endpoints.clean();

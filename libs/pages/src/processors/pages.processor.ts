@@ -4,6 +4,8 @@ import { ContractWorker, type JobHandlers } from '@plink/queue';
 import { FlushAnalyticsService } from '../analytics/flush-analytics.service';
 import { FlushViewsService } from '../use-cases/flush-views.service';
 import { OwnerPlanChangedService } from '../use-cases/owner-plan-changed.service';
+import { Storage } from '@plink/storage';
+import { OwnerDeletedService } from '../use-cases/owner-deleted.service';
 import { OwnerProfileChangedService } from '../use-cases/owner-profile-changed.service';
 import { RemovePausedLeadsService } from '../use-cases/remove-paused-leads.service';
 import { PurgeTrashService } from '../trash/purge-trash.service';
@@ -12,7 +14,8 @@ import { WebhookEndpointService } from '../webhooks/webhook-endpoint.service';
 /**
  * The pages queue: moving buffered views (and the per-day analytics) into the database; when a page owner's plan changes (billing's
  * 'plan.changed'), pausing or un-pausing their pages and dropping them from the caches; when an owner is
- * renamed or given a new e-mail address (identity's 'user.changed'), their pages following; removing the leads of
+ * renamed or given a new e-mail address (identity's 'user.changed'), their pages following; when an owner
+ * deleted their account ('user.deleted'), their pages, copy and stored files removed; removing the leads of
  * paused pages when their date comes (and the warning a week before); turning off a webhook the
  * notifications service gave up on; removing for good the pages 14 days in the Trash.
  */
@@ -28,6 +31,7 @@ export class PagesProcessor extends ContractWorker<QueueName.Pages> {
       await this.ownerPlanChanged.execute(payload.userId, new Date(), { isPremium: payload.isPremium, version: payload.version });
     },
     'user.changed': (payload) => this.ownerProfileChanged.execute(payload),
+    'user.deleted': (payload) => this.ownerDeleted.execute(payload.userId, this.storage),
     'pages.remove-paused-leads': async (payload) => {
       await this.removePausedLeads.execute(payload.userId);
     },
@@ -46,6 +50,8 @@ export class PagesProcessor extends ContractWorker<QueueName.Pages> {
     private readonly webhookEndpoint: WebhookEndpointService,
     private readonly flushAnalytics: FlushAnalyticsService,
     private readonly purgeTrash: PurgeTrashService,
+    private readonly ownerDeleted: OwnerDeletedService,
+    private readonly storage: Storage,
   ) {
     super();
   }

@@ -1,0 +1,36 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { getLogger } from '@plink/observability';
+import { PageFactsChanges } from '../page-facts/page-facts-changes';
+import { DeletePageLeadsService } from './delete-page-leads.service';
+
+/**
+ * A page owner deleted their account (identity's 'user.deleted'): every lead, counter and submission count of
+ * the pages the read model knows as theirs (their consent evidence and confirmation links go with the leads),
+ * those pages' facts (tombstones too: they name the owner) and the owner's plan. The pages service also has
+ * each page's leads removed ('leads.delete-for-page'), for pages this copy never heard of; both are safe to
+ * repeat, in any order. The consent texts are shared by every page that showed the same words: kept.
+ */
+@Injectable()
+export class LeadsOwnerDeletedService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly pageLeads: DeletePageLeadsService,
+    private readonly changes: PageFactsChanges,
+  ) {}
+
+  async execute(userId: number): Promise<void> {
+    const pages = await this.em.fork().execute<{ page_id: number; slug: string | null }[]>(
+      'select page_id, slug from leads.page_facts where owner_id = ?',
+      [userId],
+    );
+    for (const page of pages) await this.pageLeads.execute(Number(page.page_id));
+    await this.em.fork().transactional(async (tx) => {
+      await tx.execute('delete from leads.page_facts where owner_id = ?', [userId]);
+      await tx.execute('delete from leads.owner_plans where owner_id = ?', [userId]);
+    });
+    const slugs = pages.map((page) => page.slug).filter((slug): slug is string => !!slug);
+    if (slugs.length > 0) await this.changes.publish(slugs);
+    getLogger().info({ userId, pages: pages.length }, 'account deleted: leads removed');
+  }
+}
