@@ -6,6 +6,7 @@ import { PageChanges } from './cache/page-changes';
 import { PagesDemo } from './demo/demo-page';
 import { PagesDirectory } from './directory/pages-directory';
 import { PagesController } from './http/pages.controller';
+import { EmbedController } from './embed/embed.controller';
 import { PageEvents } from './model/page-events';
 import { OwnersRepository } from './owners/owners.repository';
 import { PagesRepository } from './model/pages.repository';
@@ -51,7 +52,7 @@ export class PagesReadModule {}
  */
 @Module({
   imports: [PagesReadModule],
-  controllers: [PagesController, PublicPageController],
+  controllers: [PagesController, PublicPageController, EmbedController],
   providers: [
     { provide: UploadUrls, inject: [Storage, APP_CONFIG], useFactory: (storage: Storage, config: AppConfig) => new UploadUrls(storage, config) },
     RenderedPages,
