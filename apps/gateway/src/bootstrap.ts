@@ -8,6 +8,7 @@ import { serveApiDocs } from './api-docs/api-docs';
 import { serveAuthAliases } from './auth-aliases';
 import { GatewayModule } from './gateway.module';
 import { serveFonts } from './fonts';
+import { serveEmbedScript } from './embed-script';
 import { installQueueDashboard } from './queue-dashboard';
 import { findWebDist, installCompression, serveSpa } from './spa';
 
@@ -19,6 +20,7 @@ export async function createGateway(config: AppConfig): Promise<NestFastifyAppli
   // Before the routes: it attaches itself to each route as it is added.
   await installCompression(app.getHttpAdapter().getInstance());
   serveFonts(app.getHttpAdapter().getInstance());
+  serveEmbedScript(app.getHttpAdapter().getInstance(), findWebDist(config.webDistDir));
   serveUploads(app.getHttpAdapter().getInstance(), app.get(Storage));
   serveAuthAliases(app.getHttpAdapter().getInstance());
   serveApiDocs(app);

@@ -180,9 +180,13 @@ describe('security headers on one host (PUBLIC_ORIGIN unset)', () => {
     const stored = await gateway.db.query('select count(*)::int as n from leads.leads where page_id = $1 and email_lower = lower($2)', [page.id, email]);
     expect(stored.rows[0].n).toBe(1);
 
-    // Other origins get no CORS answer (a same-origin page needs none).
-    const elsewhere = await fetch(`${gateway.origin}/api/page/${page.slug}/submit`, { method: 'OPTIONS', headers: { origin: 'https://evil.example' } });
-    expect(elsewhere.headers.get('access-control-allow-origin')).toBeNull();
+    // Another site's origin is the form embedded there (embed.js): answered too, its origin echoed, no credentials.
+    const elsewhere = await fetch(`${gateway.origin}/api/page/${page.slug}/submit`, { method: 'OPTIONS', headers: { origin: 'https://blog.example' } });
+    expect(elsewhere.headers.get('access-control-allow-origin')).toBe('https://blog.example');
+    expect(elsewhere.headers.get('access-control-allow-credentials')).toBeNull();
+    // Every other API call still gives another site nothing to read.
+    const other = await fetch(`${gateway.origin}/api/user`, { headers: { origin: 'https://blog.example' } });
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
   });
 });
 

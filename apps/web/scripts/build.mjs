@@ -5,6 +5,7 @@
 //     (the built index.html with the markup inside #root), which the gateway answers to signed-out visitors;
 //     each carries the CSS rules its markup uses inline (beasties), and its whole stylesheet no longer holds
 //     back the first paint (media="print" until the app's script applies it);
+//  2b. the embed script (scripts/build-embed.mjs: dist/embed/embed.js, at most 5 KB gzipped);
 //  3. brotli and gzip copies of every text file of dist/ (scripts/precompress.mjs);
 //  4. the first-load JavaScript of the signed-in dashboard, gzipped, printed against its 150 KB budget.
 import { execFileSync } from 'node:child_process';
@@ -14,6 +15,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import Beasties from 'beasties';
 import { FIRST_LOAD_BUDGET_KB, firstLoadChunks, firstLoadKb, firstLoadReport } from './first-load.mjs';
 import { precompress } from './precompress.mjs';
+import { buildEmbed } from './build-embed.mjs';
 
 const WEB = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = join(WEB, 'dist');
@@ -53,6 +55,7 @@ for (const path of PRERENDERED_PATHS) {
   console.log(`prerendered ${path} → dist/prerendered/${name}.html (${(markup.length / 1024).toFixed(1)} KiB of markup)`);
 }
 await rm(SSR_OUT, { recursive: true, force: true });
+await buildEmbed();
 
 console.log(`precompressed ${await precompress(DIST)} files (brotli, gzip)`);
 const report = firstLoadReport(DIST);

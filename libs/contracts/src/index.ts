@@ -13,6 +13,7 @@ export * from './http/auth-aliases';
 export * from './http/app-screens';
 export * from './http/api-schemas';
 export * from './http/text';
+export * from './http/embed';
 export * from './jobs/queues';
 export * from './jobs/jobs';
 export * from './jobs/events';

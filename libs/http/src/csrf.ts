@@ -14,9 +14,10 @@ declare module 'fastify' {
     bodyKind?: 'form' | 'multipart' | 'raw-json';
     /**
      * A visitor's submission on a landing page: allowed from the app's origin, the public pages' origin and
-     * the opaque origin (`Origin: null`) of a sandboxed page, whatever its Sec-Fetch-Site says.
+     * the opaque origin (`Origin: null`) of a sandboxed page, whatever its Sec-Fetch-Site says. `any-origin`:
+     * also from any other site, for the form embedded there (embed.js, the plain-HTML form).
      */
-    visitorFacing?: boolean;
+    visitorFacing?: boolean | 'any-origin';
   }
 }
 
@@ -42,7 +43,10 @@ type Guard = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDon
  * - Visitor submissions (`visitorFacing`) carry no cookie-based authority, so forging one gains nothing
  *   a visitor could not do directly; they arrive from landing pages served on PUBLIC_ORIGIN, or from a
  *   sandboxed page with an opaque origin (`Origin: null`, Sec-Fetch-Site anything). They accept those
- *   origins and APP_ORIGIN, and refuse a page of any other origin posting into them.
+ *   origins and APP_ORIGIN, and refuse a page of any other origin posting into them — except the calls of the
+ *   form embedded on other sites (`visitorFacing: 'any-origin'`: the submit call, the form posts, the embed's
+ *   view report), which take any origin: what they do is what anyone can do with curl, and the bot shield
+ *   judges them (a plain form from another site is always confirmed by e-mail).
  *
  * The check is a per-route `onRequest` hook built when the route is registered (from its config), so
  * reading pages costs nothing and a submission pays a few header comparisons, with no allocation.
@@ -53,20 +57,27 @@ export function installCsrfDefence(fastify: FastifyInstance, config: AppConfig):
   fastify.addHook('onRoute', (route: RouteOptions) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (!methods.some((m) => STATE_CHANGING.has(m.toUpperCase()))) return;
-    const guard = routeGuard(route.config?.bodyKind, route.config?.visitorFacing === true, appOrigin, visitorOrigins);
+    const facing = route.config?.visitorFacing;
+    const guard = routeGuard(route.config?.bodyKind, facing === true || facing === 'any-origin', facing === 'any-origin', appOrigin, visitorOrigins);
     const own = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
     route.onRequest = [guard as never, ...own];
   });
 }
 
-function routeGuard(bodyKind: 'form' | 'multipart' | 'raw-json' | undefined, visitorFacing: boolean, appOrigin: string, visitorOrigins: Set<string>): Guard {
+function routeGuard(
+  bodyKind: 'form' | 'multipart' | 'raw-json' | undefined,
+  visitorFacing: boolean,
+  anyOrigin: boolean,
+  appOrigin: string,
+  visitorOrigins: Set<string>,
+): Guard {
   const refusedType = bodyKind === 'form' ? CommonMessages.unsupportedFormMediaType : CommonMessages.unsupportedMediaType;
   return (request, _reply, done) => {
     if (!STATE_CHANGING.has(request.method)) return done();
     const headers = request.headers;
     const origin = headers.origin;
     if (visitorFacing) {
-      if (origin !== undefined && !visitorOrigins.has(origin)) return done(crossSite());
+      if (!anyOrigin && origin !== undefined && !visitorOrigins.has(origin)) return done(crossSite());
     } else {
       const site = headers['sec-fetch-site'];
       if (site !== undefined) {

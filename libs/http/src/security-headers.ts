@@ -28,10 +28,14 @@ const VISITOR_ROUTES = new Set([
   '/uploads/*',
   '/favicon.ico',
   '/favicon.svg',
+  '/embed.js',
+  '/embed/:file',
 ]);
 
 /** The visitor's JSON submit call (`POST /api/page/{slug}/submit`), as the router names its route. */
 const SUBMIT_ROUTE = '/api/page/:slug/submit';
+/** The embed script's own calls (its page's form and token, its view report): any origin reads them. */
+const EMBED_ROUTES = new Set(['/api/embed/:slug', '/api/embed/:slug/view']);
 
 /**
  * The app's policy (SPA and API), as helmet options. Scripts: the built SPA's own files only (Vite emits no
@@ -103,7 +107,7 @@ export type PathKind = 'page' | 'shared' | 'app';
  * Routes both hosts answer: what landing pages and the editor's preview load, the submit call and the double
  * opt-in confirm call, health probes.
  */
-const SHARED_ROUTES = new Set([SUBMIT_ROUTE, '/api/confirm/:token', '/fonts/:file', '/uploads/*', '/favicon.ico']);
+const SHARED_ROUTES = new Set([SUBMIT_ROUTE, ...EMBED_ROUTES, '/embed.js', '/embed/:file', '/api/confirm/:token', '/fonts/:file', '/uploads/*', '/favicon.ico']);
 /**
  * Routes that only ever answer a landing page (or its form, or its "Page Not Found"), and the double opt-in
  * link's page (`/confirm/{token}`, e-mailed with PUBLIC_ORIGIN), which the landing pages' host answers.
@@ -134,8 +138,9 @@ export function classifyRoute(route: string | undefined, params: unknown): PathK
  *   Referrer-Policy…); visitor routes ({@link VISITOR_ROUTES}) skip helmet and send their own;
  * - every /api answer but the public submit call is `Cache-Control: no-store` (signed-in JSON must not be
  *   kept by a browser or proxy); a route may still set its own;
- * - the submit call answers a sandboxed landing page (origin `null`, see the page renderer) with CORS, so
- *   its inline script can read the answer (no cookies are involved);
+ * - the submit call answers a sandboxed landing page (origin `null`, see the page renderer) and the form
+ *   embedded on any other site with CORS (its origin echoed, never credentials), so their scripts can read
+ *   the answer; the embed's own calls (`/api/embed/…`) answer `*`. Every other /api call gives no CORS;
  * - when PUBLIC_ORIGIN differs from APP_ORIGIN, landing pages answer only on the public host (the app host
  *   redirects them there) and app paths only on the app host (the public host sends `/` and app pages to the
  *   app, and answers 404 to the API).
@@ -157,19 +162,24 @@ export async function installSecurityHeaders(fastify: FastifyInstance, config: A
     // address for an API path no route matched (its 404).
     const route = request.routeOptions.url;
     if (route === SUBMIT_ROUTE) {
-      if (request.headers.origin === 'null') void reply.header('access-control-allow-origin', 'null').header('vary', 'Origin');
+      const origin = request.headers.origin;
+      if (origin !== undefined) void reply.header('access-control-allow-origin', origin).header('vary', 'Origin');
+    } else if (route !== undefined && EMBED_ROUTES.has(route)) {
+      void reply.header('access-control-allow-origin', '*').header('cache-control', 'no-store');
     } else if (route?.startsWith('/api/') || request.url.startsWith('/api/')) {
       void reply.header('cache-control', 'no-store');
     }
     done();
   });
 
-  // The preflight of a sandboxed page's JSON submission (origin `null`): POST with a JSON body, no credentials.
+  // The preflight of a JSON submission from a sandboxed page (origin `null`) or an embedded form (any origin):
+  // POST with a JSON body, no credentials.
   fastify.options('/api/page/:slug/submit', (request, reply) => {
-    if (request.headers.origin !== 'null') return reply.status(404).send({ message: CommonMessages.notFound });
+    const origin = request.headers.origin;
+    if (origin === undefined) return reply.status(404).send({ message: CommonMessages.notFound });
     return reply
       .status(204)
-      .header('access-control-allow-origin', 'null')
+      .header('access-control-allow-origin', origin)
       .header('access-control-allow-methods', 'POST')
       .header('access-control-allow-headers', 'content-type, accept')
       .header('access-control-max-age', '600')

@@ -7,6 +7,7 @@ import { PageChanges } from './cache/page-changes';
 import { PagesDemo } from './demo/demo-page';
 import { PagesDirectory } from './directory/pages-directory';
 import { PagesController } from './http/pages.controller';
+import { EmbedController } from './embed/embed.controller';
 import { PageEvents } from './model/page-events';
 import { OwnersRepository } from './owners/owners.repository';
 import { PagesRepository } from './model/pages.repository';
@@ -58,7 +59,7 @@ export class PagesReadModule {}
  */
 @Module({
   imports: [PagesReadModule],
-  controllers: [PagesController, PagesV1Controller, PublicPageController, TrashController],
+  controllers: [PagesController, PagesV1Controller, PublicPageController, TrashController, EmbedController],
   providers: [
     { provide: UploadUrls, inject: [Storage, APP_CONFIG], useFactory: (storage: Storage, config: AppConfig) => new UploadUrls(storage, config) },
     RenderedPages,

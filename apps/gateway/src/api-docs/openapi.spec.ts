@@ -31,6 +31,10 @@ const messagesOf = (response: any): string[] => {
  * adds its line; a call taken away removes its line, knowingly.
  */
 const PUBLISHED_OPERATION_IDS: Record<string, string> = {
+  'GET /api/embed/{slug}': 'EmbedController_page',
+  'POST /api/embed/{slug}/view': 'EmbedController_view',
+  'GET /embed.js': 'get_embed_js',
+  'GET /embed/{file}': 'get_embed_file',
   'GET /admin/queues': 'get_admin_queues',
   'POST /api/account/email': 'IdentityController_requestEmailChange',
   'POST /api/account/email/cancel': 'IdentityController_cancelEmailChange',

@@ -13,6 +13,7 @@ import { ApiTokenGuard, SignedInGuard, UPLOADS_ROUTE_DOC, errorMessagesOf, error
 import type { AppConfig } from '@plink/config';
 import { AUTH_ALIAS_DOCS } from '../auth-aliases';
 import { FONTS_ROUTE_DOC } from '../fonts';
+import { EMBED_SCRIPT_DOCS } from '../embed-script';
 import { GatewayModule } from '../gateway.module';
 import { QUEUE_DASHBOARD_DOC } from '../queue-dashboard';
 import { APP_SCREEN_DOCS } from '../spa';
@@ -50,6 +51,7 @@ const API_DESCRIPTION = [
 const PLAIN_ROUTES: PlainRouteDoc[] = [
   UPLOADS_ROUTE_DOC,
   FONTS_ROUTE_DOC,
+  ...EMBED_SCRIPT_DOCS,
   METRICS_ROUTE_DOC,
   QUEUE_DASHBOARD_DOC,
   ...AUTH_ALIAS_DOCS,

@@ -16,6 +16,7 @@ import type {
 } from './billing';
 import type { WebhookAttemptDto, WebhookDeliveryDto, WebhookDto, WebhookEndpointDto, WebhookTestResult } from './webhooks';
 import { WEBHOOK_EVENT_TYPES } from './webhooks';
+import { EmbedTexts, type EmbedPageDto } from './embed';
 
 /*
  * The answers of the HTTP API as zod schemas: the API reference (OpenAPI, served at /api/docs) is generated
@@ -286,6 +287,31 @@ export const submitLeadResponseSchema = z
   })
   .meta({ id: 'SubmitLeadResponse' });
 
+const embedTexts = z.object(Object.fromEntries(Object.keys(EmbedTexts).map((k) => [k, z.string()])) as { [K in keyof typeof EmbedTexts]: z.ZodString });
+export const embedPageSchema = z
+  .object({
+    title: z.string(),
+    subtext: z.string(),
+    buttonText: z.string(),
+    buttonColor: z.string(),
+    buttonTextColor: z.string(),
+    backgroundColor: z.string(),
+    titleFont: z.string(),
+    titleWeight: z.number(),
+    bodyFont: z.string(),
+    fontCss: z.string(),
+    sharp: z.boolean(),
+    shadow: z.boolean(),
+    center: z.boolean(),
+    consent: z.object({ before: z.string(), linkText: z.string(), url: z.string() }).nullable(),
+    badge: z.string().nullable(),
+    formToken: z.string(),
+    submitUrl: z.string(),
+    viewUrl: z.string(),
+    texts: embedTexts.extend({ invalidEmail: z.string(), consentRequired: z.string() }),
+  })
+  .meta({ id: 'EmbedPage' });
+
 export const confirmLeadResponseSchema = z
   .object({ success: z.literal(true), fileUrl: z.string().optional() })
   .meta({ id: 'ConfirmLeadResponse' });
@@ -390,6 +416,7 @@ export type ApiSchemaChecks = [
   Check<Same<Out<typeof trashListSchema>[number], TrashedPageDto>>,
   Check<Same<Out<typeof consentRecordSchema>, ConsentRecordDto>>,
   Check<Same<Out<typeof submitLeadResponseSchema>, SubmitLeadResponse>>,
+  Check<Same<Out<typeof embedPageSchema>, EmbedPageDto>>,
   Check<Same<Out<typeof confirmLeadResponseSchema>, ConfirmLeadResponse>>,
   Check<Same<Out<typeof uploadImageResponseSchema>, UploadImageResponse>>,
   Check<Same<Out<typeof subscriptionSchema>, SubscriptionDto>>,

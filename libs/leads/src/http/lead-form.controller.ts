@@ -3,12 +3,13 @@ import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiConsumes, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { NOT_FOUND_POLICY, creatorCodeIsolation, renderNotFoundDocument, renderPausedDocument, renderPublicPage } from '@plink/page-render';
-import { LeadMessages } from '@plink/contracts';
+import { EMBED_FORM_FIELD, EMBED_FORM_VALUE, LeadMessages } from '@plink/contracts';
 import { APP_CONFIG, type AppConfig } from '@plink/config';
 import { ApiDoc, apiNotFound, mayAnswerLandingPage, redirectToLandingPagesHost, toApiError } from '@plink/http';
 import type { SubmissionPage } from '../page-facts/page-facts.repository';
 import { ExpiredFormToken } from '../shield/form-token-check';
-import { CaptureLeadService } from '../use-cases/capture-lead.service';
+import { CaptureLeadService, type SubmissionContext } from '../use-cases/capture-lead.service';
+import { embeddingHost, refererOrigin } from './embed-origin';
 
 /**
  * The landing page's form without JavaScript: a urlencoded POST to the page's own URL. Success
@@ -22,7 +23,7 @@ import { CaptureLeadService } from '../use-cases/capture-lead.service';
  * visitor's submission carries no cookie-based authority (it is the same for anyone who sends it), so
  * there is no forgery to defend against; see installCsrfDefence.
  */
-const FORM_POST = { bodyKind: 'form', visitorFacing: true } as const;
+const FORM_POST = { bodyKind: 'form', visitorFacing: 'any-origin' } as const;
 
 /** The API reference's entry of each form route (they differ only in the page's address). */
 function formPostDoc(path: string) {
@@ -110,11 +111,10 @@ export class LeadFormController {
       return;
     }
     // Decided before the capture, as its answer is: the page's state, not what became of this submission.
-    const asksToConfirm = this.capture.asksToConfirm(page);
+    const context = this.contextOf(request, body);
+    const asksToConfirm = this.capture.asksToConfirm(page, context.embed?.form === 'html');
     try {
-      // The Referer of this post is the page as the visitor opened it, query included (same origin): its
-      // `ref`/`source`/UTM values are the lead's, with nothing in the cached page to fill per visitor.
-      await this.capture.execute(page, body ?? {}, request.ip, request.headers['user-agent'], request.headers.referer);
+      await this.capture.execute(page, body ?? {}, request.ip, request.headers['user-agent'], context);
     } catch (err) {
       if (err instanceof ExpiredFormToken) {
         // A tab left open for hours: the form again, the e-mail kept, with a fresh token.
@@ -134,6 +134,20 @@ export class LeadFormController {
     }
     // Under attack the sign-up waits for its confirmation: the thank-you that says so (`?submitted=confirm`).
     void reply.header('cache-control', 'no-store').redirect(`${path}?submitted=${asksToConfirm ? 'confirm' : '1'}`, 303);
+  }
+
+  /**
+   * The plain form pasted on another site (its hidden `embed=html`, or another site's Origin): confirmed by e-mail,
+   * counted under the source `embed` with that site. Otherwise the post comes from the page itself, and its Referer
+   * is the page as the visitor opened it, query included (same origin): its `ref`/`source`/UTM values are the
+   * lead's, with nothing in the cached page to fill per visitor.
+   */
+  private contextOf(request: FastifyRequest, body: unknown): SubmissionContext {
+    const { origin, referer } = request.headers;
+    const foreign = embeddingHost(origin, this.config);
+    const marked = (body as Record<string, unknown> | null | undefined)?.[EMBED_FORM_FIELD] === EMBED_FORM_VALUE;
+    if (!foreign && !marked) return { formReferer: referer };
+    return { embed: { form: 'html', host: foreign ?? embeddingHost(refererOrigin(referer), this.config) } };
   }
 
   /**

@@ -1,4 +1,5 @@
-import { Body, Controller, Headers, HttpCode, Ip, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Headers, HttpCode, Inject, Ip, Param, Post, Res } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '@plink/config';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyReply } from 'fastify';
 import { ApiParam, ApiTags } from '@nestjs/swagger';
@@ -13,6 +14,7 @@ import {
 import { ApiDoc } from '@plink/http';
 import { ExpiredFormToken } from '../shield/form-token-check';
 import { CaptureLeadService } from '../use-cases/capture-lead.service';
+import { embeddingHost } from './embed-origin';
 
 /**
  * POST /api/page/{slug}/submit: a visitor's JSON submission; 200 with the page's thank-you
@@ -26,7 +28,10 @@ import { CaptureLeadService } from '../use-cases/capture-lead.service';
 @ApiTags('Visitors')
 @Controller('api')
 export class LeadSubmitController {
-  constructor(private readonly capture: CaptureLeadService) {}
+  constructor(
+    private readonly capture: CaptureLeadService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   @ApiDoc({
     // The id clients have known this call by since it was first published (not the handler's name).
@@ -50,17 +55,20 @@ export class LeadSubmitController {
   @ApiParam({ name: 'slug', schema: { type: 'string' }, description: "The page's address, any case" })
   @Post('page/:slug/submit')
   @HttpCode(200)
-  @RouteConfig({ quietAccessLog: true, visitorFacing: true })
+  @RouteConfig({ quietAccessLog: true, visitorFacing: 'any-origin' })
   async submit(
     @Param('slug') slug: string,
     @Body() body: unknown,
     @Ip() address: string,
     @Headers('user-agent') userAgent: string | undefined,
+    @Headers('origin') origin: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<SubmitLeadResponse | FormTokenRenewal> {
     const page = await this.capture.findPage(slug);
     try {
-      return await this.capture.execute(page, body, address, userAgent);
+      // From another site's origin: the embed script's submission, counted under the source `embed`.
+      const host = embeddingHost(origin, this.config);
+      return await this.capture.execute(page, body, address, userAgent, host ? { embed: { form: 'script', host } } : {});
     } catch (err) {
       if (!(err instanceof ExpiredFormToken)) throw err;
       void reply.status(409);

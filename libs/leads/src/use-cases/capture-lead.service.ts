@@ -1,5 +1,5 @@
 import { BadRequestException, Inject, Injectable, NotFoundException } from '@nestjs/common';
-import { LeadMessages, mayBePageSlug, shownThankYouSubtext, type BlockReason, submitLeadSchema, type PublicPageDto, type SubmitLeadResponse } from '@plink/contracts';
+import { EMBED_SOURCE, LeadMessages, mayBePageSlug, shownThankYouSubtext, type BlockReason, submitLeadSchema, type PublicPageDto, type SubmitLeadResponse } from '@plink/contracts';
 import { thankYouButton } from '@plink/page-render';
 import { APP_CONFIG, type AppConfig } from '@plink/config';
 import { Outbox, type DeferredJob } from '@plink/queue';
@@ -18,6 +18,16 @@ import { fileDeliveryOf, webhookDeliveryOf } from './lead-jobs';
 import { DoubleOptInService } from '../double-opt-in/double-opt-in.service';
 
 const validate = new ZodPipe(submitLeadSchema);
+
+/**
+ * Where a submission came from besides its body: the Referer of a no-JavaScript post on the page itself, or the
+ * site a form embedded elsewhere stands on — `script` (embed.js, which fetched its form token) or `html` (the
+ * plain form, which carries none: always confirmed by e-mail).
+ */
+export interface SubmissionContext {
+  formReferer?: string;
+  embed?: { form: 'script' | 'html'; host: string | undefined };
+}
 
 /**
  * What the page shows after a submission (thank-you, button, redirect): the button follows the renderer's own rule
@@ -77,7 +87,7 @@ export class CaptureLeadService {
    * example page a valid submission is answered like any other, but nothing is stored. `userAgent` (the
    * request's) goes into the lead's proof of consent with `address` when LEAD_EVIDENCE is full.
    */
-  async execute(page: SubmissionPage, input: unknown, address: string, userAgent?: string, formReferer?: string): Promise<SubmitLeadResponse> {
+  async execute(page: SubmissionPage, input: unknown, address: string, userAgent?: string, context: SubmissionContext = {}): Promise<SubmitLeadResponse> {
     if (page.paused) throw new NotFoundException({ message: LeadMessages.pagePaused });
     await this.limit(page.id, address);
     const body = validate.transform(input);
@@ -85,7 +95,10 @@ export class CaptureLeadService {
       throw new BadRequestException({ message: LeadMessages.consentRequired });
     }
     // The bot shield: a refusal a bot could learn from is answered like a success, and nothing is stored.
-    if (!this.passesShield(page, body)) return this.answerOf(page);
+    // The plain form on another site cannot carry a fresh token: it skips the token and is confirmed by e-mail
+    // instead, so a script posting that way (anyone can) gets no more than a confirmation e-mail sent.
+    const plainEmbed = context.embed?.form === 'html';
+    if (!(plainEmbed ? this.passesHoneypot(page, body) : this.passesShield(page, body))) return this.answerOf(page, plainEmbed);
     // Plink's example pages show the whole visitor journey but keep nothing: no lead, no e-mail, no webhook.
     const isExample = page.public.isExample === true;
     if (isExample) return this.answerOf(page);
@@ -96,27 +109,33 @@ export class CaptureLeadService {
     if (consentText !== null && evidence.consentVersion) await this.consentTexts.ensure(evidence.consentVersion, consentText);
     // The page's script sends where the visitor came from and the page's query; a form post without
     // JavaScript comes from the page itself, so its Referer is the page's address with that query.
-    const source = visitSourceOf(
-      body.query !== undefined || body.referrer !== undefined ? { referer: body.referrer, query: body.query ?? '', userAgent } : { query: formReferer, userAgent },
-      this.ownHosts,
-    );
-    await this.store(page, body.email, body.consent ? new Date() : null, evidence, source);
-    return this.answerOf(page);
+    // An embedded form's sign-up counts under the source `embed`, with the host site as its referrer.
+    const embed = context.embed;
+    const source = embed
+      ? visitSourceOf({ referer: embed.host ? `https://${embed.host}/` : undefined, query: `utm_source=${EMBED_SOURCE}`, userAgent }, this.ownHosts)
+      : visitSourceOf(
+          body.query !== undefined || body.referrer !== undefined
+            ? { referer: body.referrer, query: body.query ?? '', userAgent }
+            : { query: context.formReferer, userAgent },
+          this.ownHosts,
+        );
+    await this.store(page, body.email, body.consent ? new Date() : null, evidence, source, { confirm: plainEmbed });
+    return this.answerOf(page, plainEmbed);
   }
 
   /**
    * Whether a sign-up on this page now waits for its e-mail confirmation although the page does not always ask
-   * for one (it is under attack): its thank-you then says to confirm. Judged by the page, not by the outcome, so
-   * a refused bot is answered like a visitor.
+   * for one (it is under attack, or it comes from the plain form embedded on another site): its thank-you then
+   * says to confirm. Judged by the page and the form, not by the outcome, so a refused bot is answered like a visitor.
    */
-  asksToConfirm(page: SubmissionPage): boolean {
-    return !page.public.doubleOptIn && this.flood.underAttack(page.id);
+  asksToConfirm(page: SubmissionPage, plainEmbed = false): boolean {
+    return !page.public.doubleOptIn && (plainEmbed || this.flood.underAttack(page.id));
   }
 
-  /** The thank-you answer: under attack a visitor is told to confirm, as on a double opt-in page (unless the creator wrote their own text). */
-  private answerOf(page: SubmissionPage): SubmitLeadResponse {
+  /** The thank-you answer: a visitor asked to confirm is told so, as on a double opt-in page (unless the creator wrote their own text). */
+  private answerOf(page: SubmissionPage, plainEmbed = false): SubmitLeadResponse {
     const answer = thankYouOf(page.public);
-    if (!this.asksToConfirm(page)) return answer;
+    if (!this.asksToConfirm(page, plainEmbed)) return answer;
     return { ...answer, thankYouSubtext: shownThankYouSubtext({ doubleOptIn: true, thankYouSubtext: page.public.thankYouSubtext }) };
   }
 
@@ -132,7 +151,7 @@ export class CaptureLeadService {
     if (consentText !== null && evidence.consentVersion) await this.consentTexts.ensure(evidence.consentVersion, consentText);
     // No visit: no referrer or campaign; the device class is not known (stored as null).
     const source = { referrer: null, ref: null, source: null, utmSource: null, utmMedium: null, utmCampaign: null, device: null } as unknown as VisitSource;
-    return this.store(page, email, consent ? new Date() : null, evidence, source, false);
+    return this.store(page, email, consent ? new Date() : null, evidence, source, { repeatSends: false });
   }
 
   /** The form token of the form re-drawn after a refused no-JavaScript post (see FormTokenVerifier.forRedraw). */
@@ -145,14 +164,18 @@ export class CaptureLeadService {
    * script's; throws {@link ExpiredFormToken} (counted as `token`) for a genuine token older than 2 h.
    */
   private passesShield(page: SubmissionPage, body: { website?: string; formToken?: string }): boolean {
-    if (body.website && body.website.trim() !== '') {
-      this.refused(page.id, 'honeypot');
-      return false;
-    }
+    if (!this.passesHoneypot(page, body)) return false;
     const token = this.formTokens.check(body.formToken, page.id);
     if (token === 'ok') return true;
     this.refused(page.id, token === 'early' ? 'timing' : 'token');
     if (token === 'expired') throw new ExpiredFormToken(this.formTokens.renewExpired(page.id));
+    return false;
+  }
+
+  /** False, counted, when the honeypot field is filled. */
+  private passesHoneypot(page: SubmissionPage, body: { website?: string }): boolean {
+    if (!body.website || body.website.trim() === '') return true;
+    this.refused(page.id, 'honeypot');
     return false;
   }
 
@@ -197,10 +220,17 @@ export class CaptureLeadService {
    * due is decided here: the lead is new and the page has a file, or its webhook on and its owner on Pro in
    * the plan version this capture read (kept on the lead: the plan in force for it).
    */
-  private async store(page: SubmissionPage, email: string, consentAt: Date | null, evidence: LeadEvidence, source: VisitSource, repeatSends = true): Promise<boolean> {
+  private async store(
+    page: SubmissionPage,
+    email: string,
+    consentAt: Date | null,
+    evidence: LeadEvidence,
+    source: VisitSource,
+    { confirm = false, repeatSends = true }: { confirm?: boolean; repeatSends?: boolean } = {},
+  ): Promise<boolean> {
     // A double opt-in page keeps the lead pending and e-mails the confirmation link instead (DoubleOptInService);
-    // so does a page under attack (FloodWatch), whatever its own setting.
-    if (page.public.doubleOptIn || this.flood.underAttack(page.id)) {
+    // so does a page under attack (FloodWatch), whatever its own setting, and the plain form embedded elsewhere.
+    if (confirm || page.public.doubleOptIn || this.flood.underAttack(page.id)) {
       await this.optIn.signUp(page, email, consentAt, evidence, source);
       return true;
     }

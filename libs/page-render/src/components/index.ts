@@ -16,4 +16,5 @@ export {
   type FontWeight,
   type PageFonts,
 } from './fonts';
+export { htmlToText } from './text';
 export { socialCard, absoluteUrl, pageDescription, SOCIAL_CARD_DEFAULT_TITLE, type SocialCard, type SocialCardPage } from './social-card';

@@ -1,6 +1,7 @@
 export {
   displayPageUrl,
   leadsExportUrl,
+  publicOrigin,
   publicPagePath,
 } from './api/pages.api';
 export { parsePageId } from './api/page-id';

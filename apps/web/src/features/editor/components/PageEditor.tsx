@@ -175,7 +175,7 @@ export function PageEditor({ mode, initialValues, actions }: PageEditorProps) {
                   <DeliveryEmailTab form={form} user={user} pageId={mode.kind === 'edit' ? mode.id : null} />
                 </Tabs.Panel>
                 <Tabs.Panel value="metadata">
-                  <SharingTab form={form} />
+                  <SharingTab form={form} savedSlug={mode.kind === 'edit' ? liveSlug : null} />
                 </Tabs.Panel>
               </Tabs>
             </form>

@@ -5,12 +5,13 @@ import type { PageForm } from '../hooks/usePageForm';
 import { SEO_DESCRIPTION_RANGE, metaDescriptionHint } from '../model/sharing';
 import { ImageField } from './ImageField';
 import { imageFieldProps } from './image-field-props';
+import { EmbedOnYourSite } from '../embed/EmbedOnYourSite';
 
 /**
  * The Sharing tab (the page's metadata): what search engines and social networks show —
  * meta title and description, the sharing image and the favicon.
  */
-export function SharingTab({ form }: { form: PageForm }) {
+export function SharingTab({ form, savedSlug }: { form: PageForm; savedSlug: string | null }) {
   const description = form.values.metaDescription;
   const hint = metaDescriptionHint(description);
   const metaImage = imageFieldProps(form, 'metaImageUrl');
@@ -62,6 +63,7 @@ export function SharingTab({ form }: { form: PageForm }) {
         type="favicon"
         {...imageFieldProps(form, 'faviconUrl')}
       />
+      <EmbedOnYourSite form={form} savedSlug={savedSlug} />
     </Stack>
   );
 }
