@@ -7,6 +7,7 @@ export * from './http/rich-text';
 export * from './http/uploads';
 export * from './http/billing';
 export * from './http/webhooks';
+export * from './http/api-v1';
 export * from './http/auth-aliases';
 export * from './http/app-screens';
 export * from './http/api-schemas';

@@ -12,3 +12,4 @@ export * from './uploads-route';
 export * from './spa-shell';
 export * from './body-parsers';
 export * from './visit-facts';
+export * from './api-token';

@@ -7,7 +7,10 @@ import { LocalStrategy } from './http/local.strategy';
 import { LoginGuard } from './http/login.guard';
 import { ApplyPlanChangeService } from './plans/apply-plan-change.service';
 import { IdentityProcessor } from './plans/identity.processor';
-import { SessionLookup } from '@plink/http';
+import { ApiTokenGuard, ApiTokenLookup, SessionLookup } from '@plink/http';
+import { IdentityApiTokenLookup } from './api-tokens/api-token-lookup';
+import { ApiTokenChanges, ApiTokens } from './api-tokens/api-tokens';
+import { ApiTokensController, MeV1Controller } from './api-tokens/api-tokens.controller';
 import { UserDirectory } from '@plink/contracts';
 import { IdentitySessionLookup } from './sessions/session.guard';
 import { SessionStore } from './sessions/session.store';
@@ -54,16 +57,17 @@ export class IdentityUserDirectoryModule {}
 @Global()
 @Module({
   imports: [IdentityReadModule, IdentityUserDirectoryModule],
-  providers: [{ provide: SessionLookup, useClass: IdentitySessionLookup }],
-  exports: [SessionLookup],
+  providers: [{ provide: SessionLookup, useClass: IdentitySessionLookup }, ApiTokenChanges, { provide: ApiTokenLookup, useClass: IdentityApiTokenLookup }, ApiTokenGuard],
+  exports: [SessionLookup, ApiTokenChanges, ApiTokenLookup, ApiTokenGuard],
 })
 export class IdentitySessionsModule {}
 
 /** Identity's HTTP calls, mounted by the gateway. */
 @Module({
   imports: [PassportModule, IdentityReadModule, IdentitySessionsModule],
-  controllers: [IdentityController],
+  controllers: [IdentityController, ApiTokensController, MeV1Controller],
   providers: [
+    ApiTokens,
     PasswordHasher,
     AuthRateLimits,
     EmailedTokens,

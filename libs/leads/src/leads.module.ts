@@ -16,9 +16,10 @@ import { LeadsRepository } from './model/leads.repository';
 import { LeadAnalyticsRepository } from './model/lead-analytics.repository';
 import { ListLeadsService } from './use-cases/list-leads.service';
 import { PageAnalytics } from './use-cases/page-analytics';
-import { ApplyOwnerPlanService, ApplyPageChangeService, ApplyPageChangesHere } from './page-facts/apply-page-change';
+import { ApplyOwnerHooksService, ApplyOwnerPlanService, ApplyPageChangeService, ApplyPageChangesHere } from './page-facts/apply-page-change';
+import { LeadsV1Controller } from './http/leads-v1.controller';
 import { PageFactsChanges } from './page-facts/page-facts-changes';
-import { OwnerPlansRepository, PageFactsRepository } from './page-facts/page-facts.repository';
+import { OwnerHooksRepository, OwnerPlansRepository, PageFactsRepository } from './page-facts/page-facts.repository';
 import { SubmissionPages } from './page-facts/submission-pages';
 import { LeadsProcessor } from './processors/leads.processor';
 import { BlockedCounter } from './shield/blocked-counter';
@@ -39,8 +40,8 @@ import { PageProtectionService } from './use-cases/page-protection.service';
  * invalidation, shared by the service's own modules (never exported from the lib).
  */
 @Module({
-  providers: [LeadsRepository, PageFactsRepository, OwnerPlansRepository, PageFactsChanges, LeadClock, DoubleOptInService],
-  exports: [LeadsRepository, PageFactsRepository, OwnerPlansRepository, PageFactsChanges, LeadClock, DoubleOptInService],
+  providers: [LeadsRepository, PageFactsRepository, OwnerPlansRepository, OwnerHooksRepository, PageFactsChanges, LeadClock, DoubleOptInService],
+  exports: [LeadsRepository, PageFactsRepository, OwnerPlansRepository, OwnerHooksRepository, PageFactsChanges, LeadClock, DoubleOptInService],
 })
 class LeadsDataModule {}
 
@@ -63,7 +64,7 @@ export class LeadsReadModule {}
  */
 @Module({
   imports: [LeadsDataModule],
-  controllers: [LeadsController, LeadSubmitController, LeadFormController, ConsentRecordController, ConfirmLeadController],
+  controllers: [LeadsController, LeadsV1Controller, LeadSubmitController, LeadFormController, ConsentRecordController, ConfirmLeadController],
   providers: [
     {
       // One per process: submissions from every request share its statements (group commit).
@@ -98,7 +99,7 @@ export class LeadsHttpModule {}
  */
 @Module({
   imports: [LeadsDataModule],
-  providers: [DeletePageLeadsService, DeletePageContactsService, ApplyPageChangeService, ApplyOwnerPlanService, OptInSweepService, LeadsProcessor],
+  providers: [DeletePageLeadsService, DeletePageContactsService, ApplyPageChangeService, ApplyOwnerPlanService, ApplyOwnerHooksService, OptInSweepService, LeadsProcessor],
 })
 export class LeadsWorkerModule {}
 

@@ -1,3 +1,4 @@
+import { OwnerHooks20261210 } from './migrations/20261210-owner-hooks';
 import type { ServiceSchema } from '@plink/data';
 import { PageCounterSchema } from './model/page-counter.entity';
 import { LeadSchema } from './model/lead.entity';
@@ -25,5 +26,6 @@ export const LEADS_SCHEMA: ServiceSchema = {
     { name: '20261207_consent_record', class: ConsentRecord20261207 },
     { name: '20261208_lead_source', class: LeadSource20261208 },
     { name: '20261209_under_attack', class: UnderAttack20261209 },
+    { name: '20261210_owner_hooks', class: OwnerHooks20261210 },
   ],
 };

@@ -1,5 +1,8 @@
 import { Module } from '@nestjs/common';
 import { WebhooksController } from './http/webhooks.controller';
+import { HookDeliveryService } from './hooks/hook-delivery.service';
+import { HooksController, HooksV1Controller } from './hooks/hooks.controller';
+import { HooksRepository } from './hooks/hooks.repository';
 import { EmailProcessor } from './processors/email.processor';
 import { DeliverWebhookService } from './webhooks/deliver-webhook.service';
 import { WebhookEndpointsRepository } from './webhooks/webhook-endpoints.repository';
@@ -19,6 +22,8 @@ import { WebhooksProcessor } from './webhooks/webhooks.processor';
     WebhookEndpointsRepository,
     WebhookLogRepository,
     DeliverWebhookService,
+    HooksRepository,
+    HookDeliveryService,
     WebhooksProcessor,
   ],
 })
@@ -30,7 +35,7 @@ export class NotificationsWorkerModule {}
  * composing process provides.
  */
 @Module({
-  controllers: [WebhooksController],
-  providers: [WebhookSecretOpener, WebhookEndpointsRepository, WebhookLogRepository, DeliverWebhookService],
+  controllers: [WebhooksController, HooksV1Controller, HooksController],
+  providers: [WebhookSecretOpener, WebhookEndpointsRepository, WebhookLogRepository, DeliverWebhookService, HooksRepository],
 })
 export class WebhooksHttpModule {}

@@ -3,8 +3,9 @@ import { CreateWebhookLog20261124 } from './migrations/20261124-create-webhook-l
 import { CreateWebhookEndpoints20261125 } from './migrations/20261125-create-webhook-endpoints';
 import { LighterWebhookLog20261126 } from './migrations/20261126-lighter-webhook-log';
 import { EndpointsWithoutPlan20261128 } from './migrations/20261128-endpoints-without-plan';
+import { Hooks20261210 } from './migrations/20261210-hooks';
 
-/** The notifications service's tables (schema "notifications"): the webhook delivery log and its copy of the endpoints. */
+/** The notifications service's tables (schema "notifications"): the webhook delivery log and its copy of the endpoints; the hook subscriptions and their deliveries. */
 export const NOTIFICATIONS_SCHEMA: ServiceSchema = {
   service: 'notifications',
   entities: [],
@@ -13,5 +14,6 @@ export const NOTIFICATIONS_SCHEMA: ServiceSchema = {
     { name: '20261125_create_webhook_endpoints', class: CreateWebhookEndpoints20261125 },
     { name: '20261126_lighter_webhook_log', class: LighterWebhookLog20261126 },
     { name: '20261128_endpoints_without_plan', class: EndpointsWithoutPlan20261128 },
+    { name: '20261210_hooks', class: Hooks20261210 },
   ],
 };

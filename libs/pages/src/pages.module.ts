@@ -1,3 +1,4 @@
+import { PagesV1Controller } from './http/pages-v1.controller';
 import { Module } from '@nestjs/common';
 import { UploadUrls, UploadUsage } from '@plink/contracts';
 import { APP_CONFIG, type AppConfig } from '@plink/config';
@@ -51,7 +52,7 @@ export class PagesReadModule {}
  */
 @Module({
   imports: [PagesReadModule],
-  controllers: [PagesController, PublicPageController],
+  controllers: [PagesController, PagesV1Controller, PublicPageController],
   providers: [
     { provide: UploadUrls, inject: [Storage, APP_CONFIG], useFactory: (storage: Storage, config: AppConfig) => new UploadUrls(storage, config) },
     RenderedPages,

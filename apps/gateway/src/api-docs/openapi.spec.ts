@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { BillingMessages, CommonMessages, IdentityMessages, type Same, type healthReportSchema, type livenessReportSchema } from '@plink/contracts';
+import { ApiTokenMessages, BillingMessages, CommonMessages, IdentityMessages, type Same, type healthReportSchema, type livenessReportSchema } from '@plink/contracts';
 import type { HealthReport, LivenessReport } from '@plink/platform';
 import type { z } from 'zod';
 import { OPENAPI_FILE, generateApiDocument, renderApiDocument } from './api-docs';
@@ -38,6 +38,18 @@ const PUBLISHED_OPERATION_IDS: Record<string, string> = {
   'POST /api/account/username': 'IdentityController_updateUsername',
   'POST /api/admin/reset-subscription-status': 'BillingController_resetStatus',
   'POST /api/billing-portal': 'BillingController_billingPortal',
+  'GET /api/hooks': 'HooksController_list',
+  'DELETE /api/hooks/{id}': 'HooksController_remove',
+  'GET /api/tokens': 'ApiTokensController_list',
+  'POST /api/tokens': 'ApiTokensController_create',
+  'DELETE /api/tokens/{id}': 'ApiTokensController_revoke',
+  'GET /api/v1/hooks': 'HooksV1Controller_list',
+  'POST /api/v1/hooks': 'HooksV1Controller_create',
+  'DELETE /api/v1/hooks/{id}': 'HooksV1Controller_remove',
+  'GET /api/v1/leads': 'LeadsV1Controller_list',
+  'GET /api/v1/me': 'MeV1Controller_me',
+  'GET /api/v1/pages': 'PagesV1Controller_list',
+  'POST /api/v1/pages/{id}/leads': 'LeadsV1Controller_create',
   'POST /api/cancel-subscription': 'BillingController_cancel',
   'POST /api/check-subscription-status': 'BillingController_checkStatus',
   'POST /api/create-subscription': 'BillingController_createSubscription',
@@ -163,6 +175,17 @@ describe('the API reference (OpenAPI)', () => {
       expect({ call, security: byCall.get(call)!.security }).toEqual({ call, security: undefined });
     }
     expect(document.components?.securitySchemes?.session).toEqual(expect.objectContaining({ type: 'apiKey', in: 'cookie', name: 'plink_session' }));
+  });
+
+  it('marks every /api/v1 call with the bearer token scheme (never the session cookie) and its 401 and 429', () => {
+    const v1 = operations(document).filter(({ path }) => path.startsWith('/api/v1/'));
+    expect(v1.length).toBeGreaterThanOrEqual(8);
+    for (const { method, path, op } of v1) {
+      expect({ call: `${method} ${path}`, security: op.security }).toEqual({ call: `${method} ${path}`, security: [{ apiToken: [] }] });
+      expect(messagesOf(op.responses['401'])).toContain(ApiTokenMessages.invalidToken);
+      expect(messagesOf(op.responses['429'])).toContain(ApiTokenMessages.tooManyRequests);
+    }
+    expect(document.components?.securitySchemes?.apiToken).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
   });
 
   it('documents the refusals of the HTTP edge on every state-changing call, and the error shape', () => {

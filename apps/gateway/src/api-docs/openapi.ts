@@ -6,10 +6,10 @@ import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constant
 import type { FastifyContextConfig } from 'fastify';
 import { DECORATORS, DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { z } from 'zod';
-import { CommonMessages, IdentityMessages, apiErrorSchema } from '@plink/contracts';
+import { API_TOKEN_REQUESTS_PER_MINUTE, ApiTokenMessages, CommonMessages, IdentityMessages, apiErrorSchema } from '@plink/contracts';
 import { SESSION_COOKIE } from '@plink/identity';
 import { METRICS_ROUTE_DOC } from '@plink/platform';
-import { SignedInGuard, UPLOADS_ROUTE_DOC, errorMessagesOf, errorResponse, requestJsonSchema, type PlainRouteDoc } from '@plink/http';
+import { ApiTokenGuard, SignedInGuard, UPLOADS_ROUTE_DOC, errorMessagesOf, errorResponse, requestJsonSchema, type PlainRouteDoc } from '@plink/http';
 import type { AppConfig } from '@plink/config';
 import { AUTH_ALIAS_DOCS } from '../auth-aliases';
 import { FONTS_ROUTE_DOC } from '../fonts';
@@ -22,6 +22,7 @@ export const API_DOCS_PATH = '/api/docs';
 export const API_DOCS_JSON_PATH = '/api/docs/openapi.json';
 
 const SESSION_SCHEME = 'session';
+const TOKEN_SCHEME = 'apiToken';
 const STATE_CHANGING = new Set(['post', 'put', 'patch', 'delete']);
 type Schemas = NonNullable<NonNullable<OpenAPIObject['components']>['schemas']>;
 type Operation = Record<string, any>; // OpenAPI operation objects
@@ -31,6 +32,8 @@ const API_DESCRIPTION = [
   'The HTTP API of Plink: what the app itself uses, for scripts and automation tools.',
   '',
   `**Signing in.** \`POST /api/register\` or \`POST /api/login\` sets the \`${SESSION_COOKIE}\` cookie (HttpOnly, SameSite=Lax); send it back on every call marked with the lock. \`POST /api/logout\` ends it. A call without a live session answers 401 '${IdentityMessages.notSignedIn}'.`,
+  '',
+  `**API tokens.** The versioned calls under \`/api/v1\` (for automation tools: Zapier, Make, n8n, scripts) take \`Authorization: Bearer plk_…\`, a token made in Settings → API tokens (\`POST /api/tokens\` with the session), and never the session cookie. A missing, wrong or revoked token answers 401 '${ApiTokenMessages.invalidToken}'; a token may make ${API_TOKEN_REQUESTS_PER_MINUTE} requests a minute, then 429 with \`Retry-After\`.`,
   '',
   "**Requests.** Bodies are JSON (`Content-Type: application/json`, at most 100 KB); a state-changing call (POST, PUT, DELETE) with another body type answers 415. A browser may send those calls only from the app's own origin: one whose `Sec-Fetch-Site` or `Origin` names another site gets 403. A client that sends neither header (curl, a server) is not a browser and passes; it needs no CSRF token.",
   '',
@@ -58,6 +61,8 @@ const TAGS = [
   { name: 'Account', description: 'Registration, sign-in, e-mail verification and passwords' },
   { name: 'Pages', description: "A creator's landing pages" },
   { name: 'Leads', description: "A page's sign-ups: stats and CSV export" },
+  { name: 'API v1', description: 'The versioned API for automation tools, with an API token (`Authorization: Bearer plk_…`)' },
+  { name: 'API tokens', description: 'Settings → API tokens and Automations (with the session)' },
   { name: 'Webhooks', description: "A Pro page's webhook to automation tools (`lead.created`, Standard Webhooks signatures)" },
   { name: 'Billing', description: 'The Pro plan and its Stripe subscription' },
   { name: 'Visitors', description: "What a page's visitors reach: the page, its form, its files" },
@@ -78,9 +83,10 @@ export function createApiDocument(app: INestApplication, version: string): OpenA
     .setDescription(API_DESCRIPTION)
     .setVersion(version)
     .addCookieAuth(SESSION_COOKIE, { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'Set by POST /api/login or /api/register' }, SESSION_SCHEME)
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'plk_…', description: 'An API token made in Settings → API tokens (POST /api/tokens); /api/v1 only' }, TOKEN_SCHEME)
     .build();
   const document = SwaggerModule.createDocument(app, config, { autoTagControllers: false });
-  const { signedIn, rawJson } = handlerFacts(app);
+  const { signedIn, tokenAuth, rawJson } = handlerFacts(app);
 
   for (const [path, item] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(item as Record<string, Operation>)) {
@@ -90,6 +96,7 @@ export function createApiDocument(app: INestApplication, version: string): OpenA
         if (messages) operation.responses[status] = errorResponse(Number(status), messages);
       }
       if (signedIn.has(operation.operationId)) requireSession(operation);
+      if (tokenAuth.has(operation.operationId)) requireToken(operation);
       if (STATE_CHANGING.has(method)) addEdgeRefusals(operation, path, rawJson.has(operation.operationId));
     }
   }
@@ -120,14 +127,17 @@ export async function createDocumentApp(config: AppConfig): Promise<INestApplica
  * text (`bodyKind: 'raw-json'`, never parsed by the edge). A handler's id is the one its `@ApiDoc` states,
  * else @nestjs/swagger's default (`<Controller>_<method>`), as in the document.
  */
-function handlerFacts(app: INestApplication): { signedIn: Set<string>; rawJson: Set<string> } {
+function handlerFacts(app: INestApplication): { signedIn: Set<string>; tokenAuth: Set<string>; rawJson: Set<string> } {
   const signedIn = new Set<string>();
+  const tokenAuth = new Set<string>();
   const rawJson = new Set<string>();
   for (const module of app.get(ModulesContainer).values()) {
     for (const wrapper of module.controllers.values()) {
       const controller = wrapper.metatype as (new (...args: never[]) => unknown) | null;
       if (!controller) continue;
-      const guarded = (target: object) => ((Reflect.getMetadata(GUARDS_METADATA, target) as unknown[] | undefined) ?? []).includes(SignedInGuard);
+      const guards = (target: object) => (Reflect.getMetadata(GUARDS_METADATA, target) as unknown[] | undefined) ?? [];
+      const guarded = (target: object) => guards(target).includes(SignedInGuard);
+      const byToken = (target: object) => guards(target).includes(ApiTokenGuard);
       const onClass = guarded(controller);
       for (const key of Object.getOwnPropertyNames(controller.prototype)) {
         const handler = (controller.prototype as Record<string, unknown>)[key];
@@ -135,12 +145,19 @@ function handlerFacts(app: INestApplication): { signedIn: Set<string>; rawJson: 
         const stated = (Reflect.getMetadata(DECORATORS.API_OPERATION, handler) as { operationId?: string } | undefined)?.operationId;
         const operationId = stated ?? `${controller.name}_${key}`;
         if (onClass || guarded(handler)) signedIn.add(operationId);
+        if (byToken(controller) || byToken(handler)) tokenAuth.add(operationId);
         const config = Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, handler) as FastifyContextConfig | undefined;
         if (config?.bodyKind === 'raw-json') rawJson.add(operationId);
       }
     }
   }
-  return { signedIn, rawJson };
+  return { signedIn, tokenAuth, rawJson };
+}
+
+function requireToken(operation: Operation): void {
+  operation.security = [{ [TOKEN_SCHEME]: [] }];
+  addError(operation, 401, ApiTokenMessages.invalidToken);
+  addError(operation, 429, ApiTokenMessages.tooManyRequests);
 }
 
 function requireSession(operation: Operation): void {

@@ -150,6 +150,19 @@ export const EVENTS = {
     schema: z.object({ v: z.literal(1), pageId: id, ownerId: id, at: isoDate, endpoint: webhookEndpointStateSchema.nullable() }),
     subscribers: { notifications: QueueName.Webhooks },
   },
+  'hooks.changed': {
+    owner: 'notifications',
+    summary:
+      "A user's hook subscriptions (`/api/v1/hooks`, made by their automation tools) changed: one made or removed (by its tool, or because its target answered 410 Gone). `hooks` is how many the user has now; `version` counts the user's changes, so a copy keeps the newest. Leads decides from it (with the owner's plan) whether a new lead is sent to the user's hooks: a capture of an owner without hooks records no hook job.",
+    schema: z.object({
+      v: z.literal(1),
+      userId: id,
+      hooks: z.number().int().nonnegative(),
+      /** The user's hook version in notifications: 1 for the first change, one more for each. */
+      version: z.number().int().positive(),
+    }),
+    subscribers: { leads: QueueName.Leads },
+  },
 } as const satisfies Record<string, EventDeclaration>;
 
 export type EventName = keyof typeof EVENTS;

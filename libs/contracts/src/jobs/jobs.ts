@@ -379,6 +379,20 @@ export const JOBS = {
     queue: QueueName.Webhooks,
     schema: z.object({ v: z.literal(1), messageId: webhookMessageIdSchema }),
   },
+  /**
+   * Tell a Pro user's hook subscriptions (`/api/v1/hooks`) about a new lead. Recorded by the leads service with
+   * the lead when its owner, on Pro in the plan in force at the capture, has hooks: the notifications service
+   * makes one message per matching hook and sends each on its own (`hook.send`).
+   */
+  'hook.deliver': {
+    queue: QueueName.Webhooks,
+    schema: leadDeliverySchema.extend({ ownerId: id }),
+  },
+  /** One attempt of a hook's message (logged in notifications.hook_messages), retried on the webhook schedule. */
+  'hook.send': {
+    queue: QueueName.Webhooks,
+    schema: z.object({ v: z.literal(1), messageId: webhookMessageIdSchema }),
+  },
   /** Drop delivery logs older than 30 days or beyond the 100 newest of a page (a repeatable job). */
   'webhook.clean-log': {
     queue: QueueName.Webhooks,

@@ -8,7 +8,7 @@ import { Outbox } from '@plink/queue';
 import { LeadClock } from '../model/lead-clock';
 import type { LeadEvidence } from '../model/lead-evidence';
 import { COUNTER_SHARDS } from '../model/page-counter.entity';
-import { sendsWebhook, toSubmissionPage, type SubmissionPage } from '../page-facts/page-facts.repository';
+import { OWNER_COLUMNS, OWNER_JOINS, sendsToHooks, sendsWebhook, toSubmissionPage, type SubmissionPage } from '../page-facts/page-facts.repository';
 import { fileDeliveryOf, webhookDeliveryOf } from '../use-cases/lead-jobs';
 import { EXPIRE_AFTER_MS, RESEND_AFTER_MS } from './opt-in-rules';
 
@@ -174,6 +174,20 @@ export class DoubleOptInService {
           createdAt: new Date(lead.created_at).toISOString(),
         });
       }
+      if (sendsToHooks(page)) {
+        this.outbox.record(tx, 'hook.deliver', {
+          ...webhookDeliveryOf(page, lead.email, lead.consent_at ? new Date(lead.consent_at) : null, this.config.publicOrigin, {
+            referrer: lead.referrer,
+            utmSource: lead.utm_source,
+            utmMedium: lead.utm_medium,
+            utmCampaign: lead.utm_campaign,
+            device: lead.device,
+          }),
+          ownerId: page.ownerId,
+          leadId: id,
+          createdAt: new Date(lead.created_at).toISOString(),
+        });
+      }
       return answer;
     });
   }
@@ -200,9 +214,8 @@ export class DoubleOptInService {
   /** The live page of an id from the read model, with its owner's plan (null: deleted or never heard of). */
   async pageOf(em: EntityManager, pageId: number): Promise<SubmissionPage | null> {
     const rows: Parameters<typeof toSubmissionPage>[1][] & { page_id: number }[] = await em.execute(
-      `select f.page_id, f.slug, f.owner_username, f.paused, f.file_url, f.webhook_on, f.public, f.delivery_email, f.version,
-              coalesce(o.is_pro, false) as owner_is_pro, coalesce(o.version, 0) as plan_version
-         from leads.page_facts f left join leads.owner_plans o on o.owner_id = f.owner_id
+      `select f.page_id, f.slug, f.owner_username, f.paused, f.file_url, f.webhook_on, f.public, f.delivery_email, f.version, ${OWNER_COLUMNS}
+         from leads.page_facts f ${OWNER_JOINS}
         where f.page_id = ? and not f.deleted`,
       [pageId],
     );

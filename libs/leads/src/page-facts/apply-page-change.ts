@@ -3,7 +3,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import type { EventPayload } from '@plink/contracts';
 import { Outbox } from '@plink/queue';
 import { PageFactsChanges } from './page-facts-changes';
-import { OwnerPlansRepository, PageFactsRepository } from './page-facts.repository';
+import { OwnerHooksRepository, OwnerPlansRepository, PageFactsRepository } from './page-facts.repository';
 
 /** The leads queue's 'page.changed': the read model follows the page, and every replica drops it from its cache. */
 @Injectable()
@@ -32,12 +32,18 @@ export class ApplyPageChangesHere implements OnModuleInit {
   constructor(
     private readonly outbox: Outbox,
     private readonly facts: PageFactsRepository,
+    private readonly hooks: OwnerHooksRepository,
     private readonly changes: PageFactsChanges,
   ) {}
 
   onModuleInit() {
     this.outbox.applyHere('page.changed', async (em, payload) => {
       const slugs = await this.facts.apply(em, payload);
+      return slugs.length > 0 ? () => this.changes.publish(slugs) : undefined;
+    });
+    // A hook made through the API (served by the gateway too) counts for the very next submission.
+    this.outbox.applyHere('hooks.changed', async (em, payload) => {
+      const slugs = await this.hooks.apply(em, payload);
       return slugs.length > 0 ? () => this.changes.publish(slugs) : undefined;
     });
   }
@@ -56,6 +62,21 @@ export class ApplyOwnerPlanService {
 
   async execute(payload: EventPayload<'plan.changed'>): Promise<void> {
     const slugs = await this.plans.apply(payload);
+    if (slugs.length > 0) await this.changes.publish(slugs);
+  }
+}
+
+/** The leads queue's 'hooks.changed' (published by notifications): the owner's hook count, and the owner's pages dropped from every cache. */
+@Injectable()
+export class ApplyOwnerHooksService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly hooks: OwnerHooksRepository,
+    private readonly changes: PageFactsChanges,
+  ) {}
+
+  async execute(payload: EventPayload<'hooks.changed'>): Promise<void> {
+    const slugs = await this.hooks.apply(this.em, payload);
     if (slugs.length > 0) await this.changes.publish(slugs);
   }
 }

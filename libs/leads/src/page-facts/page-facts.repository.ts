@@ -26,7 +26,20 @@ export interface SubmissionPage {
   planVersion: number;
   /** The version of the page's facts (the time the pages service recorded the change); 0 when not known. */
   version: number;
+  /** The page's owner (0: not known, facts from the pages service's answer). */
+  ownerId: number;
+  /** The owner has hook subscriptions (`/api/v1/hooks`), as this service has it from 'hooks.changed'. */
+  ownerHasHooks: boolean;
 }
+
+/** A new lead of this page goes to its owner's hooks: an owner with hooks, on Pro. */
+export function sendsToHooks(page: SubmissionPage): boolean {
+  return page.ownerHasHooks && page.ownerIsPro && page.ownerId > 0;
+}
+
+/** The columns a capture reads of its page's owner (plan and hooks), joined to `leads.page_facts f`. */
+export const OWNER_COLUMNS = `f.owner_id, coalesce(o.is_pro, false) as owner_is_pro, coalesce(o.version, 0) as plan_version, coalesce(h.hooks, 0) > 0 as owner_has_hooks`;
+export const OWNER_JOINS = `left join leads.owner_plans o on o.owner_id = f.owner_id left join leads.owner_hooks h on h.owner_id = f.owner_id`;
 
 /** A new lead of this page goes to its webhook: a page with its webhook on, of an owner on Pro. */
 export function sendsWebhook(page: SubmissionPage): boolean {
@@ -43,6 +56,8 @@ interface FactsRow {
   delivery_email?: DeliveryEmailFacts | null;
   owner_is_pro?: boolean;
   plan_version?: number;
+  owner_id?: number | null;
+  owner_has_hooks?: boolean;
   public: PublicPageDto;
   /** bigint (a string from the driver); absent for an answer of the pages service. */
   version?: string | number;
@@ -124,9 +139,8 @@ export class PageFactsRepository {
   /** The live page of a slug (any case), or null. After a slug moved between pages, the newest fact wins. */
   async findBySlug(slug: string): Promise<SubmissionPage | null> {
     const rows: FactsRow[] = await this.em.fork().execute(
-      `select f.page_id, f.slug, f.owner_username, f.paused, f.file_url, f.webhook_on, f.public, f.delivery_email, f.version,
-              coalesce(o.is_pro, false) as owner_is_pro, coalesce(o.version, 0) as plan_version
-         from leads.page_facts f left join leads.owner_plans o on o.owner_id = f.owner_id
+      `select f.page_id, f.slug, f.owner_username, f.paused, f.file_url, f.webhook_on, f.public, f.delivery_email, f.version, ${OWNER_COLUMNS}
+         from leads.page_facts f ${OWNER_JOINS}
         where lower(f.slug) = lower(?) and not f.deleted order by f.version desc limit 1`,
       [slug],
     );
@@ -162,6 +176,30 @@ export class OwnerPlansRepository {
   }
 }
 
+/**
+ * How many hooks each owner has, as the notifications service publishes it ('hooks.changed'), in
+ * `leads.owner_hooks`: read by a capture with its page (see {@link OWNER_JOINS}).
+ */
+@Injectable()
+export class OwnerHooksRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  /** Keeps a newer change; answers the slugs of the owner's pages whose cached facts must go. */
+  async apply(em: EntityManager, change: EventPayload<'hooks.changed'>): Promise<string[]> {
+    const rows: { slug: string | null }[] = await em.execute(
+      `with up as (
+         insert into leads.owner_hooks as h (owner_id, hooks, version) values (?, ?, ?)
+         on conflict (owner_id) do update set hooks = excluded.hooks, version = excluded.version
+           where h.version < excluded.version
+         returning h.owner_id
+       )
+       select f.slug from up join leads.page_facts f on f.owner_id = up.owner_id and not f.deleted`,
+      [change.userId, change.hooks, change.version],
+    );
+    return rows.map((r) => r.slug).filter((slug): slug is string => !!slug);
+  }
+}
+
 /** The page as a submission needs it, from a row or from the pages service's answer. */
 export function toSubmissionPage(pageId: number, facts: Omit<FactsRow, 'page_id'>): SubmissionPage {
   return {
@@ -176,5 +214,7 @@ export function toSubmissionPage(pageId: number, facts: Omit<FactsRow, 'page_id'
     ownerIsPro: facts.owner_is_pro ?? false,
     planVersion: Number(facts.plan_version ?? 0),
     version: Number(facts.version ?? 0),
+    ownerId: Number(facts.owner_id ?? 0),
+    ownerHasHooks: facts.owner_has_hooks ?? false,
   };
 }

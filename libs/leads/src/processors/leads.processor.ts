@@ -1,7 +1,7 @@
 import { Processor } from '@nestjs/bullmq';
 import { QUEUE_SETTINGS, QueueName } from '@plink/contracts';
 import { ContractWorker, type JobHandlers } from '@plink/queue';
-import { ApplyOwnerPlanService, ApplyPageChangeService } from '../page-facts/apply-page-change';
+import { ApplyOwnerHooksService, ApplyOwnerPlanService, ApplyPageChangeService } from '../page-facts/apply-page-change';
 import { OptInSweepService } from '../double-opt-in/opt-in-sweep.service';
 import { DeletePageContactsService } from '../use-cases/delete-page-contacts.service';
 import { DeletePageLeadsService } from '../use-cases/delete-page-leads.service';
@@ -20,6 +20,7 @@ export class LeadsProcessor extends ContractWorker<QueueName.Leads> {
     },
     'page.changed': (payload) => this.applyPageChange.execute(payload),
     'plan.changed': (payload) => this.applyOwnerPlan.execute(payload),
+    'hooks.changed': (payload) => this.applyOwnerHooks.execute(payload),
     'leads.opt-in-sweep': async () => {
       await this.optInSweep.execute();
     },
@@ -30,6 +31,7 @@ export class LeadsProcessor extends ContractWorker<QueueName.Leads> {
     private readonly deleteContacts: DeletePageContactsService,
     private readonly applyPageChange: ApplyPageChangeService,
     private readonly applyOwnerPlan: ApplyOwnerPlanService,
+    private readonly applyOwnerHooks: ApplyOwnerHooksService,
     private readonly optInSweep: OptInSweepService,
   ) {
     super();

@@ -6,7 +6,7 @@ import { QueueName, type DeliveryEmailFacts, type EventPayload, type PageFacts, 
 import { makePublicPageDto } from '@plink/contracts/testing';
 import { PlatformModule, createHttpApp, createWorkerContext } from '@plink/platform';
 import { JobQueue, Outbox } from '@plink/queue';
-import { SessionLookup } from '@plink/http';
+import { ApiTokenLookup, SessionLookup } from '@plink/http';
 import { loadConfig, type AppConfig } from '@plink/config';
 import { FormTokens } from '@plink/crypto';
 import { withOrmContext } from '@plink/data';
@@ -218,11 +218,13 @@ export class LeadsTestApp {
     @Module({
       providers: [
         { provide: SessionLookup, useValue: t.signIns },
+        // The /api/v1 calls (API tokens) are tested through the gateway, where identity answers this port.
+        { provide: ApiTokenLookup, useValue: { verify: () => Promise.resolve(null) } },
         { provide: OwnedPagesReader, useValue: t.pages.ownedPages },
         { provide: PageFactsFallback, useValue: t.pages.fallback },
         { provide: PageVisitsReader, useValue: t.pages.visitsReader },
       ],
-      exports: [SessionLookup, OwnedPagesReader, PageFactsFallback, PageVisitsReader],
+      exports: [SessionLookup, ApiTokenLookup, OwnedPagesReader, PageFactsFallback, PageVisitsReader],
     })
     class GatewayStandInModule {}
 

@@ -12,7 +12,7 @@ import { BlockedCounter } from '../shield/blocked-counter';
 import { FloodWatch } from '../shield/flood-watch';
 import { EmailDomainCheck } from '../shield/email-domains';
 import { ExpiredFormToken, FormTokenVerifier } from '../shield/form-token-check';
-import { sendsWebhook, type SubmissionPage } from '../page-facts/page-facts.repository';
+import { sendsToHooks, sendsWebhook, type SubmissionPage } from '../page-facts/page-facts.repository';
 import { SubmissionPages } from '../page-facts/submission-pages';
 import { fileDeliveryOf, webhookDeliveryOf } from './lead-jobs';
 import { DoubleOptInService } from '../double-opt-in/double-opt-in.service';
@@ -109,6 +109,21 @@ export class CaptureLeadService {
     return answer;
   }
 
+  /**
+   * A lead sent by the owner's automation tool (`POST /api/v1/pages/{id}/leads`): stored as the form stores one
+   * (the same statement, file e-mail, webhook and hooks; a double opt-in page e-mails the confirmation link),
+   * without the form's bot checks, which judge a browser. False when the address was already a lead of the page
+   * (nothing is sent again). The evidence records the consent text the page shows, not the tool's address.
+   */
+  async captureFromApi(page: SubmissionPage, email: string, consent: boolean): Promise<boolean> {
+    if (page.paused) throw new NotFoundException({ message: LeadMessages.pagePaused });
+    const { evidence, consentText } = evidenceOf(page.public, { ip: '' }, { ...this.config, leadEvidence: 'minimal' });
+    if (consentText !== null && evidence.consentVersion) await this.consentTexts.ensure(evidence.consentVersion, consentText);
+    // No visit: no referrer or campaign; the device class is not known (stored as null).
+    const source = { referrer: null, ref: null, source: null, utmSource: null, utmMedium: null, utmCampaign: null, device: null } as unknown as VisitSource;
+    return this.store(page, email, consent ? new Date() : null, evidence, source, false);
+  }
+
   /** The form token of the form re-drawn after a refused no-JavaScript post (see FormTokenVerifier.forRedraw). */
   tokenForRedraw(pageId: number, submitted: unknown): string {
     return this.formTokens.forRedraw(submitted, pageId);
@@ -171,10 +186,13 @@ export class CaptureLeadService {
    * due is decided here: the lead is new and the page has a file, or its webhook on and its owner on Pro in
    * the plan version this capture read (kept on the lead: the plan in force for it).
    */
-  private async store(page: SubmissionPage, email: string, consentAt: Date | null, evidence: LeadEvidence, source: VisitSource): Promise<void> {
+  private async store(page: SubmissionPage, email: string, consentAt: Date | null, evidence: LeadEvidence, source: VisitSource, repeatSends = true): Promise<boolean> {
     // A double opt-in page keeps the lead pending and e-mails the confirmation link instead (DoubleOptInService);
     // so does a page under attack (FloodWatch), whatever its own setting.
-    if (page.public.doubleOptIn || this.flood.underAttack(page.id)) return this.optIn.signUp(page, email, consentAt, evidence, source);
+    if (page.public.doubleOptIn || this.flood.underAttack(page.id)) {
+      await this.optIn.signUp(page, email, consentAt, evidence, source);
+      return true;
+    }
     const jobs: DeferredJob[] = [];
     if (page.fileUrl) {
       jobs.push({
@@ -191,6 +209,15 @@ export class CaptureLeadService {
         timeField: 'createdAt',
       });
     }
+    // The owner's hook subscriptions (known from the same read as the page: no query when there are none).
+    if (sendsToHooks(page)) {
+      jobs.push({
+        name: 'hook.deliver',
+        payload: { ...webhookDeliveryOf(page, email, consentAt, this.config.publicOrigin, source), ownerId: page.ownerId },
+        idField: 'leadId',
+        timeField: 'createdAt',
+      });
+    }
     const id = await this.leads.store({
       pageId: page.id,
       email,
@@ -202,7 +229,8 @@ export class CaptureLeadService {
       source,
     });
     // The address was already a lead of the page: its file again, or its confirmation link again (throttled).
-    if (id === null) await this.optIn.signedUpAgain(page, email);
+    if (id === null && repeatSends) await this.optIn.signedUpAgain(page, email);
+    return id !== null;
   }
 }
 

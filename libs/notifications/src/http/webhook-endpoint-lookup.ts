@@ -24,4 +24,7 @@ export interface OwnedWebhookEndpoint {
 export abstract class WebhookEndpointLookup {
   /** The page's endpoint, or null when there is no such page. */
   abstract findWebhookTarget(pageId: number): Promise<OwnedWebhookEndpoint | null>;
+
+  /** The user's page of this id (a hook subscribed to one page), or null when it is not theirs or not there. */
+  abstract findOwned(pageId: number, userId: number): Promise<{ id: number } | null>;
 }

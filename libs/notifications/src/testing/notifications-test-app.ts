@@ -17,7 +17,7 @@ import {
 import { seal } from '@plink/crypto';
 import { PlatformModule, createHttpApp, createWorkerContext } from '@plink/platform';
 import { JobQueue, Outbox } from '@plink/queue';
-import { SessionLookup } from '@plink/http';
+import { ApiTokenLookup, SessionLookup } from '@plink/http';
 import { loadConfig, type AppConfig } from '@plink/config';
 import { TestClient, TestSignIns, createTestEnvironment, type TestEnvironment, listenOnLoopback } from '@plink/testing';
 import { NotificationsWorkerModule, WebhooksHttpModule } from '../notifications.module';
@@ -109,6 +109,11 @@ export class TestPages extends WebhookEndpointLookup {
 
   get(pageId: number): TestPage {
     return this.pages.get(pageId)!;
+  }
+
+  findOwned(pageId: number, userId: number): Promise<{ id: number } | null> {
+    const page = this.pages.get(pageId);
+    return Promise.resolve(page && !page.deleted && page.ownerId === userId ? { id: page.id } : null);
   }
 
   /**
@@ -233,9 +238,11 @@ export class NotificationsTestApp {
     @Module({
       providers: [
         { provide: SessionLookup, useValue: t.signIns },
+        // The /api/v1 calls (API tokens) are tested through the gateway, where identity answers this port.
+        { provide: ApiTokenLookup, useValue: { verify: () => Promise.resolve(null) } },
         { provide: WebhookEndpointLookup, useValue: t.pages },
       ],
-      exports: [SessionLookup, WebhookEndpointLookup],
+      exports: [SessionLookup, ApiTokenLookup, WebhookEndpointLookup],
     })
     class GatewayStandInModule {}
 

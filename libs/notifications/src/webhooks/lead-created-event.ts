@@ -1,4 +1,4 @@
-import type { LeadCreatedEvent, LeadCreatedSource } from '@plink/contracts';
+import { leadCreatedData, type LeadCreatedEvent, type LeadCreatedSource } from '@plink/contracts';
 
 export interface EventLead {
   id: number;
@@ -29,14 +29,8 @@ export function leadCreatedBody(lead: EventLead, page: EventPage, options: { tes
     type: 'lead.created',
     timestamp: (options.at ?? new Date()).toISOString(),
     ...(options.test ? { test: true as const } : {}),
-    data: {
-      id: lead.id,
-      email: lead.email,
-      createdAt: lead.createdAt.toISOString(),
-      consentAt: lead.consentAt ? lead.consentAt.toISOString() : null,
-      page: { id: page.pageId, slug: page.slug, title: page.title, url: page.pageUrl },
-      source: lead.source ?? NO_SOURCE,
-    },
+    // The same builder as the API's leads (GET /api/v1/leads), so both have the same keys.
+    data: leadCreatedData({ ...lead, source: lead.source ?? NO_SOURCE }, { id: page.pageId, slug: page.slug, title: page.title, url: page.pageUrl }),
   };
   return JSON.stringify(event);
 }

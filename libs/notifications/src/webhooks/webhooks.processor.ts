@@ -4,6 +4,7 @@ import { QUEUE_SETTINGS, QueueName } from '@plink/contracts';
 import { APP_CONFIG, type AppConfig } from '@plink/config';
 import { ContractWorker, type JobHandlers } from '@plink/queue';
 import { getLogger } from '@plink/observability';
+import { HookDeliveryService } from '../hooks/hook-delivery.service';
 import { DeliverWebhookService } from './deliver-webhook.service';
 import { webhookBackoff } from './retry-schedule';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
@@ -25,10 +26,13 @@ export class WebhooksProcessor extends ContractWorker<QueueName.Webhooks> implem
     'webhook.deliver-many': (payload, job, token) => this.delivery.deliverLeads(payload.jobs, job, token),
     'webhook.redeliver': (payload, job, token) => this.delivery.redeliver(payload.messageId, job, token),
     'webhook-endpoint.changed': (payload) => this.endpoints.apply(payload),
+    'hook.deliver': (payload) => this.hooks.fanOut(payload),
+    'hook.send': (payload, job) => this.hooks.send(payload.messageId, job),
     'webhook.clean-log': async () => {
       const removed = await this.log.clean();
       const endpoints = await this.endpoints.clean();
-      getLogger().info({ removed, endpoints }, 'webhook log cleaned');
+      const hookMessages = await this.hooks.clean();
+      getLogger().info({ removed, endpoints, hookMessages }, 'webhook log cleaned');
     },
   };
 
@@ -36,6 +40,7 @@ export class WebhooksProcessor extends ContractWorker<QueueName.Webhooks> implem
     private readonly delivery: DeliverWebhookService,
     private readonly log: WebhookLogRepository,
     private readonly endpoints: WebhookEndpointsRepository,
+    private readonly hooks: HookDeliveryService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     super();

@@ -2,7 +2,7 @@ import { Global, Module, type INestApplicationContext } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
 import { PlatformModule, createHttpApp, createWorkerContext } from '@plink/platform';
-import { SessionLookup, SpaShell, serveUploads } from '@plink/http';
+import { ApiTokenLookup, SessionLookup, SpaShell, serveUploads } from '@plink/http';
 import { Storage } from '@plink/storage';
 import { loadConfig, type AppConfig } from '@plink/config';
 import { TestClient, TestSignIns, createTestEnvironment, type TestEnvironment, listenOnLoopback } from '@plink/testing';
@@ -124,8 +124,10 @@ async function buildGatewayStandIn(config: AppConfig, conversions: ConversionsRe
       { provide: ConversionsReader, useValue: conversions },
       { provide: SpaShell, useValue: { html: () => SPA_SHELL_HTML, htmlFor: () => SPA_SHELL_HTML } },
       { provide: SessionLookup, useValue: signIns },
+      // The /api/v1 calls (API tokens) are tested through the gateway, where identity answers this port.
+      { provide: ApiTokenLookup, useValue: { verify: () => Promise.resolve(null) } },
     ],
-    exports: [ConversionsReader, SpaShell, SessionLookup],
+    exports: [ConversionsReader, SpaShell, SessionLookup, ApiTokenLookup],
   })
   class GatewayStandInModule {}
 

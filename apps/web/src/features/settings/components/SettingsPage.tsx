@@ -1,5 +1,6 @@
 import { Container, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useSearchParams } from 'react-router-dom';
+import { ApiTokensCard, AutomationsCard } from '../../automation';
 import { SubscriptionPanel } from '../../billing';
 import { ChangeEmailForm } from './ChangeEmailForm';
 import { ChangePasswordForm } from './ChangePasswordForm';
@@ -41,6 +42,8 @@ export function SettingsPage() {
             <ChangeEmailForm />
             <ChangeUsernameForm />
             <ChangePasswordForm />
+            <ApiTokensCard />
+            <AutomationsCard />
             <SupportCard />
           </Stack>
         </Tabs.Panel>

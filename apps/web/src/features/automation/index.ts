@@ -1,0 +1,2 @@
+export { ApiTokensCard } from './components/ApiTokensCard';
+export { AutomationsCard } from './components/AutomationsCard';
