@@ -68,6 +68,8 @@ function depConstraints(forTests) {
     { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:service', 'type:platform', 'type:contracts', 'type:ui', ...testing] },
     // Browser journeys and benchmarks are test code through and through.
     { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:testing', 'type:contracts'] },
+    // The Zapier, Make and n8n apps: stand-alone packages published to those tools; only their tests use Plink's code.
+    { sourceTag: 'type:integration', onlyDependOnLibsWithTags: [...testing] },
     // The deploy checks read the apps' settings (the config schema) to hold the deploy files to them.
     { sourceTag: 'type:deploy', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', ...testing] },
   ];

@@ -10,3 +10,4 @@ export * from './raw-http';
 export * from './webhook-receiver';
 export * from './polling';
 export * from './npm-start';
+export * from './running-plink';
