@@ -35,7 +35,7 @@ describe('CSRF defence and bad input', () => {
       .getHttpAdapter()
       .getInstance()
       .inject({ method: 'POST', url: path, headers: { host: new URL(PUBLIC_ORIGIN).host, ...init.headers }, payload: init.body });
-    return { status: res.statusCode, text: async () => res.body, json: async () => res.json() as unknown };
+    return { status: res.statusCode, location: res.headers.location, text: async () => res.body, json: async () => res.json() as unknown };
   };
   const pageCount = async () => Number((await db.query('select count(*) from pages.pages')).rows[0].count);
   const leadCount = async () => Number((await db.query('select count(*) from leads.leads')).rows[0].count);
@@ -174,11 +174,13 @@ describe('CSRF defence and bad input', () => {
         body: `email=${encodeURIComponent(plain)}`,
       });
       expect(posted.status).toBe(303);
+      expect(posted.location).toBe(`/p/${page.slug}?submitted=confirm`);
       const markedPost = await publicForm(`/${page.slug}`, {
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: `email=${encodeURIComponent(marked)}&embed=html`,
       });
       expect(markedPost.status).toBe(303);
+      expect(markedPost.location).toBe(`/${page.slug}?submitted=confirm`);
       const rows = await db.query<{ email: string; status: string; utm_source: string | null; referrer: string | null }>(
         'select email, status, utm_source, referrer from leads.leads where page_id = $1 and email = any($2) order by email',
         [page.id, [scripted, plain, marked]],
