@@ -7,7 +7,7 @@ import { DeletePageLeadsService } from './delete-page-leads.service';
 /**
  * A page owner deleted their account (identity's 'user.deleted'): every lead, counter and submission count of
  * the pages the read model knows as theirs (their consent evidence and confirmation links go with the leads),
- * those pages' facts (tombstones too: they name the owner) and the owner's plan. The pages service also has
+ * those pages' facts (tombstones too: they name the owner), the owner's plan and their count of hooks. The pages service also has
  * each page's leads removed ('leads.delete-for-page'), for pages this copy never heard of; both are safe to
  * repeat, in any order. The consent texts are shared by every page that showed the same words: kept.
  */
@@ -28,6 +28,7 @@ export class LeadsOwnerDeletedService {
     await this.em.fork().transactional(async (tx) => {
       await tx.execute('delete from leads.page_facts where owner_id = ?', [userId]);
       await tx.execute('delete from leads.owner_plans where owner_id = ?', [userId]);
+      await tx.execute('delete from leads.owner_hooks where owner_id = ?', [userId]);
     });
     const slugs = pages.map((page) => page.slug).filter((slug): slug is string => !!slug);
     if (slugs.length > 0) await this.changes.publish(slugs);

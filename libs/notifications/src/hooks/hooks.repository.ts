@@ -92,6 +92,31 @@ export class HooksRepository {
     if (!removed) throw new NotFoundException({ message: ApiTokenMessages.hookNotFound });
   }
 
+  /**
+   * The user deleted their account ('user.deleted'): every hook subscription with its deliveries, and the user's
+   * version row; answers how many hooks went. Nothing is announced: the leads service drops its count of the
+   * owner's hooks on the same event. Safe to repeat.
+   */
+  async removeOwner(userId: number): Promise<number> {
+    return this.em.fork().transactional(async (tx) => {
+      const removed: unknown[] = await tx.execute('delete from notifications.hooks where user_id = ? returning id', [userId]);
+      await tx.execute('delete from notifications.hook_messages where user_id = ?', [userId]);
+      await tx.execute('delete from notifications.hook_versions where user_id = ?', [userId]);
+      return removed.length;
+    });
+  }
+
+  /**
+   * A creator deleted some leads ('leads.deleted'): their hook deliveries go, so one not made yet is never made
+   * (a delivery whose message is gone sends nothing). Answers how many went.
+   */
+  async eraseLeads(pageId: number, leadIds: number[]): Promise<number> {
+    const removed: unknown[] = await this.em
+      .fork()
+      .execute('delete from notifications.hook_messages where page_id = ? and lead_id = any(?::int[]) returning id', [pageId, `{${leadIds.map((id) => Math.trunc(id)).join(',')}}`]);
+    return removed.length;
+  }
+
   /** A target answered 410 Gone: its subscription ends at once. */
   async removeGone(hookId: number): Promise<void> {
     await this.em.transactional(async (tx) => {

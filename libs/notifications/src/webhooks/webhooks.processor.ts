@@ -30,11 +30,13 @@ export class WebhooksProcessor extends ContractWorker<QueueName.Webhooks> implem
     'hook.send': (payload, job) => this.hooks.send(payload.messageId, job),
     'leads.deleted': async (payload) => {
       const messages = await this.log.eraseLeads(payload.pageId, payload.leadIds);
-      getLogger().info({ pageId: payload.pageId, leads: payload.leadIds.length, messages }, 'deleted leads: their deliveries dropped');
+      const hookMessages = await this.hooks.eraseLeads(payload.pageId, payload.leadIds);
+      getLogger().info({ pageId: payload.pageId, leads: payload.leadIds.length, messages, hookMessages }, 'deleted leads: their deliveries dropped');
     },
     'user.deleted': async (payload) => {
       const endpoints = await this.endpoints.removeOwner(payload.userId);
-      getLogger().info({ userId: payload.userId, endpoints }, 'account deleted: webhook endpoints and logs removed');
+      const hooks = await this.hooks.removeOwner(payload.userId);
+      getLogger().info({ userId: payload.userId, endpoints, hooks }, 'account deleted: webhook endpoints, hook subscriptions and logs removed');
     },
     'webhook.clean-log': async () => {
       const removed = await this.log.clean();
