@@ -165,8 +165,9 @@ test('the form embedded on another site: inline, popup, slide-in and plain HTML,
       await tab.getByRole('textbox', { name: 'Email address' }).fill(`html.${kind}.${tag}@example.com`);
       await tab.getByRole('checkbox', { name: /I agree to the/ }).check();
       await tab.getByRole('button', { name: 'Subscribe' }).click();
-      await expect(tab).toHaveURL(`${publicOrigin}/${slug}?submitted=1`);
+      await expect(tab).toHaveURL(`${publicOrigin}/${slug}?submitted=confirm`);
       await expect(tab.getByRole('heading', { name: 'Welcome aboard' })).toBeVisible();
+      await expect(tab.getByText('Check your inbox to confirm your e-mail.')).toBeVisible();
       await smtp.waitFor((m) => m.to.includes(`html.${kind}.${tag}@example.com`) && /confirm/i.test(m.subject), 20_000);
       await context.close();
     });

@@ -29,7 +29,7 @@ function formPostDoc(path: string) {
   return {
     summary: `A landing page's form at \`${path}\`, posted without JavaScript`,
     description:
-      'Urlencoded `email`, `consent`, `website` (the honeypot) and `formToken` (the form\'s hidden token), as `POST /api/page/{slug}/submit` takes them. Success, and a refusal of the bot shield, redirect (303) to the page with `?submitted=1`; a refused submission answers the page again (HTML) with the message under the form; an expired token (409) the form again with a fresh one and \'Please press Subscribe again.\'.',
+      'Urlencoded `email`, `consent`, `website` (the honeypot) and `formToken` (the form\'s hidden token), as `POST /api/page/{slug}/submit` takes them. Success, and a refusal of the bot shield, redirect (303) to the page with `?submitted=1` (`?submitted=confirm`, the thank-you asking to confirm by e-mail, for the plain form embedded on another site: hidden `embed=html` or an Origin of another site, no token needed, always confirmed by e-mail); a refused submission answers the page again (HTML) with the message under the form; an expired token (409) the form again with a fresh one and \'Please press Subscribe again.\'.',
     ok: { status: 303, description: 'See other: the thank-you state of the page', headers: { Location: `${path}?submitted=1` } },
     errors: {
       400: [LeadMessages.invalidEmail, LeadMessages.consentRequired, LeadMessages.throwawayDomain, LeadMessages.domainWithoutMail],
@@ -109,8 +109,9 @@ export class LeadFormController {
         .send(renderPausedDocument(this.config.appOrigin));
       return;
     }
+    const context = this.contextOf(request, body);
     try {
-      await this.capture.execute(page, body ?? {}, request.ip, request.headers['user-agent'], this.contextOf(request, body));
+      await this.capture.execute(page, body ?? {}, request.ip, request.headers['user-agent'], context);
     } catch (err) {
       if (err instanceof ExpiredFormToken) {
         // A tab left open for hours: the form again, the e-mail kept, with a fresh token.
@@ -128,7 +129,9 @@ export class LeadFormController {
       void reply.status(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(document.html);
       return;
     }
-    void reply.header('cache-control', 'no-store').redirect(`${path}?submitted=1`, 303);
+    // The plain form on another site is confirmed by e-mail: its thank-you says so (`?submitted=confirm`).
+    const submitted = context.embed?.form === 'html' ? 'confirm' : '1';
+    void reply.header('cache-control', 'no-store').redirect(`${path}?submitted=${submitted}`, 303);
   }
 
   /**

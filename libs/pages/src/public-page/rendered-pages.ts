@@ -8,20 +8,26 @@ import {
   type CreatorCodeIsolation,
 } from '@plink/page-render';
 import { APP_CONFIG, type AppConfig } from '@plink/config';
+import { shownThankYouSubtext } from '@plink/contracts';
 import { FormTokens } from '@plink/crypto';
 import { PrecompressedDocument, publicPageBaseHeaders } from '@plink/http';
 import { TtlCache } from '@plink/redis';
 import { PageChanges } from '../cache/page-changes';
 import { PagesDirectory } from '../directory/pages-directory';
 
-export type PageState = 'form' | 'thank-you';
+/** `confirm`: the thank-you state telling the visitor to confirm by e-mail (a plain form posted from another site). */
+export type PageState = 'form' | 'thank-you' | 'confirm';
 
-/** The state a visitor's address asks for: `?submitted=1` (once) is the thank-you answer, anything else the form. */
+/**
+ * The state a visitor's address asks for: `?submitted=1` (once) is the thank-you answer, `?submitted=confirm` the
+ * thank-you answer that asks to confirm by e-mail, anything else the form.
+ */
 export function pageStateOf(url: string): PageState {
   const query = url.indexOf('?');
   if (query === -1) return 'form';
   const submitted = new URLSearchParams(url.slice(query + 1)).getAll('submitted');
-  return submitted.length === 1 && submitted[0] === '1' ? 'thank-you' : 'form';
+  if (submitted.length !== 1) return 'form';
+  return submitted[0] === '1' ? 'thank-you' : submitted[0] === 'confirm' ? 'confirm' : 'form';
 }
 
 /** The cache key of a page in a state (slugs match in any case). */
@@ -51,7 +57,7 @@ export interface RenderedPage {
 /** Same bound as the directory's: page changes drop entries at once; this bounds owner changes. */
 const TTL_MS = 60_000;
 const MAX_ENTRIES = 5_000;
-const STATES: PageState[] = ['form', 'thank-you'];
+const STATES: PageState[] = ['form', 'thank-you', 'confirm'];
 
 /**
  * How often a cached page's form token is renewed (per-interval tokens): every visitor within one interval gets
@@ -154,8 +160,11 @@ export class RenderedPages {
       return notice;
     }
     // Canonical and sharing URLs name the landing pages' own host.
-    const document = renderPublicPage(page.public, {
-      state,
+    // The confirm state is the thank-you state with the double opt-in's words (unless the creator wrote their own).
+    const shown =
+      state === 'confirm' ? { ...page.public, thankYouSubtext: shownThankYouSubtext({ doubleOptIn: true, thankYouSubtext: page.public.thankYouSubtext }) } : page.public;
+    const document = renderPublicPage(shown, {
+      state: state === 'confirm' ? 'thank-you' : state,
       canonicalUrl: `${this.config.publicOrigin}/${page.slug}`,
       appOrigin: this.config.publicOrigin,
       isolation: this.isolation,
