@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { CommonMessages, LeadMessages, notAllowedCharactersMessage, type PageDto } from '@plink/contracts';
+import { CommonMessages, ConfirmTexts, LeadMessages, notAllowedCharactersMessage, type PageDto } from '@plink/contracts';
 import { FormTokens } from '@plink/crypto';
 import { SESSION_COOKIE } from '@plink/identity';
 import { TEST_SESSION_SECRET } from '@plink/testing';
@@ -174,7 +174,14 @@ describe('CSRF defence and bad input', () => {
         body: `email=${encodeURIComponent(plain)}`,
       });
       expect(posted.status).toBe(303);
+      // The visitor is told to confirm by e-mail (the page itself does not ask to).
       expect(posted.location).toBe(`/p/${page.slug}?submitted=confirm`);
+      const thanks = await gateway.app
+        .getHttpAdapter()
+        .getInstance()
+        .inject({ method: 'GET', url: `/${page.slug}?submitted=confirm`, headers: { host: new URL(PUBLIC_ORIGIN).host } });
+      expect(thanks.statusCode).toBe(200);
+      expect(thanks.body).toContain(ConfirmTexts.thankYouSubtext);
       const markedPost = await publicForm(`/${page.slug}`, {
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: `email=${encodeURIComponent(marked)}&embed=html`,

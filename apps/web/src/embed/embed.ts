@@ -72,7 +72,7 @@ function start(tag: HTMLScriptElement): void {
 
     const fail = (message: string, field?: HTMLElement) => {
       error.textContent = message;
-      email.removeAttribute('aria-invalid');
+      for (const el of [email, agree]) el?.removeAttribute('aria-invalid');
       if (field) {
         field.setAttribute('aria-invalid', 'true');
         field.setAttribute('aria-describedby', 'e');

@@ -30,7 +30,7 @@ function formPostDoc(path: string) {
   return {
     summary: `A landing page's form at \`${path}\`, posted without JavaScript`,
     description:
-      'Urlencoded `email`, `consent`, `website` (the honeypot) and `formToken` (the form\'s hidden token), as `POST /api/page/{slug}/submit` takes them. Success, and a refusal of the bot shield, redirect (303) to the page with `?submitted=1` (`?submitted=confirm` while the page is under attack and sign-ups wait for their e-mail confirmation); a refused submission answers the page again (HTML) with the message under the form; an expired token (409) the form again with a fresh one and \'Please press Subscribe again.\'.',
+      'Urlencoded `email`, `consent`, `website` (the honeypot) and `formToken` (the form\'s hidden token), as `POST /api/page/{slug}/submit` takes them. Success, and a refusal of the bot shield, redirect (303) to the page with `?submitted=1` (`?submitted=confirm` when the sign-up waits for its e-mail confirmation on a page that does not always ask for one: under attack, or the plain form from another site); a refused submission answers the page again (HTML) with the message under the form; an expired token (409) the form again with a fresh one and \'Please press Subscribe again.\'.',
     ok: { status: 303, description: 'See other: the thank-you state of the page', headers: { Location: `${path}?submitted=1` } },
     errors: {
       400: [LeadMessages.invalidEmail, LeadMessages.consentRequired, LeadMessages.throwawayDomain, LeadMessages.domainWithoutMail],

@@ -73,7 +73,12 @@ export class PublicPageController {
     errors: { 404: [NOT_FOUND_PAGE, 'the "This page is paused" page (HTML)'] },
   })
   // The reference lists parameters bottom-up: the decorator nearest the route first.
-  @ApiQuery({ name: 'submitted', required: false, schema: { type: 'string', enum: ['1', 'confirm'] }, description: 'Show the thank-you state (`confirm`: asking to confirm by e-mail)' })
+  @ApiQuery({
+    name: 'submitted',
+    required: false,
+    schema: { type: 'string', enum: ['1', 'confirm'] },
+    description: 'Show the thank-you state (`confirm`: asking to confirm by e-mail)',
+  })
   @ApiParam(SLUG_PARAM)
   @Get(':slug')
   @RouteConfig(VISITOR_PAGE)

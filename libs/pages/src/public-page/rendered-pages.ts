@@ -8,6 +8,7 @@ import {
   type CreatorCodeIsolation,
 } from '@plink/page-render';
 import { APP_CONFIG, type AppConfig } from '@plink/config';
+import { shownThankYouSubtext } from '@plink/contracts';
 import { FormTokens } from '@plink/crypto';
 import { shownThankYouSubtext } from '@plink/contracts';
 import { PrecompressedDocument, publicPageBaseHeaders } from '@plink/http';
@@ -17,7 +18,8 @@ import { PagesDirectory } from '../directory/pages-directory';
 
 /**
  * `confirm` is the thank-you answer of a sign-up kept pending for its e-mail confirmation on a page that does
- * not always ask for one (while it is under attack): the page's thank-you with the confirm-by-e-mail subtext.
+ * not always ask for one (while it is under attack, or from its plain form pasted on another site): the page's
+ * thank-you with the confirm-by-e-mail subtext.
  */
 export type PageState = 'form' | 'thank-you' | 'confirm';
 
@@ -163,9 +165,11 @@ export class RenderedPages {
       return notice;
     }
     // Canonical and sharing URLs name the landing pages' own host.
-    const shown = state === 'confirm' ? { ...page.public, thankYouSubtext: shownThankYouSubtext({ doubleOptIn: true, thankYouSubtext: page.public.thankYouSubtext }) } : page.public;
+    // The confirm state is the thank-you state with the double opt-in's words (unless the creator wrote their own).
+    const shown =
+      state === 'confirm' ? { ...page.public, thankYouSubtext: shownThankYouSubtext({ doubleOptIn: true, thankYouSubtext: page.public.thankYouSubtext }) } : page.public;
     const document = renderPublicPage(shown, {
-      state: state === 'form' ? 'form' : 'thank-you',
+      state: state === 'confirm' ? 'thank-you' : state,
       canonicalUrl: `${this.config.publicOrigin}/${page.slug}`,
       appOrigin: this.config.publicOrigin,
       isolation: this.isolation,
