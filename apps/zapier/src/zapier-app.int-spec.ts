@@ -118,6 +118,19 @@ describe('the Zapier app against a running Plink', () => {
     expect(receiver.on(path)).toHaveLength(1);
   });
 
+  it('New Lead: when Zapier answers 410 Gone (the Zap was deleted without unsubscribing), Plink drops the subscription', async () => {
+    const targetUrl = `${receiver.origin}/zapier/hooks/standard/123/gone`;
+    const path = new URL(targetUrl).pathname;
+    receiver.answer(path, { status: 410, body: 'gone' });
+    await appTester(App.triggers.new_lead.operation.performSubscribe, { authData: auth(pro), targetUrl, inputData: {} });
+    await appTester(App.creates.create_lead.operation.perform, { authData: auth(pro), inputData: { page_id: String(pro.page.id), email: 'gone@example.org' } });
+    const hooksFor = async () =>
+      (await (await fetch(`${plink.origin}/api/v1/hooks?target_url=${encodeURIComponent(targetUrl)}`, { headers: { authorization: `Bearer ${pro.token}` } })).json()) as unknown[];
+    expect(await hooksFor()).toHaveLength(1);
+    await eventually(async () => receiver.on(path).length === 1, 20_000);
+    await eventually(async () => (await hooksFor()).length === 0, 10_000);
+  });
+
   it('New Lead on Free: turning the Zap on fails with Plink’s reason', async () => {
     await expect(
       appTester(App.triggers.new_lead.operation.performSubscribe, { authData: auth(free), targetUrl: `${receiver.origin}/free`, inputData: {} }),
