@@ -71,6 +71,11 @@ describe('leads, across the services', () => {
     expect(await submit(newSlug, { email: 'after@example.com', consent: true })).toMatchObject({ status: 200, body: { thankYouHeadline: 'Welcome aboard' } });
     expect((await pro.browser.request('DELETE', `/api/pages/${page.id}`)).status).toBe(200);
     expect((await submit(newSlug, { email: 'gone@example.com', consent: true })).status).toBe(404);
+    // In the Trash its leads stay; restored, it takes sign-ups again at once, with them.
+    expect(await leadCount(page.id)).toBe(2);
+    expect((await pro.browser.post(`/api/pages/${page.id}/restore`)).status).toBe(200);
+    expect(await submit(newSlug, { email: 'back@example.com', consent: true })).toMatchObject({ status: 200, body: { thankYouHeadline: 'Welcome aboard' } });
+    expect(await leadCount(page.id)).toBe(3);
   });
 
   it("shows the views pages counted in the stats, and the conversions leads counted in the pages calls; a deleted page's leads go", async () => {

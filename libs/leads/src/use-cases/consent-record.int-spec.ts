@@ -121,6 +121,17 @@ describe('leads: consent record (LEAD_EVIDENCE=full, behind one trusted proxy)',
     expect(versions.rows).toEqual([{ consent_version: SHOWN_VERSION }]);
   });
 
+  it("records the creator's own terms when the page names them: their name in the text, their policy as the link", async () => {
+    const page = await t.createPage(owner, { privacyPolicyUrl: 'https://ann.example/privacy', controllerName: 'Ann Adams Studio' });
+    await t.submit(page.slug, { email: 'terms@example.com', consent: true });
+    const leadId = await t.leadId(page.id, 'terms@example.com');
+    const text = 'I agree to the privacy policy of Ann Adams Studio';
+    const record = (await owner.client.get(`/api/pages/${page.id}/leads/${leadId}/consent`)).body;
+    expect(record).toMatchObject({ consentShown: true, consentText: text, privacyUrl: 'https://ann.example/privacy' });
+    expect(record.consentVersion).toBe(createHash('sha256').update(text, 'utf8').digest('hex'));
+    expect(text).toBe(consentStatement({ hidePrivacyPolicyCheckbox: false, privacyPolicyUrl: 'https://ann.example/privacy', controllerName: 'Ann Adams Studio' })!.text);
+  });
+
   it('answers the record to the page’s owner, and the same 404 to anyone else or for a lead the page does not have', async () => {
     const page = await t.createPage(owner);
     const visitor = t.client({ 'x-forwarded-for': '192.0.2.10', 'user-agent': 'Record/2.0' });
