@@ -10,7 +10,6 @@ import {
 import { APP_CONFIG, type AppConfig } from '@plink/config';
 import { shownThankYouSubtext } from '@plink/contracts';
 import { FormTokens } from '@plink/crypto';
-import { shownThankYouSubtext } from '@plink/contracts';
 import { PrecompressedDocument, publicPageBaseHeaders } from '@plink/http';
 import { TtlCache } from '@plink/redis';
 import { PageChanges } from '../cache/page-changes';
