@@ -278,6 +278,8 @@ async function main() {
     const db = new pg.Client({ connectionString: database.url });
     await db.connect();
     await db.query('update identity.users set is_verified = true, is_premium = true where id = $1', [registered.body.id]);
+    // The leads service's copy of the plan (billing's plan.changed), which decides whether a lead goes to webhooks.
+    await db.query('insert into leads.owner_plans (owner_id, is_pro, version) values ($1, true, 1) on conflict do nothing', [registered.body.id]);
     await db.end();
     const { cookie } = await json('POST', `${origin}/api/login`, { email: who.email, password: who.password });
     const guide = await json(
@@ -550,6 +552,7 @@ async function main() {
       const db = new pg.Client({ connectionString: database.url });
       await db.connect();
       await db.query('update identity.users set is_verified = true, is_premium = true where id = $1', [registered.body.id]);
+      await db.query('insert into leads.owner_plans (owner_id, is_pro, version) values ($1, true, 1) on conflict do nothing', [registered.body.id]);
       await db.end();
       const otherCookie = (await json('POST', `${origin}/api/login`, { email: other.email, password: other.password })).cookie;
       await json('POST', `${origin}/api/pages`, { slug: 'bench-hanging', title: 'Hanging', webhookUrl: mute.url }, cookie);

@@ -243,6 +243,23 @@ describe('/api/v1 with API tokens', () => {
     expect(receiver.on('/zap-two')).toHaveLength(2);
   });
 
+  it('retries a failing target on the webhook schedule, with the same webhook-id, until it answers', async () => {
+    const ann = await creator();
+    const p = await page(ann);
+    receiver.answer('/flaky', { status: 503 });
+    const hook = await call(ann.token, 'POST', '/api/v1/hooks', { event: 'lead.created', target_url: `${receiver.origin}/flaky` });
+    await call(ann.token, 'POST', `/api/v1/pages/${p.id}/leads`, { email: 'retried@example.com' });
+    // The first retry comes 5 s (±10 %) after the failed attempt.
+    await eventually(async () => receiver.on('/flaky').length >= 2, 15_000);
+    const [first, second] = receiver.on('/flaky');
+    expect(second.at - first.at).toBeGreaterThanOrEqual(4_000);
+    expect(second.headers['webhook-id']).toBe(first.headers['webhook-id']);
+    expect(verified(second, hook.body.secret).data.email).toBe('retried@example.com');
+    const delivery = (await ann.browser.get('/api/hooks')).body[0].deliveries[0];
+    await eventually(async () => (await ann.browser.get('/api/hooks')).body[0].deliveries[0].status === 'delivered');
+    expect(delivery.attempts[0].status).toBe(503);
+  }, 30_000);
+
   it('ends a subscription whose target answers 410 Gone after that one attempt', async () => {
     const ann = await creator();
     const p = await page(ann);

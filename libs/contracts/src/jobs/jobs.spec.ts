@@ -28,7 +28,19 @@ describe('job contracts', () => {
   });
 
   it('puts every webhook job on the webhooks queue, served by the notifications service, with the endpoint copy', () => {
-    expect(jobsOfQueue(QueueName.Webhooks).sort()).toEqual(['leads.deleted', 'user.deleted', 'webhook-endpoint.changed', 'webhook.clean-log', 'webhook.deliver', 'webhook.deliver-many', 'webhook.redeliver']);
+    expect(jobsOfQueue(QueueName.Webhooks).sort()).toEqual([
+      'hook.deliver',
+      'hook.deliver-many',
+      'hook.send',
+      'hook.send-many',
+      'leads.deleted',
+      'user.deleted',
+      'webhook-endpoint.changed',
+      'webhook.clean-log',
+      'webhook.deliver',
+      'webhook.deliver-many',
+      'webhook.redeliver',
+    ]);
     expect(QUEUE_OWNER[QueueName.Webhooks]).toBe('notifications');
     expect(QUEUE_SETTINGS[QueueName.Webhooks].backoffType).toBe('webhook-schedule');
     const redeliver = JOBS['webhook.redeliver'].schema;

@@ -51,6 +51,8 @@ const leadDeliverySchema = z.object({
 /** The most lead deliveries one `webhook.deliver-many` job carries. */
 export const WEBHOOK_DELIVERIES_PER_JOB = 50;
 
+const hookSendSchema = z.object({ v: z.literal(1), messageId: webhookMessageIdSchema });
+
 /** The payload of a job the outbox relay makes of several rows (see {@link RELAYED_TOGETHER}). */
 export interface RelayedGroup {
   v: 1;
@@ -407,10 +409,23 @@ export const JOBS = {
     queue: QueueName.Webhooks,
     schema: leadDeliverySchema.extend({ ownerId: id }),
   },
+  /** Several leads' `hook.deliver` jobs in one (relayed together, see {@link RELAYED_TOGETHER}): one fan-out transaction. */
+  'hook.deliver-many': {
+    queue: QueueName.Webhooks,
+    schema: relayedGroupOf(leadDeliverySchema.extend({ ownerId: id }), WEBHOOK_DELIVERIES_PER_JOB),
+  },
   /** One attempt of a hook's message (logged in notifications.hook_messages), retried on the webhook schedule. */
   'hook.send': {
     queue: QueueName.Webhooks,
-    schema: z.object({ v: z.literal(1), messageId: webhookMessageIdSchema }),
+    schema: hookSendSchema,
+  },
+  /**
+   * Several `hook.send` jobs in one (relayed together): their attempts go out side by side; the ones to be retried
+   * are retried together, no sooner than the latest any of them asked for, and the ones that ended are not sent again.
+   */
+  'hook.send-many': {
+    queue: QueueName.Webhooks,
+    schema: relayedGroupOf(hookSendSchema, WEBHOOK_DELIVERIES_PER_JOB),
   },
   /** Drop delivery logs older than 30 days or beyond the 100 newest of a page (a repeatable job). */
   'webhook.clean-log': {
@@ -432,6 +447,10 @@ export type JobName = keyof typeof JOBS;
  */
 export const RELAYED_TOGETHER: Partial<Record<JobName, { as: JobName; max: number }>> = {
   'webhook.deliver': { as: 'webhook.deliver-many', max: WEBHOOK_DELIVERIES_PER_JOB },
+  // Hook subscriptions: measured with `npm run bench` (hook run), one job per lead and per message cost the
+  // notifications process several times the page webhook's CPU per delivery.
+  'hook.deliver': { as: 'hook.deliver-many', max: WEBHOOK_DELIVERIES_PER_JOB },
+  'hook.send': { as: 'hook.send-many', max: WEBHOOK_DELIVERIES_PER_JOB },
 };
 type WorkPayload<N extends JobName> = z.infer<(typeof JOBS)[N]['schema']>;
 type WorkJobsOfQueue<Q extends QueueName> = {

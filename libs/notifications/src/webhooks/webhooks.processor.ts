@@ -26,8 +26,10 @@ export class WebhooksProcessor extends ContractWorker<QueueName.Webhooks> implem
     'webhook.deliver-many': (payload, job, token) => this.delivery.deliverLeads(payload.jobs, job, token),
     'webhook.redeliver': (payload, job, token) => this.delivery.redeliver(payload.messageId, job, token),
     'webhook-endpoint.changed': (payload) => this.endpoints.apply(payload),
-    'hook.deliver': (payload) => this.hooks.fanOut(payload),
-    'hook.send': (payload, job) => this.hooks.send(payload.messageId, job),
+    'hook.deliver': (payload) => this.hooks.fanOut([payload]),
+    'hook.deliver-many': (payload) => this.hooks.fanOut(payload.jobs.map((j) => j.payload)),
+    'hook.send': (payload, job) => this.hooks.send([payload.messageId], job),
+    'hook.send-many': (payload, job) => this.hooks.send(payload.jobs.map((j) => j.payload.messageId), job),
     'leads.deleted': async (payload) => {
       const messages = await this.log.eraseLeads(payload.pageId, payload.leadIds);
       const hookMessages = await this.hooks.eraseLeads(payload.pageId, payload.leadIds);
