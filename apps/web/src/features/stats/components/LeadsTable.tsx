@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ActionIcon, Button, Card, Checkbox, Group, Modal, Pagination, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Button, Card, Checkbox, Group, Modal, Pagination, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { errorText } from '../../../lib/api-client';
@@ -85,7 +85,7 @@ export function LeadsTable({ pageId }: { pageId: number }) {
           <Table striped aria-label="All leads" fz="sm">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th w={36}>
+                <Table.Th w={72}>
                   <Checkbox aria-label="Select all leads shown" checked={allSelected} onChange={toggleAll} disabled={shown.length === 0} />
                 </Table.Th>
                 <Table.Th>Email</Table.Th>
@@ -94,15 +94,12 @@ export function LeadsTable({ pageId }: { pageId: number }) {
                 <Table.Th>Referrer</Table.Th>
                 <Table.Th>Campaign</Table.Th>
                 <Table.Th>Device</Table.Th>
-                <Table.Th w={40}>
-                  <VisuallyHidden>Actions</VisuallyHidden>
-                </Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {leads.data?.leads.length === 0 ? (
                 <Table.Tr>
-                  <Table.Td colSpan={8}>
+                  <Table.Td colSpan={7}>
                     <Text c="dimmed" ta="center" py="md">
                       {debounced ? 'No lead matches this search.' : 'No leads yet.'}
                     </Text>
@@ -111,8 +108,14 @@ export function LeadsTable({ pageId }: { pageId: number }) {
               ) : (
                 leads.data?.leads.map((lead) => (
                   <Table.Tr key={lead.id}>
+                    {/* First, so a phone shows them without scrolling the table sideways. */}
                     <Table.Td>
-                      <Checkbox aria-label={`Select ${lead.email}`} checked={selected.has(lead.id)} onChange={() => toggle(lead.id)} />
+                      <Group gap={4} wrap="nowrap">
+                        <Checkbox aria-label={`Select ${lead.email}`} checked={selected.has(lead.id)} onChange={() => toggle(lead.id)} />
+                        <ActionIcon variant="subtle" color="red" size="sm" aria-label={`Delete ${lead.email}`} onClick={() => deletion.ask([lead.id])}>
+                          ✕
+                        </ActionIcon>
+                      </Group>
                     </Table.Td>
                     <Table.Td style={{ overflowWrap: 'anywhere' }}>{lead.email}</Table.Td>
                     <Table.Td>{formatDate(lead.createdAt)}</Table.Td>
@@ -120,11 +123,6 @@ export function LeadsTable({ pageId }: { pageId: number }) {
                     <Table.Td>{lead.referrer ?? '–'}</Table.Td>
                     <Table.Td>{lead.utmCampaign ?? '–'}</Table.Td>
                     <Table.Td>{lead.device ?? '–'}</Table.Td>
-                    <Table.Td>
-                      <ActionIcon variant="subtle" color="red" aria-label={`Delete ${lead.email}`} onClick={() => deletion.ask([lead.id])}>
-                        ✕
-                      </ActionIcon>
-                    </Table.Td>
                   </Table.Tr>
                 ))
               )}

@@ -204,7 +204,7 @@ describe('/stats/:id', () => {
     });
 
     const table = await screen.findByRole('table', { name: 'All leads' });
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['', 'Email', 'Date', 'Source', 'Referrer', 'Campaign', 'Device', 'Actions']);
+    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['', 'Email', 'Date', 'Source', 'Referrer', 'Campaign', 'Device']);
     expect(await within(table).findByText('reader30@example.com')).toBeInTheDocument();
     expect(within(table).getAllByRole('row')).toHaveLength(1 + 25);
     expect(within(table).getAllByRole('row')[1]).toHaveTextContent(/reader30@example\.com.*ig\s*t\.co\s*launch\s*phone/);
