@@ -5,6 +5,7 @@ import { CreateExamplesAccount20261125 } from './migrations/20261125-create-exam
 import { AnnouncePageOwners20261126 } from './migrations/20261126-announce-page-owners';
 import { PlanVersion20261128 } from './migrations/20261128-plan-version';
 import { AccountChanges20261130 } from './migrations/20261130-account-changes';
+import { AccountExports20261212 } from './migrations/20261212-account-exports';
 import { UserSchema } from './users/user.entity';
 
 /** The identity service's tables (schema "identity") and their migrations. */
@@ -18,5 +19,6 @@ export const IDENTITY_SCHEMA: ServiceSchema = {
     { name: '20261126_announce_page_owners', class: AnnouncePageOwners20261126 },
     { name: '20261128_plan_version', class: PlanVersion20261128 },
     { name: '20261130_account_changes', class: AccountChanges20261130 },
+    { name: '20261212_account_exports', class: AccountExports20261212 },
   ],
 };

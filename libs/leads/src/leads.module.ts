@@ -30,6 +30,7 @@ import { ConsentRecordService } from './use-cases/consent-record.service';
 import { DeletePageContactsService } from './use-cases/delete-page-contacts.service';
 import { DeletePageLeadsService } from './use-cases/delete-page-leads.service';
 import { LeadsOwnerDeletedService } from './use-cases/owner-deleted.service';
+import { AccountExportLeadsService } from './export/account-export-leads.service';
 import { ExportLeadsService } from './use-cases/export-leads.service';
 import { OwnedPages } from './use-cases/owned-pages';
 import { PageStatsService } from './use-cases/page-stats.service';
@@ -99,7 +100,7 @@ export class LeadsHttpModule {}
  */
 @Module({
   imports: [LeadsDataModule],
-  providers: [DeletePageLeadsService, DeletePageContactsService, ApplyPageChangeService, ApplyOwnerPlanService, OptInSweepService, LeadsOwnerDeletedService, LeadsProcessor],
+  providers: [DeletePageLeadsService, DeletePageContactsService, ApplyPageChangeService, ApplyOwnerPlanService, OptInSweepService, LeadsOwnerDeletedService, AccountExportLeadsService, LeadsProcessor],
 })
 export class LeadsWorkerModule {}
 

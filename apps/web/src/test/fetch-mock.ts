@@ -31,6 +31,8 @@ export const takeUnexpectedRequests = (): string[] => unexpectedRequests.splice(
 
 /** What a test need not mock: a page's "under attack" state (the Settings tab asks), not under attack. */
 function standardRoute(key: string): Route | undefined {
+  // Settings → Account asks for the newest data export: none, unless a test says otherwise.
+  if (key === 'GET /api/account/export') return { body: { export: null } };
   return /^GET \/api\/pages\/\d+\/protection$/.test(key) ? { body: { underAttackUntil: null } } : undefined;
 }
 

@@ -2,6 +2,7 @@ import { Processor } from '@nestjs/bullmq';
 import { QUEUE_SETTINGS, QueueName } from '@plink/contracts';
 import { ContractWorker, type JobHandlers } from '@plink/queue';
 import { ApplyOwnerPlanService, ApplyPageChangeService } from '../page-facts/apply-page-change';
+import { AccountExportLeadsService } from '../export/account-export-leads.service';
 import { OptInSweepService } from '../double-opt-in/opt-in-sweep.service';
 import { DeletePageContactsService } from '../use-cases/delete-page-contacts.service';
 import { DeletePageLeadsService } from '../use-cases/delete-page-leads.service';
@@ -22,6 +23,7 @@ export class LeadsProcessor extends ContractWorker<QueueName.Leads> {
     'page.changed': (payload) => this.applyPageChange.execute(payload),
     'plan.changed': (payload) => this.applyOwnerPlan.execute(payload),
     'user.deleted': (payload) => this.ownerDeleted.execute(payload.userId),
+    'leads.account-export': (payload) => this.accountExport.execute(payload),
     'leads.opt-in-sweep': async () => {
       await this.optInSweep.execute();
     },
@@ -34,6 +36,7 @@ export class LeadsProcessor extends ContractWorker<QueueName.Leads> {
     private readonly applyOwnerPlan: ApplyOwnerPlanService,
     private readonly optInSweep: OptInSweepService,
     private readonly ownerDeleted: LeadsOwnerDeletedService,
+    private readonly accountExport: AccountExportLeadsService,
   ) {
     super();
   }

@@ -1,6 +1,6 @@
 import { Container, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useSearchParams } from 'react-router-dom';
-import { DeleteAccountCard } from '../../account-data';
+import { DeleteAccountCard, ExportDataCard } from '../../account-data';
 import { SubscriptionPanel } from '../../billing';
 import { ChangeEmailForm } from './ChangeEmailForm';
 import { ChangePasswordForm } from './ChangePasswordForm';
@@ -43,6 +43,7 @@ export function SettingsPage() {
             <ChangeUsernameForm />
             <ChangePasswordForm />
             <SupportCard />
+            <ExportDataCard />
             <DeleteAccountCard />
           </Stack>
         </Tabs.Panel>
