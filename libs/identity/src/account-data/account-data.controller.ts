@@ -71,7 +71,7 @@ export class AccountDataController {
     @Query('expires') expires?: string,
     @Query('signature') signature?: string,
   ): Promise<FastifyReply> {
-    let storageKey: string | null = null;
+    let storageKey: string | null;
     if (expires && signature) {
       storageKey = (await this.exports.findBySignedLink(id, expires, signature))?.storageKey ?? null;
     } else {
