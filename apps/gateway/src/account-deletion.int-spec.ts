@@ -63,11 +63,11 @@ describe('account deletion, across the services', () => {
     expect(registered.status).toBe(201);
     const id = registered.body.id as number;
     await gateway.db.query('update identity.users set is_verified = true where id = $1', [id]);
-    const uploadKey = `u${id}/main-${tag}abcdefgh.png`;
+    const uploadKey = `u${id}/main-${tag.padEnd(22, 'x')}.png`;
     const storage = gateway.app.get(Storage, { strict: false });
     await storage.put(uploadKey, Buffer.from('not really a png, stored as the upload call would'), 'image/png');
     // An upload never saved to a page: the deletion removes it too.
-    await storage.put(`u${id}/background-${tag}unsaved1.png`, Buffer.from('draft'), 'image/png');
+    await storage.put(`u${id}/background-${tag.padEnd(22, 'y')}.png`, Buffer.from('draft'), 'image/png');
     const slug = `gone-${tag}`;
     const created = await browser.post('/api/pages', { slug, title: `Title ${tag}`, imageUrl: `/uploads/${uploadKey}` });
     expect(created.status).toBe(201);
@@ -209,7 +209,7 @@ describe('account deletion, across the services', () => {
       const missing = rows.filter((row) => !kept.has(row) && !namesUser(row, gone, ids));
       expect({ table, missing }).toEqual({ table, missing: [] });
     }
-    expect(await storedKeys(`u${control.id}/`)).toEqual(expect.arrayContaining([control.uploadKey, control.uploadKey.replace('/main-', '/background-').replace('abcdefgh', 'unsaved1')]));
+    expect(await storedKeys(`u${control.id}/`)).toEqual(expect.arrayContaining([control.uploadKey, control.uploadKey.replace('/main-', '/background-').replace(/x+\.png$/, (m) => `${'y'.repeat(m.length - 4)}.png`)]));
     expect(await visit(`/${control.slug}`)).toBe(200);
     expect((await control.browser.get('/api/user')).status).toBe(200);
 

@@ -41,7 +41,8 @@ export function serveUploads(fastify: FastifyInstance, storage: Storage): void {
     config: { quietAccessLog: true },
     handler: async (request, reply) => {
       const key = request.params['*'] ?? '';
-      if (!isSafeKey(key)) return notFound(reply);
+      // Account exports share the store but are private: only `GET /api/account/export/{id}` serves them.
+      if (!isSafeKey(key) || key.startsWith('exports/')) return notFound(reply);
       let object;
       try {
         object = await storage.get(key);

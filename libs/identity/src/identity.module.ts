@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
 import { AccountDataController } from './account-data/account-data.controller';
+import { AccountExportsService } from './account-data/account-exports.service';
 import { AccountPassword } from './account-data/account-password';
 import { DeleteAccountService } from './account-data/delete-account.service';
 import { IdentityDemo } from './demo/demo-creator';
@@ -87,12 +88,13 @@ export class IdentitySessionsModule {}
     ChangeUsernameService,
     AccountPassword,
     DeleteAccountService,
+    AccountExportsService,
   ],
 })
 export class IdentityHttpModule {}
 
 /** Identity's workers: the identity queue (plan changes published by billing, copied onto the user; account e-mails addressed). */
-@Module({ imports: [IdentityReadModule], providers: [ApplyPlanChangeService, AccountEmailService, IdentityProcessor] })
+@Module({ imports: [IdentityReadModule], providers: [ApplyPlanChangeService, AccountEmailService, AccountExportsService, IdentityProcessor] })
 export class IdentityWorkerModule {}
 
 /** Identity's part of the demo seed (the demo creator's account), composed by the gateway in development only. */

@@ -6,6 +6,7 @@ import { AnnouncePageOwners20261126 } from './migrations/20261126-announce-page-
 import { PlanVersion20261128 } from './migrations/20261128-plan-version';
 import { AccountChanges20261130 } from './migrations/20261130-account-changes';
 import { ApiTokens20261210 } from './migrations/20261210-api-tokens';
+import { AccountExports20261212 } from './migrations/20261212-account-exports';
 import { UserSchema } from './users/user.entity';
 
 /** The identity service's tables (schema "identity") and their migrations. */
@@ -20,5 +21,6 @@ export const IDENTITY_SCHEMA: ServiceSchema = {
     { name: '20261128_plan_version', class: PlanVersion20261128 },
     { name: '20261130_account_changes', class: AccountChanges20261130 },
     { name: '20261210_api_tokens', class: ApiTokens20261210 },
+    { name: '20261212_account_exports', class: AccountExports20261212 },
   ],
 };

@@ -32,6 +32,7 @@ import { DeletePageContactsService } from './use-cases/delete-page-contacts.serv
 import { DeleteLeadsService } from './use-cases/delete-leads.service';
 import { DeletePageLeadsService } from './use-cases/delete-page-leads.service';
 import { LeadsOwnerDeletedService } from './use-cases/owner-deleted.service';
+import { AccountExportLeadsService } from './export/account-export-leads.service';
 import { ExportLeadsService } from './use-cases/export-leads.service';
 import { OwnedPages } from './use-cases/owned-pages';
 import { PageStatsService } from './use-cases/page-stats.service';
@@ -102,7 +103,7 @@ export class LeadsHttpModule {}
  */
 @Module({
   imports: [LeadsDataModule],
-  providers: [DeletePageLeadsService, DeletePageContactsService, ApplyPageChangeService, ApplyOwnerPlanService, ApplyOwnerHooksService, OptInSweepService, LeadsOwnerDeletedService, LeadsProcessor],
+  providers: [DeletePageLeadsService, DeletePageContactsService, ApplyPageChangeService, ApplyOwnerPlanService, ApplyOwnerHooksService, OptInSweepService, LeadsOwnerDeletedService, AccountExportLeadsService, LeadsProcessor],
 })
 export class LeadsWorkerModule {}
 

@@ -3,6 +3,7 @@ import { Module } from '@nestjs/common';
 import { UploadUrls, UploadUsage } from '@plink/contracts';
 import { APP_CONFIG, type AppConfig } from '@plink/config';
 import { Storage } from '@plink/storage';
+import { AccountExportZipService } from './account-export/account-export-zip.service';
 import { PageChanges } from './cache/page-changes';
 import { PagesDemo } from './demo/demo-page';
 import { PagesDirectory } from './directory/pages-directory';
@@ -116,6 +117,8 @@ export class PagesUploadUsageModule {}
     OwnerPlanChangedService,
     OwnerProfileChangedService,
     OwnerDeletedService,
+    { provide: UploadUrls, inject: [Storage, APP_CONFIG], useFactory: (storage: Storage, config: AppConfig) => new UploadUrls(storage, config) },
+    AccountExportZipService,
     RemovePausedLeadsService,
     WebhookSecretBox,
     WebhookEndpointService,

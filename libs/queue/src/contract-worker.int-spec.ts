@@ -29,6 +29,9 @@ class RecordingEmailWorker extends ContractWorker<QueueName.Email> {
     'email.email-change-notice': async (payload, job) => {
       seen.push({ name: job.name, payload, attempt: job.attemptsMade + 1 });
     },
+    'email.account-export-ready': async (payload, job) => {
+      seen.push({ name: job.name, payload, attempt: job.attemptsMade + 1 });
+    },
     'email.account-deleted': async (payload, job) => {
       seen.push({ name: job.name, payload, attempt: job.attemptsMade + 1 });
     },

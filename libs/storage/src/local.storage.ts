@@ -49,6 +49,14 @@ export class LocalStorage extends Storage {
     await this.writeAtomically(file, body);
   }
 
+  async putStream(key: string, body: NodeJS.ReadableStream, contentType: string): Promise<void> {
+    const file = this.pathOf(key);
+    assertContentType(contentType);
+    await mkdir(dirname(file), { recursive: true });
+    await this.writeAtomically(`${file}~meta.json`, JSON.stringify({ contentType } satisfies Meta));
+    await this.writeAtomically(file, body);
+  }
+
   async get(key: string): Promise<StoredObject | null> {
     const file = this.pathOf(key);
     let handle;
@@ -157,7 +165,7 @@ export class LocalStorage extends Storage {
     return contentTypeFromKey(key);
   }
 
-  private async writeAtomically(file: string, data: Buffer | string): Promise<void> {
+  private async writeAtomically(file: string, data: Buffer | string | NodeJS.ReadableStream): Promise<void> {
     const temp = `${file}~tmp-${randomUUID()}`;
     try {
       await writeFile(temp, data, { flag: 'wx' });

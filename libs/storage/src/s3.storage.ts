@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Client, type BucketItem, type ClientOptions } from 'minio';
 import type { AppConfig } from '@plink/config';
@@ -41,6 +42,14 @@ export class S3Storage extends Storage {
     if (!Buffer.isBuffer(body)) throw new TypeError('Storage.put: body must be a Buffer');
     await this.ensureBucket();
     await this.client.putObject(this.bucket, key, body, body.length, { 'Content-Type': contentType });
+  }
+
+  async putStream(key: string, body: NodeJS.ReadableStream, contentType: string): Promise<void> {
+    assertSafeKey(key);
+    assertContentType(contentType);
+    // Size unknown: the client uploads it in parts as it comes (multipart), each part in memory once.
+    await this.ensureBucket();
+    await this.client.putObject(this.bucket, key, body as Readable, undefined, { 'Content-Type': contentType });
   }
 
   async get(key: string): Promise<StoredObject | null> {

@@ -23,6 +23,13 @@ export abstract class Storage {
   /** Stores `body` under `key`, replacing any previous object. Readers never see half an object. */
   abstract put(key: string, body: Buffer, contentType: string): Promise<void>;
 
+  /**
+   * Stores what `body` streams under `key` (a file of unknown size, built as it is stored: an account export's
+   * ZIP), replacing any previous object once the stream has ended; memory stays flat whatever its size. A stream
+   * that fails stores nothing.
+   */
+  abstract putStream(key: string, body: NodeJS.ReadableStream, contentType: string): Promise<void>;
+
   /** The object under `key`, or null when there is none. The caller must consume or destroy `body`. */
   abstract get(key: string): Promise<StoredObject | null>;
 

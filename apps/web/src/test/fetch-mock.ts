@@ -38,6 +38,8 @@ function standardRoute(key: string): Route | undefined {
   if (key === 'GET /api/trash') return { body: [] };
   // Settings → API tokens and Automations load with the account tab: none unless a test says otherwise.
   if (key === 'GET /api/tokens' || key === 'GET /api/hooks') return { body: [] };
+  // Settings → Account asks for the newest data export: none, unless a test says otherwise.
+  if (key === 'GET /api/account/export') return { body: { export: null } };
   return /^GET \/api\/pages\/\d+\/protection$/.test(key) ? { body: { underAttackUntil: null } } : undefined;
 }
 

@@ -11,6 +11,7 @@ describe('job contracts', () => {
   it('lists the e-mail jobs on the e-mail queue', () => {
     expect(jobsOfQueue(QueueName.Email).sort()).toEqual([
       'email.account-deleted',
+      'email.account-export-ready',
       'email.email-change-confirm',
       'email.email-change-notice',
       'email.file-delivery',
@@ -52,7 +53,7 @@ describe('job contracts', () => {
   });
 
   it("hands each service the plan change on its own queue, and billing its own work and users' new addresses", () => {
-    expect(jobsOfQueue(QueueName.Identity).sort()).toEqual(['identity.account-email', 'plan.changed']);
+    expect(jobsOfQueue(QueueName.Identity).sort()).toEqual(['identity.account-email', 'identity.account-export-ready', 'identity.sweep-exports', 'plan.changed']);
     expect(jobsOfQueue(QueueName.Pages)).toContain('plan.changed');
     expect(jobsOfQueue(QueueName.Leads)).toEqual(expect.arrayContaining(['plan.changed', 'page.changed']));
     expect(jobsOfQueue(QueueName.Billing)).toEqual(['billing.expire-grants', 'billing.lead-removal', 'billing.stripe-event', 'user.changed', 'user.deleted']);

@@ -229,6 +229,11 @@ export const JOBS = {
     queue: QueueName.Email,
     schema: z.object({ v: z.literal(1), to: recipientSchema }),
   },
+  /** Tell a user their account export is ready: the signed download link (valid until `expiresAt`, 24 hours). */
+  'email.account-export-ready': {
+    queue: QueueName.Email,
+    schema: z.object({ v: z.literal(1), to: recipientSchema, link: z.string().min(1).max(4096), expiresAt: isoDate }),
+  },
   /** Tell a user their Pro plan ended (revoked, expired, or the subscription ended). */
   'email.pro-ended': {
     queue: QueueName.Email,
@@ -351,6 +356,35 @@ export const JOBS = {
     // At 00:00, 06:00, 12:00 and 18:00 UTC. A failed sweep (store or database away) is tried a few times, a
     // minute apart and doubling; the next one comes in 6 hours anyway.
     repeat: { pattern: '0 */6 * * *', attempts: 4, backoff: { type: 'exponential', delay: 60_000 } },
+  },
+  /**
+   * An account export, first step (recorded by identity with the export's row): the leads service writes each
+   * page's leads of the user as CSV into the store (`exports/u{userId}/{exportId}/leads-{pageId}.csv`, streamed
+   * from PostgreSQL's COPY), then records the pages service's step. `account` is account.json as identity wrote it.
+   */
+  'leads.account-export': {
+    queue: QueueName.Leads,
+    schema: z.object({ v: z.literal(1), exportId: z.uuid(), userId: id, account: z.record(z.string(), z.unknown()) }),
+  },
+  /**
+   * An account export, second step: the pages service streams the ZIP into the store (account.json, and per page
+   * its page.json, its uploads and the leads.csv the leads service left), then tells identity.
+   */
+  'pages.account-export': {
+    queue: QueueName.Pages,
+    schema: z.object({ v: z.literal(1), exportId: z.uuid(), userId: id, account: z.record(z.string(), z.unknown()) }),
+  },
+  /** An account export's ZIP is stored: identity marks the export ready and e-mails its signed link. */
+  'identity.account-export-ready': {
+    queue: QueueName.Identity,
+    schema: z.object({ v: z.literal(1), exportId: z.uuid(), userId: id, storageKey: z.string().min(1).max(200), size: z.number().int().nonnegative() }),
+  },
+  /** Remove account exports older than 24 hours, their ZIPs with them (a repeatable job of identity). */
+  'identity.sweep-exports': {
+    queue: QueueName.Identity,
+    schema: z.object({ v: z.literal(1) }),
+    // Every hour at :41: an export is removed within the hour after its 24 hours.
+    repeat: { pattern: '41 * * * *', attempts: 3 },
   },
   /** Remove every lead (and counter) of a deleted page. */
   'leads.delete-for-page': {

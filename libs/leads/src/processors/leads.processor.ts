@@ -2,6 +2,7 @@ import { Processor } from '@nestjs/bullmq';
 import { QUEUE_SETTINGS, QueueName } from '@plink/contracts';
 import { ContractWorker, type JobHandlers } from '@plink/queue';
 import { ApplyOwnerHooksService, ApplyOwnerPlanService, ApplyPageChangeService } from '../page-facts/apply-page-change';
+import { AccountExportLeadsService } from '../export/account-export-leads.service';
 import { OptInSweepService } from '../double-opt-in/opt-in-sweep.service';
 import { DeletePageContactsService } from '../use-cases/delete-page-contacts.service';
 import { DeletePageLeadsService } from '../use-cases/delete-page-leads.service';
@@ -23,6 +24,7 @@ export class LeadsProcessor extends ContractWorker<QueueName.Leads> {
     'plan.changed': (payload) => this.applyOwnerPlan.execute(payload),
     'hooks.changed': (payload) => this.applyOwnerHooks.execute(payload),
     'user.deleted': (payload) => this.ownerDeleted.execute(payload.userId),
+    'leads.account-export': (payload) => this.accountExport.execute(payload),
     'leads.opt-in-sweep': async () => {
       await this.optInSweep.execute();
     },
@@ -36,6 +38,7 @@ export class LeadsProcessor extends ContractWorker<QueueName.Leads> {
     private readonly applyOwnerHooks: ApplyOwnerHooksService,
     private readonly optInSweep: OptInSweepService,
     private readonly ownerDeleted: LeadsOwnerDeletedService,
+    private readonly accountExport: AccountExportLeadsService,
   ) {
     super();
   }

@@ -7,7 +7,7 @@ import { Mailer, type MailMessage } from '@plink/mail';
 import { unseal } from '@plink/crypto';
 import { fileDeliveryEmail } from '../templates/file-delivery-email';
 import { leadConfirmationEmail } from '../templates/lead-confirmation-email';
-import { accountDeletedEmail, emailChangeConfirmEmail, emailChangeNoticeEmail, passwordResetEmail, verificationEmail } from '../templates/identity-emails';
+import { accountDeletedEmail, accountExportReadyEmail, emailChangeConfirmEmail, emailChangeNoticeEmail, passwordResetEmail, verificationEmail } from '../templates/identity-emails';
 import { leadRemovalWarningEmail, paymentFailedEmail, proEndedEmail, proStartedEmail, trialEndingEmail } from '../templates/plan-emails';
 import { pageUnderAttackEmail, webhookDisabledEmail } from '../templates/webhook-emails';
 
@@ -28,6 +28,7 @@ export class EmailProcessor extends ContractWorker<QueueName.Email> {
     'email.password-reset': (payload) => this.send(passwordResetEmail(this.config.appOrigin, payload.to, this.token(payload.sealedToken))),
     'email.email-change-confirm': (payload) => this.send(emailChangeConfirmEmail(this.config.appOrigin, payload.to, this.token(payload.sealedToken))),
     'email.email-change-notice': (payload) => this.send(emailChangeNoticeEmail(this.config.appOrigin, payload.to, payload.newEmail, payload.stage)),
+    'email.account-export-ready': (payload) => this.send(accountExportReadyEmail(payload.to, payload.link, new Date(payload.expiresAt))),
     'email.account-deleted': (payload) => this.send(accountDeletedEmail(this.config.appOrigin, payload.to)),
     'email.file-delivery': (payload) => this.send(fileDeliveryEmail(this.config.appOrigin, payload)),
     'email.lead-confirmation': (payload) => this.send(leadConfirmationEmail(this.config.publicOrigin, payload, this.token(payload.sealedToken))),

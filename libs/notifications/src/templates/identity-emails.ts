@@ -83,3 +83,17 @@ export function accountDeletedEmail(appOrigin: string, to: Recipient): MailMessa
     footer: 'If you did not delete your account, reply to this email at once.',
   });
 }
+
+/** The account export is ready: its download link, signed and valid until `expiresAt` (24 hours). */
+export function accountExportReadyEmail(to: Recipient, link: string, expiresAt: Date): MailMessage {
+  return renderActionEmail({
+    to: to.email,
+    subject: `Your ${PRODUCT_NAME} data export is ready`,
+    greeting: `Hi ${to.username},`,
+    lines: [
+      'The export of your account data you asked for is ready: one ZIP file with your account, and for each page its settings, its uploaded images and its leads as CSV.',
+    ],
+    action: { label: 'Download your data', url: link },
+    footer: `This link works until ${expiresAt.toUTCString()} (24 hours); you can also download the file from Settings → Account until then. If you did not ask for it, change your password.`,
+  });
+}

@@ -5,6 +5,7 @@ import { FlushAnalyticsService } from '../analytics/flush-analytics.service';
 import { FlushViewsService } from '../use-cases/flush-views.service';
 import { OwnerPlanChangedService } from '../use-cases/owner-plan-changed.service';
 import { Storage } from '@plink/storage';
+import { AccountExportZipService } from '../account-export/account-export-zip.service';
 import { OwnerDeletedService } from '../use-cases/owner-deleted.service';
 import { OwnerProfileChangedService } from '../use-cases/owner-profile-changed.service';
 import { RemovePausedLeadsService } from '../use-cases/remove-paused-leads.service';
@@ -32,6 +33,7 @@ export class PagesProcessor extends ContractWorker<QueueName.Pages> {
     },
     'user.changed': (payload) => this.ownerProfileChanged.execute(payload),
     'user.deleted': (payload) => this.ownerDeleted.execute(payload.userId, this.storage),
+    'pages.account-export': (payload) => this.accountExport.execute(payload),
     'pages.remove-paused-leads': async (payload) => {
       await this.removePausedLeads.execute(payload.userId);
     },
@@ -52,6 +54,7 @@ export class PagesProcessor extends ContractWorker<QueueName.Pages> {
     private readonly purgeTrash: PurgeTrashService,
     private readonly ownerDeleted: OwnerDeletedService,
     private readonly storage: Storage,
+    private readonly accountExport: AccountExportZipService,
   ) {
     super();
   }

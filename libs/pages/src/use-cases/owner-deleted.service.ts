@@ -7,9 +7,9 @@ import { PageChanges } from '../cache/page-changes';
 import { PageEvents } from '../model/page-events';
 import { PagesRepository } from '../model/pages.repository';
 
-/** Where a user's uploads are kept (`u{id}/…`, see UploadUrls). */
+/** Where a user's files are kept: their uploads (`u{id}/…`, see UploadUrls) and their account exports' files. */
 function storagePrefixesOf(userId: number): string[] {
-  return [`u${userId}/`];
+  return [`u${userId}/`, `exports/u${userId}/`];
 }
 
 /**
@@ -44,8 +44,8 @@ export class OwnerDeletedService {
 
   /**
    * The pages worker's handling: the removal (nothing left when the gateway applied it already), the caches
-   * dropped, then every stored object under the user's prefix: their uploads (those of deleted pages, those
-   * never saved to a page, the images of their rich text).
+   * dropped, then every stored object under the user's prefixes: their uploads (those of deleted pages, those
+   * never saved to a page, the images of their rich text) and their account exports' files.
    */
   async execute(userId: number, storage: Storage): Promise<void> {
     const slugs = await this.em.fork().transactional((tx) => this.removeIn(tx, userId));

@@ -1,1 +1,2 @@
 export { DeleteAccountCard } from './components/DeleteAccountCard';
+export { ExportDataCard } from './components/ExportDataCard';

@@ -1,7 +1,7 @@
 import { Container, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useSearchParams } from 'react-router-dom';
 import { ApiTokensCard, AutomationsCard } from '../../automation';
-import { DeleteAccountCard } from '../../account-data';
+import { DeleteAccountCard, ExportDataCard } from '../../account-data';
 import { SubscriptionPanel } from '../../billing';
 import { ChangeEmailForm } from './ChangeEmailForm';
 import { ChangePasswordForm } from './ChangePasswordForm';
@@ -48,6 +48,7 @@ export function SettingsPage() {
             <AutomationsCard />
             <TrashCard />
             <SupportCard />
+            <ExportDataCard />
             <DeleteAccountCard />
           </Stack>
         </Tabs.Panel>
