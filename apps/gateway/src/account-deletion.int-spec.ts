@@ -18,6 +18,8 @@ interface Creator {
   slug: string;
   pageId: number;
   uploadKey: string;
+  /** An API token of theirs (Settings → API tokens). */
+  apiToken: string;
 }
 
 /**
@@ -68,6 +70,12 @@ describe('account deletion, across the services', () => {
     await storage.put(uploadKey, Buffer.from('not really a png, stored as the upload call would'), 'image/png');
     // An upload never saved to a page: the deletion removes it too.
     await storage.put(`u${id}/background-${tag.padEnd(22, 'y')}.png`, Buffer.from('draft'), 'image/png');
+    // A page in the Trash goes with the account too (its slug is still held until then).
+    const trashed = await browser.post('/api/pages', { slug: `binned-${tag}`, title: 'In the Trash' });
+    expect(trashed.status).toBe(201);
+    expect((await browser.request('DELETE', `/api/pages/${trashed.body.id as number}`)).status).toBe(200);
+    const token = await browser.post('/api/tokens', { name: 'Zapier' });
+    expect(token.status).toBe(201);
     const slug = `gone-${tag}`;
     const created = await browser.post('/api/pages', { slug, title: `Title ${tag}`, imageUrl: `/uploads/${uploadKey}` });
     expect(created.status).toBe(201);
@@ -88,7 +96,18 @@ describe('account deletion, across the services', () => {
       [`msg_${tag.padEnd(26, '0').slice(0, 26)}`, pageId],
     );
     await gateway.db.query(`insert into billing.accounts (user_id, status) values ($1, 'none') on conflict do nothing`, [id]);
-    return { id, ...who, browser, slug, pageId, uploadKey };
+    // A hook subscription of their automation tool with a delivery, and the leads service's count of it (Pro's).
+    const hook = await gateway.db.query<{ id: number }>(
+      `insert into notifications.hooks (user_id, event, target_url, page_id, secret) values ($1, 'lead.created', 'https://hooks.zapier.example/x', null, 'sealed') returning id`,
+      [id],
+    );
+    await gateway.db.query('insert into notifications.hook_versions (user_id, version) values ($1, 1)', [id]);
+    await gateway.db.query(
+      `insert into notifications.hook_messages (id, hook_id, user_id, lead_id, page_id, body) values ($1, $2, $3, 0, $4, '{}')`,
+      [`hmsg_${tag.padEnd(25, '0').slice(0, 25)}`, hook.rows[0].id, id, pageId],
+    );
+    await gateway.db.query('insert into leads.owner_hooks (owner_id, hooks, version) values ($1, 1, 1)', [id]);
+    return { id, ...who, browser, slug, pageId, uploadKey, apiToken: token.body.token as string };
   }
 
   async function tables(): Promise<{ schema: string; table: string; columns: string[] }[]> {
@@ -192,6 +211,8 @@ describe('account deletion, across the services', () => {
     for (const path of [`/${gone.slug}`, `/p/${gone.slug}`, `/p/${gone.username}/${gone.slug}`]) expect({ path, status: await visit(path) }).toEqual({ path, status: 404 });
     expect((await gateway.browser().get(`/api/page/${gone.slug}`)).status).toBe(404);
     expect((await submit(gone.slug, 'late@visitors.example')).status).toBe(404);
+    const v1 = await fetch(`${gateway.origin}/api/v1/me`, { headers: { authorization: `Bearer ${gone.apiToken}` } });
+    expect(v1.status).toBe(401);
 
     // Then, through the jobs: nothing names them anywhere, and nothing of theirs is stored.
     let left: string[] = [];
