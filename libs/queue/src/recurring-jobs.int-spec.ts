@@ -61,8 +61,8 @@ describe('repeating jobs', () => {
       await bare.close();
     }
 
-    // A pages worker schedules the view flush its queue's contract says repeats, and no repeating job of a
-    // queue it does not serve (the uploads sweep, billing's and the webhooks' jobs).
+    // A pages worker schedules the repeating jobs its queue's contract declares (the view flush, the Trash's
+    // purge), and no repeating job of a queue it does not serve (the uploads sweep, billing's and the webhooks' jobs).
     const first = await boot([NotingPagesWorker]);
     const second = await boot([NotingPagesWorker]);
     try {
@@ -71,8 +71,9 @@ describe('repeating jobs', () => {
       const flush = await pages.getJobScheduler('pages.flush-views');
       expect(flush).toMatchObject({ every: 2_000, template: { opts: { attempts: 1 } } });
       expect(JOBS['pages.flush-views'].repeat).toMatchObject({ every: flush!.every });
-      // Two workers of the queue started: still one schedule.
-      expect(await schedulerCounts(first)).toEqual({ ...Object.fromEntries(Object.values(QueueName).map((q) => [q, 0])), [QueueName.Pages]: 1 });
+      expect(await pages.getJobScheduler('pages.purge-trash')).toMatchObject({ pattern: JOBS['pages.purge-trash'].repeat.pattern });
+      // Two workers of the queue started: still one schedule of each.
+      expect(await schedulerCounts(first)).toEqual({ ...Object.fromEntries(Object.values(QueueName).map((q) => [q, 0])), [QueueName.Pages]: 2 });
 
       // And it runs: the worker is handed the job with its contract's payload.
       const deadline = Date.now() + 10_000;

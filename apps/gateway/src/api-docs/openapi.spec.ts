@@ -31,6 +31,11 @@ const messagesOf = (response: any): string[] => {
  * adds its line; a call taken away removes its line, knowingly.
  */
 const PUBLISHED_OPERATION_IDS: Record<string, string> = {
+  'DELETE /api/account': 'AccountDataController_remove',
+  'GET /api/account/export': 'AccountDataController_latestExport',
+  'GET /api/account/export/{id}': 'AccountDataController_exportFile',
+  'POST /api/account/export': 'AccountDataController_startExport',
+  'GET /api/pages/daily-views': 'PagesController_dailyViewsOf',
   'GET /api/embed/{slug}': 'EmbedController_page',
   'POST /api/embed/{slug}/view': 'EmbedController_view',
   'GET /embed.js': 'get_embed_js',
