@@ -92,6 +92,8 @@ test('the form embedded on another site: inline, popup, slide-in and plain HTML,
       const plainSite = await freshVisitor(browser);
       await plainSite.tab.goto(hostPage(site, snippets.inline));
       await expect(embedForm(plainSite.tab)).toBeVisible();
+      // Measured once the page's web fonts are in, on both sites: a fallback face is a pixel off in height.
+      await plainSite.tab.evaluate(() => document.fonts.ready.then(() => undefined));
       const box = await plainSite.tab.locator('[data-plink-embed] .card').boundingBox();
       const fontSize = await plainSite.tab.getByRole('button', { name: 'Subscribe' }).evaluate((el) => getComputedStyle(el).fontSize);
       await plainSite.context.close();
@@ -99,6 +101,7 @@ test('the form embedded on another site: inline, popup, slide-in and plain HTML,
       const { context, tab } = await freshVisitor(browser);
       await tab.goto(hostPage(site, snippets.inline, true));
       await expect(embedForm(tab)).toBeVisible();
+      await tab.evaluate(() => document.fonts.ready.then(() => undefined));
       const hostileBox = await tab.locator('[data-plink-embed] .card').boundingBox();
       expect(hostileBox?.width).toBe(box?.width);
       expect(hostileBox?.height).toBe(box?.height);
