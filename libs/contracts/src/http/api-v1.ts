@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { LeadCreatedEvent } from './webhooks';
+import type { Same } from './api-schemas';
 
 /*
  * The versioned API for automation tools (`/api/v1`, docs/http-api.md): API tokens (made in Settings, with the
@@ -193,7 +194,6 @@ export const hooksWithDeliveriesSchema = z
   .array(z.object({ ...hookFields, createdAt: isoDate(), deliveries: z.array(hookDeliverySchema) }))
   .meta({ id: 'HooksWithDeliveries' });
 
-type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type Check<T extends true> = T;
 type Out<S extends z.ZodType> = z.output<S>;
 export type ApiV1SchemaChecks = [

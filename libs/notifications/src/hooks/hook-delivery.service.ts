@@ -121,16 +121,6 @@ export class HookDeliveryService {
     return 'failed';
   }
 
-  /** An account deleted: its hook subscriptions and their deliveries go (see HooksRepository.removeOwner). */
-  removeOwner(userId: number): Promise<number> {
-    return this.hooks.removeOwner(userId);
-  }
-
-  /** Leads deleted by their creator: their hook deliveries go, made or not. */
-  eraseLeads(pageId: number, leadIds: number[]): Promise<number> {
-    return this.hooks.eraseLeads(pageId, leadIds);
-  }
-
   /** Drops hook messages older than the webhook log's retention (the hourly clean-up). */
   async clean(): Promise<number> {
     const rows: unknown[] = await this.em.execute(`delete from notifications.hook_messages where created_at < now() - interval '${LOG_RETENTION_DAYS} days' returning 1`);

@@ -5,6 +5,7 @@ import { APP_CONFIG, type AppConfig } from '@plink/config';
 import { ContractWorker, type JobHandlers } from '@plink/queue';
 import { getLogger } from '@plink/observability';
 import { HookDeliveryService } from '../hooks/hook-delivery.service';
+import { HooksRepository } from '../hooks/hooks.repository';
 import { DeliverWebhookService } from './deliver-webhook.service';
 import { webhookBackoff } from './retry-schedule';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
@@ -32,12 +33,12 @@ export class WebhooksProcessor extends ContractWorker<QueueName.Webhooks> implem
     'hook.send-many': (payload, job) => this.hooks.send(payload.jobs.map((j) => j.payload.messageId), job),
     'leads.deleted': async (payload) => {
       const messages = await this.log.eraseLeads(payload.pageId, payload.leadIds);
-      const hookMessages = await this.hooks.eraseLeads(payload.pageId, payload.leadIds);
+      const hookMessages = await this.hookRows.eraseLeads(payload.pageId, payload.leadIds);
       getLogger().info({ pageId: payload.pageId, leads: payload.leadIds.length, messages, hookMessages }, 'deleted leads: their deliveries dropped');
     },
     'user.deleted': async (payload) => {
       const endpoints = await this.endpoints.removeOwner(payload.userId);
-      const hooks = await this.hooks.removeOwner(payload.userId);
+      const hooks = await this.hookRows.removeOwner(payload.userId);
       getLogger().info({ userId: payload.userId, endpoints, hooks }, 'account deleted: webhook endpoints, hook subscriptions and logs removed');
     },
     'webhook.clean-log': async () => {
@@ -53,6 +54,7 @@ export class WebhooksProcessor extends ContractWorker<QueueName.Webhooks> implem
     private readonly log: WebhookLogRepository,
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly hooks: HookDeliveryService,
+    private readonly hookRows: HooksRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     super();
