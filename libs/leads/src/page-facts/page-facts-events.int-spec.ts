@@ -37,12 +37,14 @@ describe('leads: the read model of pages', () => {
   const factsOf = async (pageId: number): Promise<FactsRow | undefined> =>
     (await t.db.query('select slug, paused, file_url, webhook_on, deleted, version, public from leads.page_facts where page_id = $1', [pageId])).rows[0];
 
-  /** A 'page.changed' message through the real leads queue and worker; resolves once it has run. */
-  async function throughQueue(payload: EventPayload<'page.changed'>): Promise<void> {
+  /** A 'page.changed' (or another event of leads) through the real leads queue and worker; resolves once it has run. */
+  async function throughQueue(payload: EventPayload<'page.changed'>): Promise<void>;
+  async function throughQueue(payload: EventPayload<'user.deleted'>, name: 'user.deleted'): Promise<void>;
+  async function throughQueue(payload: EventPayload<'page.changed'> | EventPayload<'user.deleted'>, name: 'page.changed' | 'user.deleted' = 'page.changed'): Promise<void> {
     const jobs = t.app.get(JobQueue);
     n += 1;
     const jobId = `facts-${Date.now().toString(36)}-${n}`;
-    await jobs.addMany([{ name: 'page.changed', queue: QueueName.Leads, envelope: { payload, meta: { correlationId: jobId, recordedAt: new Date().toISOString() } }, jobId }]);
+    await jobs.addMany([{ name, queue: QueueName.Leads, envelope: { payload, meta: { correlationId: jobId, recordedAt: new Date().toISOString() } }, jobId }]);
     const state = await pollUntil(
       async () => (await t.queue(QueueName.Leads).getJob(jobId))?.getState(),
       (s) => s === 'completed' || s === 'failed',
@@ -112,6 +114,30 @@ describe('leads: the read model of pages', () => {
     expect(await factsOf(page.id)).toMatchObject({ deleted: true });
     expect((await t.submit(page.slug, { email: 'gone@example.com', consent: true })).status).toBe(404);
     expect(await t.leadCount(page.id)).toBe(0);
+  });
+
+  it("forgets a deleted owner's pages for good: no late job brings one back, and what is left names no one", async () => {
+    const owner = await t.creator('free');
+    const kept = await t.createPage(owner);
+    const trashed = await t.createPage(owner);
+    const keptFacts = await factsOf(kept.id);
+    await t.pages.delete(trashed); // in the Trash: a tombstone that still knows its owner
+    await throughQueue({ v: 1, userId: owner.id, deletedAt: new Date().toISOString() }, 'user.deleted');
+    kept.deleted = true; // as the pages service removes it (its own 'page.changed' about it runs late below)
+
+    // Jobs still in flight when the account went, run late: the page's creation, an edit, its deletion.
+    const version = Number(keptFacts?.version);
+    await throughQueue({ v: 1, pageId: kept.id, version, formerSlug: null, page: t.pages.factsOf(kept) });
+    await throughQueue({ v: 1, pageId: kept.id, version: version + 60_000, formerSlug: null, page: t.pages.factsOf(kept) });
+    await throughQueue({ v: 1, pageId: trashed.id, version: version + 60_000, formerSlug: null, page: null });
+    expect((await t.submit(kept.slug, { email: 'ghost@example.com', consent: true })).status).toBe(404);
+    expect(await t.leadCount(kept.id)).toBe(0);
+    const left = await t.db.query('select page_id, slug, owner_id, owner_username, public, file_url, deleted from leads.page_facts where page_id = any($1) order by page_id', [
+      [kept.id, trashed.id],
+    ]);
+    expect(left.rows).toEqual(
+      [kept.id, trashed.id].map((pageId) => ({ page_id: pageId, slug: null, owner_id: null, owner_username: null, public: null, file_url: null, deleted: true })),
+    );
   });
 
   it('takes a change applied by the leads worker in every replica: the cached page is dropped', async () => {

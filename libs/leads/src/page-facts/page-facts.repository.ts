@@ -76,9 +76,10 @@ export class PageFactsRepository {
   /**
    * Applies one event with `em` (in its transaction, if any). Answers the slugs whose cached pages must
    * go (the page's slug before and after the change), or none when the event was older than the row.
-   * The deletion of a page the copy does not have records nothing: its row went with its owner's account
-   * ('user.deleted'), and a tombstone would name that owner's page again. (A page is made by the gateway, which
-   * applies its creation here in the same transaction, so a deletion never overtakes the page's first facts.)
+   * The deletion of a page the copy does not have records nothing (a page made before this copy existed and
+   * never visited). A page is made by the gateway, which applies its creation here in the same transaction, so
+   * a deletion never overtakes the page's first facts; and a deleted owner's pages stay as bare tombstones at
+   * a version no event reaches ('user.deleted'), so no late event about them inserts a row.
    */
   async apply(em: EntityManager, event: EventPayload<'page.changed'>): Promise<string[]> {
     const facts = event.page;
