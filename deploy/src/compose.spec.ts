@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createStorage } from '@plink/storage';
@@ -191,5 +191,18 @@ describe('deploy/Dockerfile', () => {
     const node = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies.node;
     expect(image).toMatch(new RegExp(`^node:${node.replaceAll('.', '\\.')}-[a-z]+-slim(@sha256:[a-f0-9]{64})?$`));
     for (const from of dockerfile.match(/^FROM \S+/gm) ?? []) expect(from).toBe('FROM ${NODE_IMAGE}');
+  });
+
+  it('installs the production dependencies of every app the image runs, and of no other workspace app', () => {
+    const dockerfile = readFileSync(join(ROOT, 'deploy/Dockerfile'), 'utf8');
+    const installed = [...dockerfile.matchAll(/-w (apps\/[\w-]+)/g)].map((m) => m[1]).sort();
+    // What compose and Kubernetes start (`node apps/<app>/dist/main.js`), and the image's own command.
+    const started = new Set<string>();
+    const manifests = readdirSync(join(ROOT, 'deploy/k8s'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.yaml'));
+    for (const file of ['docker-compose.yml', 'deploy/Dockerfile', ...manifests.map((f) => `deploy/k8s/${f}`)]) {
+      for (const m of readFileSync(join(ROOT, file), 'utf8').matchAll(/"(apps\/[\w-]+)\/dist\/main\.js"/g)) started.add(m[1]);
+    }
+    expect(started.size).toBeGreaterThanOrEqual(7);
+    expect(installed).toEqual([...started].sort());
   });
 });
