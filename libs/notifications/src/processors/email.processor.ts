@@ -5,11 +5,13 @@ import { APP_CONFIG, type AppConfig } from '@plink/config';
 import { ContractWorker, type JobHandlers } from '@plink/queue';
 import { Mailer, type MailMessage } from '@plink/mail';
 import { unseal } from '@plink/crypto';
+import { getLogger } from '@plink/observability';
 import { fileDeliveryEmail } from '../templates/file-delivery-email';
 import { leadConfirmationEmail } from '../templates/lead-confirmation-email';
 import { accountDeletedEmail, accountExportReadyEmail, emailChangeConfirmEmail, emailChangeNoticeEmail, passwordResetEmail, verificationEmail } from '../templates/identity-emails';
 import { leadRemovalWarningEmail, paymentFailedEmail, proEndedEmail, proStartedEmail, trialEndingEmail } from '../templates/plan-emails';
 import { pageUnderAttackEmail, webhookDisabledEmail } from '../templates/webhook-emails';
+import { WebhookLogRepository } from '../webhooks/webhook-log.repository';
 
 /**
  * Sends the e-mails of the e-mail queue. A failed send throws, and BullMQ retries with backoff.
@@ -18,7 +20,8 @@ import { pageUnderAttackEmail, webhookDisabledEmail } from '../templates/webhook
  * the page's title and file link), and the checks that need another service's data were made by that service
  * before it recorded the job (see the producers: identity addresses account e-mails and checks them, the leads
  * service records the file e-mail of a new or confirmed lead, and the confirmation e-mail of a double opt-in sign-up; billing records its plan e-mails with identity, and the
- * lead-removal warning with the pages service).
+ * lead-removal warning with the pages service). A lead's e-mail is dropped when its creator has deleted the lead
+ * meanwhile (this service's own record of erasures).
  */
 @Processor(QueueName.Email, { concurrency: QUEUE_SETTINGS[QueueName.Email].concurrency })
 export class EmailProcessor extends ContractWorker<QueueName.Email> {
@@ -30,8 +33,14 @@ export class EmailProcessor extends ContractWorker<QueueName.Email> {
     'email.email-change-notice': (payload) => this.send(emailChangeNoticeEmail(this.config.appOrigin, payload.to, payload.newEmail, payload.stage)),
     'email.account-export-ready': (payload) => this.send(accountExportReadyEmail(payload.to, payload.link, new Date(payload.expiresAt))),
     'email.account-deleted': (payload) => this.send(accountDeletedEmail(this.config.appOrigin, payload.to)),
-    'email.file-delivery': (payload) => this.send(fileDeliveryEmail(this.config.appOrigin, payload)),
-    'email.lead-confirmation': (payload) => this.send(leadConfirmationEmail(this.config.publicOrigin, payload, this.token(payload.sealedToken))),
+    'email.file-delivery': async (payload) => {
+      if (payload.leadId !== undefined && (await this.erased(payload.page.id, payload.leadId))) return;
+      await this.send(fileDeliveryEmail(this.config.appOrigin, payload));
+    },
+    'email.lead-confirmation': async (payload) => {
+      if (await this.erased(payload.page.id, payload.leadId)) return;
+      await this.send(leadConfirmationEmail(this.config.publicOrigin, payload, this.token(payload.sealedToken)));
+    },
     'email.pro-started': (payload) =>
       this.send(proStartedEmail(this.config.appOrigin, payload.to, payload.until ? new Date(payload.until) : null, payload.trial ? 'trial' : 'plan')),
     'email.trial-ending': (payload) => this.send(trialEndingEmail(this.config.appOrigin, payload.to, new Date(payload.trialEnd), payload.cardOnFile)),
@@ -48,8 +57,20 @@ export class EmailProcessor extends ContractWorker<QueueName.Email> {
   constructor(
     private readonly mailer: Mailer,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly log: WebhookLogRepository,
   ) {
     super();
+  }
+
+  /**
+   * The creator deleted this lead ('leads.deleted', kept 30 days in this service's own table): its e-mail still
+   * queued, or waiting for a retry while the mail server was away, goes to no one. An e-mail already handed to
+   * the server cannot be called back.
+   */
+  private async erased(pageId: number, leadId: number): Promise<boolean> {
+    const erased = (await this.log.erasedAmong([{ pageId, leadId }])).size > 0;
+    if (erased) getLogger().info({ pageId, leadId }, 'e-mail of a deleted lead not sent');
+    return erased;
   }
 
   private async send(mail: MailMessage): Promise<void> {
