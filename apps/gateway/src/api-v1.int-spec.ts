@@ -302,6 +302,22 @@ describe('/api/v1 with API tokens', () => {
     expect((await call(ann.token, 'GET', '/api/v1/hooks')).body).toHaveLength(1);
   });
 
+  it("answers ids no row can have (not a plain positive integer, or beyond int4) with the route's 404, never a 500", async () => {
+    const ann = await creator();
+    for (const id of ['abc', '0', '-1', '1.5', '007', '99999999999', '2147483648']) {
+      expect(await ann.browser.request('DELETE', `/api/tokens/${id}`)).toMatchObject({ status: 404, body: { message: ApiTokenMessages.tokenNotFound } });
+      expect(await ann.browser.request('DELETE', `/api/hooks/${id}`)).toMatchObject({ status: 404, body: { message: ApiTokenMessages.hookNotFound } });
+      expect(await call(ann.token, 'DELETE', `/api/v1/hooks/${id}`)).toMatchObject({ status: 404, body: { message: ApiTokenMessages.hookNotFound } });
+      expect(await call(ann.token, 'POST', `/api/v1/pages/${id}/leads`, { email: 'x@example.com' })).toMatchObject({
+        status: 404,
+        body: { message: ApiTokenMessages.pageNotFound },
+      });
+    }
+    // The largest int4 id is still looked up (and simply is not there).
+    expect(await call(ann.token, 'DELETE', '/api/v1/hooks/2147483647')).toMatchObject({ status: 404, body: { message: ApiTokenMessages.hookNotFound } });
+    expect((await call(ann.token, 'GET', '/api/v1/me')).status).toBe(200);
+  });
+
   it("sends no lead to hooks once the owner's downgrade is known", async () => {
     const ann = await creator();
     const p = await page(ann);
