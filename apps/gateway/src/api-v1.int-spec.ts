@@ -227,6 +227,10 @@ describe('/api/v1 with API tokens', () => {
     expect(() => verified(receiver.on('/zap-one')[0], two.body.secret)).toThrow();
     // The same data as the API's lead.
     expect(events.find((e) => e.data.email === 'tool@example.com')!.data).toEqual(added.body.lead);
+    // A lead the tool sent came from no visit: no referrer, no campaign, no device, stored as such.
+    expect(added.body.lead.source).toEqual({ referrer: null, utmSource: null, utmMedium: null, utmCampaign: null, device: null });
+    const stored = await gateway.db.query('select referrer, ref, ref_source, utm_source, utm_medium, utm_campaign, device from leads.leads where id = $1', [added.body.lead.id]);
+    expect(stored.rows).toEqual([{ referrer: null, ref: null, ref_source: null, utm_source: null, utm_medium: null, utm_campaign: null, device: null }]);
     const polled = await call(ann.token, 'GET', `/api/v1/leads?page_id=${p.id}`);
     expect(polled.body).toEqual(expect.arrayContaining(events.map((e) => e.data)));
 
