@@ -227,6 +227,10 @@ describe('/api/v1 with API tokens', () => {
     expect(() => verified(receiver.on('/zap-one')[0], two.body.secret)).toThrow();
     // The same data as the API's lead.
     expect(events.find((e) => e.data.email === 'tool@example.com')!.data).toEqual(added.body.lead);
+    // A lead the tool sent came from no visit: no referrer, no campaign, no device, stored as such.
+    expect(added.body.lead.source).toEqual({ referrer: null, utmSource: null, utmMedium: null, utmCampaign: null, device: null });
+    const stored = await gateway.db.query('select referrer, ref, ref_source, utm_source, utm_medium, utm_campaign, device from leads.leads where id = $1', [added.body.lead.id]);
+    expect(stored.rows).toEqual([{ referrer: null, ref: null, ref_source: null, utm_source: null, utm_medium: null, utm_campaign: null, device: null }]);
     const polled = await call(ann.token, 'GET', `/api/v1/leads?page_id=${p.id}`);
     expect(polled.body).toEqual(expect.arrayContaining(events.map((e) => e.data)));
 
@@ -300,6 +304,22 @@ describe('/api/v1 with API tokens', () => {
     expect((await call(bob.token, 'POST', `/api/v1/pages/${annsPage.id}/leads`, { email: 'x@example.com' })).status).toBe(404);
     expect((await call(bob.token, 'POST', '/api/v1/hooks', { event: 'lead.created', target_url: `${receiver.origin}/bob`, page_id: annsPage.id })).status).toBe(404);
     expect((await call(ann.token, 'GET', '/api/v1/hooks')).body).toHaveLength(1);
+  });
+
+  it("answers ids no row can have (not a plain positive integer, or beyond int4) with the route's 404, never a 500", async () => {
+    const ann = await creator();
+    for (const id of ['abc', '0', '-1', '1.5', '007', '99999999999', '2147483648']) {
+      expect(await ann.browser.request('DELETE', `/api/tokens/${id}`)).toMatchObject({ status: 404, body: { message: ApiTokenMessages.tokenNotFound } });
+      expect(await ann.browser.request('DELETE', `/api/hooks/${id}`)).toMatchObject({ status: 404, body: { message: ApiTokenMessages.hookNotFound } });
+      expect(await call(ann.token, 'DELETE', `/api/v1/hooks/${id}`)).toMatchObject({ status: 404, body: { message: ApiTokenMessages.hookNotFound } });
+      expect(await call(ann.token, 'POST', `/api/v1/pages/${id}/leads`, { email: 'x@example.com' })).toMatchObject({
+        status: 404,
+        body: { message: ApiTokenMessages.pageNotFound },
+      });
+    }
+    // The largest int4 id is still looked up (and simply is not there).
+    expect(await call(ann.token, 'DELETE', '/api/v1/hooks/2147483647')).toMatchObject({ status: 404, body: { message: ApiTokenMessages.hookNotFound } });
+    expect((await call(ann.token, 'GET', '/api/v1/me')).status).toBe(200);
   });
 
   it("sends no lead to hooks once the owner's downgrade is known", async () => {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { eventually, RunningPlink, WebhookReceiver, type PlinkCreator } from '@plink/testing';
+import { eventually, AutomationTestbed, type PlinkCreator } from '@plink/testing';
 import { evaluate } from './iml';
 import { APP_DIR, callMake, definition } from './make-runner';
 
@@ -31,22 +31,14 @@ const listPages = definition<any>(files('rpc', 'listPages').communication);
  * detach and its output for a real delivery, caught by a local server and checked against the hook's secret.
  */
 describe('the Make app definition against a running Plink', () => {
-  let plink: RunningPlink;
-  let pro: PlinkCreator;
-  let free: PlinkCreator;
-  let receiver: WebhookReceiver;
-  const connectionOf = (creator: PlinkCreator) => ({ instanceUrl: `${plink.origin}/`, apiToken: creator.token });
+  let bed: AutomationTestbed;
+  const connectionOf = (creator: PlinkCreator) => ({ instanceUrl: `${bed.plink.origin}/`, apiToken: creator.token });
 
   beforeAll(async () => {
-    plink = await RunningPlink.start();
-    receiver = await WebhookReceiver.start();
-    [pro, free] = await Promise.all([plink.creator({ pro: true }), plink.creator()]);
+    bed = await AutomationTestbed.start();
   }, 180_000);
 
-  afterAll(async () => {
-    await receiver?.stop();
-    await plink?.stop();
-  });
+  afterAll(() => bed?.stop());
 
   it('names only files that exist, and every module and webhook a connection the app has', () => {
     const named = [manifest.generalCodeFiles.base, ...Object.values(manifest.components).flatMap((group) => Object.values(group).flatMap((c) => Object.values(c.codeFiles)))];
@@ -57,40 +49,40 @@ describe('the Make app definition against a running Plink', () => {
   });
 
   it('connection: verified with /api/v1/me and labelled with the e-mail; a bad token gets Plink’s message', async () => {
-    const checked = await callMake(connection, { parameters: connectionOf(pro) });
-    expect(checked.metadata).toEqual({ type: 'email', value: pro.email });
-    expect(checked.request.url).toBe(`${plink.origin}/api/v1/me`);
-    await expect(callMake(connection, { parameters: { ...connectionOf(pro), apiToken: 'plk_wrong' } })).rejects.toThrow('[401] Your API token is not valid.');
+    const checked = await callMake(connection, { parameters: connectionOf(bed.pro) });
+    expect(checked.metadata).toEqual({ type: 'email', value: bed.pro.email });
+    expect(checked.request.url).toBe(`${bed.plink.origin}/api/v1/me`);
+    await expect(callMake(connection, { parameters: { ...connectionOf(bed.pro), apiToken: 'plk_wrong' } })).rejects.toThrow('[401] Your API token is not valid.');
   });
 
   it('pages RPC: the creator’s pages as the dropdown’s label and value', async () => {
-    const pages = await callMake(listPages, { connection: connectionOf(free) }, base);
-    expect(pages.output).toEqual([{ label: free.page.title, value: free.page.id }]);
+    const pages = await callMake(listPages, { connection: connectionOf(bed.free) }, base);
+    expect(pages.output).toEqual([{ label: bed.free.page.title, value: bed.free.page.id }]);
   });
 
   it('Create a Lead: adds the address once; again answers created=false; another creator’s page is refused', async () => {
-    const scope = (parameters: Record<string, unknown>) => ({ connection: connectionOf(free), parameters });
-    const made = await callMake(createLead, scope({ pageId: free.page.id, email: 'kim@example.org', consent: true }), base);
-    expect(made.output).toMatchObject({ created: true, id: expect.any(Number), email: 'kim@example.org', consentAt: expect.any(String), page: { id: free.page.id } });
-    const again = await callMake(createLead, scope({ pageId: free.page.id, email: 'kim@example.org' }), base);
+    const scope = (parameters: Record<string, unknown>) => ({ connection: connectionOf(bed.free), parameters });
+    const made = await callMake(createLead, scope({ pageId: bed.free.page.id, email: 'kim@example.org', consent: true }), base);
+    expect(made.output).toMatchObject({ created: true, id: expect.any(Number), email: 'kim@example.org', consentAt: expect.any(String), page: { id: bed.free.page.id } });
+    const again = await callMake(createLead, scope({ pageId: bed.free.page.id, email: 'kim@example.org' }), base);
     expect(again.output).toMatchObject({ created: false, id: (made.output as { id: number }).id });
-    await expect(callMake(createLead, { connection: connectionOf(pro), parameters: { pageId: free.page.id, email: 'eve@example.org' } }, base)).rejects.toThrow(/^\[40[34]\]/);
+    await expect(callMake(createLead, { connection: connectionOf(bed.pro), parameters: { pageId: bed.free.page.id, email: 'eve@example.org' } }, base)).rejects.toThrow(/^\[40[34]\]/);
   });
 
   it('Watch New Leads: attach subscribes Make’s URL, a new lead arrives signed and comes out as the interface says, detach unsubscribes', async () => {
-    const webhookUrl = `${receiver.origin}/make/hook/abc123`;
-    const attached = await callMake(attach, { connection: connectionOf(pro), parameters: { pageId: pro.page.id }, webhook: { url: webhookUrl } }, base);
+    const webhookUrl = `${bed.receiver.origin}/make/hook/abc123`;
+    const attached = await callMake(attach, { connection: connectionOf(bed.pro), parameters: { pageId: bed.pro.page.id }, webhook: { url: webhookUrl } }, base);
     const webhook = attached.data as { hookId: number; secret: string };
     expect(webhook).toEqual({ hookId: expect.anything(), secret: expect.stringMatching(/^whsec_/) });
 
-    await callMake(createLead, { connection: connectionOf(pro), parameters: { pageId: pro.page.id, email: 'ada@example.org' } }, base);
+    await callMake(createLead, { connection: connectionOf(bed.pro), parameters: { pageId: bed.pro.page.id, email: 'ada@example.org' } }, base);
     const path = new URL(webhookUrl).pathname;
-    const delivery = await eventually(async () => receiver.on(path)[0], 20_000);
+    const delivery = await eventually(async () => bed.receiver.on(path)[0], 20_000);
     // Signed with the secret attach kept (Make's IML cannot see the raw body, so the scenario cannot check it itself).
     expect(() => new Webhook(webhook.secret).verify(delivery.body, delivery.headers as Record<string, string>)).not.toThrow();
 
     const bundle = evaluate(watchLeads.output, { body: JSON.parse(delivery.body), webhook }) as Record<string, unknown>;
-    expect(bundle).toMatchObject({ email: 'ada@example.org', page: { id: pro.page.id, slug: pro.page.slug } });
+    expect(bundle).toMatchObject({ email: 'ada@example.org', page: { id: bed.pro.page.id, slug: bed.pro.page.slug } });
     // Every key of the bundle is in the module's interface (so the scenario editor offers each for mapping).
     const iface = definition<Field[]>(files('module', 'watchNewLeads').interface);
     const described = (fields: Field[], value: Record<string, unknown>): string[] =>
@@ -102,13 +94,12 @@ describe('the Make app definition against a running Plink', () => {
       });
     expect(described(iface, bundle)).toEqual([]);
 
-    await callMake(detach, { connection: connectionOf(pro), webhook }, base);
-    const hooks = await fetch(`${plink.origin}/api/v1/hooks?target_url=${encodeURIComponent(webhookUrl)}`, { headers: { authorization: `Bearer ${pro.token}` } });
-    expect(await hooks.json()).toEqual([]);
+    await callMake(detach, { connection: connectionOf(bed.pro), webhook }, base);
+    expect(await bed.hooks(bed.pro, webhookUrl)).toEqual([]);
   });
 
   it('Watch New Leads on Free: attaching fails with Plink’s reason', async () => {
-    await expect(callMake(attach, { connection: connectionOf(free), parameters: {}, webhook: { url: `${receiver.origin}/make/free` } }, base)).rejects.toThrow(
+    await expect(callMake(attach, { connection: connectionOf(bed.free), parameters: {}, webhook: { url: `${bed.receiver.origin}/make/free` } }, base)).rejects.toThrow(
       '[403] Webhooks are part of Plink Pro.',
     );
   });

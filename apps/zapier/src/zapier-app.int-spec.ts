@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { createAppTester } from 'zapier-platform-core';
-import { eventually, RunningPlink, WebhookReceiver, type PlinkCreator, type ReceivedWebhook } from '@plink/testing';
+import { eventually, AutomationTestbed, type PlinkCreator, type ReceivedWebhook } from '@plink/testing';
 
 // The app exactly as `zapier push` uploads it (index.js at the package root).
 const App = require('../index.js');
@@ -26,22 +26,14 @@ interface Lead {
  * does, and its request is handed to the trigger's perform as Zapier hands it over.
  */
 describe('the Zapier app against a running Plink', () => {
-  let plink: RunningPlink;
-  let pro: PlinkCreator;
-  let free: PlinkCreator;
-  let receiver: WebhookReceiver;
-  const auth = (creator: PlinkCreator) => ({ instanceUrl: plink.origin, apiToken: creator.token });
+  let bed: AutomationTestbed;
+  const auth = (creator: PlinkCreator) => ({ instanceUrl: bed.plink.origin, apiToken: creator.token });
 
   beforeAll(async () => {
-    plink = await RunningPlink.start();
-    receiver = await WebhookReceiver.start();
-    [pro, free] = await Promise.all([plink.creator({ pro: true }), plink.creator()]);
+    bed = await AutomationTestbed.start();
   }, 180_000);
 
-  afterAll(async () => {
-    await receiver?.stop();
-    await plink?.stop();
-  });
+  afterAll(() => bed?.stop());
 
   it('passes the Zapier schema validation', async () => {
     const handler = createAppHandler(App);
@@ -52,88 +44,86 @@ describe('the Zapier app against a running Plink', () => {
   });
 
   it('connects with the instance address and token, labelled with the account e-mail; a bad token is refused with Plink’s message', async () => {
-    const me = await appTester(App.authentication.test, { authData: auth(pro) });
-    expect(me).toEqual({ id: pro.id, email: pro.email, username: expect.any(String), plan: 'pro' });
+    const me = await appTester(App.authentication.test, { authData: auth(bed.pro) });
+    expect(me).toEqual({ id: bed.pro.id, email: bed.pro.email, username: expect.any(String), plan: 'pro' });
     expect(App.authentication.connectionLabel).toBe('{{json.email}}');
     // As a self-hoster may paste it: with a trailing slash.
-    expect(await appTester(App.authentication.test, { authData: { ...auth(free), instanceUrl: `${plink.origin}/` } })).toMatchObject({ email: free.email, plan: 'free' });
+    expect(await appTester(App.authentication.test, { authData: { ...auth(bed.free), instanceUrl: `${bed.plink.origin}/` } })).toMatchObject({ email: bed.free.email, plan: 'free' });
 
-    await expect(appTester(App.authentication.test, { authData: { ...auth(pro), apiToken: 'plk_not-a-real-token' } })).rejects.toThrow(
+    await expect(appTester(App.authentication.test, { authData: { ...auth(bed.pro), apiToken: 'plk_not-a-real-token' } })).rejects.toThrow(
       'Your API token is not valid.',
     );
   });
 
   it('fills the Page dropdown with the creator’s pages', async () => {
-    const pages = await appTester(App.triggers.page.operation.perform, { authData: auth(pro) });
-    expect(pages).toEqual([expect.objectContaining({ id: pro.page.id, slug: pro.page.slug, title: pro.page.title, url: expect.stringContaining(pro.page.slug) })]);
+    const pages = await appTester(App.triggers.page.operation.perform, { authData: auth(bed.pro) });
+    expect(pages).toEqual([expect.objectContaining({ id: bed.pro.page.id, slug: bed.pro.page.slug, title: bed.pro.page.title, url: expect.stringContaining(bed.pro.page.slug) })]);
   });
 
   it('Create Lead adds the address to the page; the same address again answers created=false with the same lead', async () => {
-    const inputData = { page_id: String(free.page.id), email: 'grace@example.org', consent: 'true' };
-    const first = await appTester(App.creates.create_lead.operation.perform, { authData: auth(free), inputData });
-    expect(first).toMatchObject({ created: true, id: expect.any(Number), email: 'grace@example.org', consentAt: expect.any(String), page: { id: free.page.id } });
+    const inputData = { page_id: String(bed.free.page.id), email: 'grace@example.org', consent: 'true' };
+    const first = await appTester(App.creates.create_lead.operation.perform, { authData: auth(bed.free), inputData });
+    expect(first).toMatchObject({ created: true, id: expect.any(Number), email: 'grace@example.org', consentAt: expect.any(String), page: { id: bed.free.page.id } });
 
-    const again = await appTester(App.creates.create_lead.operation.perform, { authData: auth(free), inputData: { ...inputData, email: 'Grace@Example.org' } });
+    const again = await appTester(App.creates.create_lead.operation.perform, { authData: auth(bed.free), inputData: { ...inputData, email: 'Grace@Example.org' } });
     expect(again).toMatchObject({ created: false, id: first.id });
 
     // Another creator's page is not theirs to fill.
     await expect(
-      appTester(App.creates.create_lead.operation.perform, { authData: auth(pro), inputData: { ...inputData, email: 'eve@example.org' } }),
+      appTester(App.creates.create_lead.operation.perform, { authData: auth(bed.pro), inputData: { ...inputData, email: 'eve@example.org' } }),
     ).rejects.toThrow();
-    const leads = (await appTester(App.triggers.new_lead.operation.performList, { authData: auth(free), inputData: {} })) as Lead[];
+    const leads = (await appTester(App.triggers.new_lead.operation.performList, { authData: auth(bed.free), inputData: {} })) as Lead[];
     expect(leads.map((l) => l.email)).toEqual(['grace@example.org']);
   });
 
   it('New Lead: subscribing registers Zapier’s URL, each new lead arrives signed and becomes the lead performList shows; unsubscribing stops it', async () => {
-    const targetUrl = `${receiver.origin}/zapier/hooks/standard/123/abc`;
+    const targetUrl = `${bed.receiver.origin}/zapier/hooks/standard/123/abc`;
     const path = new URL(targetUrl).pathname;
     const subscribeData = await appTester(App.triggers.new_lead.operation.performSubscribe, {
-      authData: auth(pro),
+      authData: auth(bed.pro),
       targetUrl,
-      inputData: { page_id: String(pro.page.id) },
+      inputData: { page_id: String(bed.pro.page.id) },
     });
-    expect(subscribeData).toEqual({ id: expect.anything(), event: 'lead.created', target_url: targetUrl, page_id: pro.page.id, secret: expect.stringMatching(/^whsec_/) });
+    expect(subscribeData).toEqual({ id: expect.anything(), event: 'lead.created', target_url: targetUrl, page_id: bed.pro.page.id, secret: expect.stringMatching(/^whsec_/) });
 
-    await appTester(App.creates.create_lead.operation.perform, { authData: auth(pro), inputData: { page_id: String(pro.page.id), email: 'ada@example.org' } });
-    const delivery = await eventually(async () => receiver.on(path)[0], 20_000);
+    await appTester(App.creates.create_lead.operation.perform, { authData: auth(bed.pro), inputData: { page_id: String(bed.pro.page.id), email: 'ada@example.org' } });
+    const delivery = await eventually(async () => bed.receiver.on(path)[0], 20_000);
     // Plink signed it with the secret the subscription answered (checked here with the reference implementation).
     expect(() => new Webhook(subscribeData.secret).verify(delivery.body, delivery.headers as Record<string, string>)).not.toThrow();
 
     const [fromHook] = (await appTester(App.triggers.new_lead.operation.perform, zapierHookBundle(delivery, subscribeData))) as Lead[];
-    expect(fromHook).toMatchObject({ email: 'ada@example.org', consentAt: null, page: { id: pro.page.id, slug: pro.page.slug, title: pro.page.title } });
+    expect(fromHook).toMatchObject({ email: 'ada@example.org', consentAt: null, page: { id: bed.pro.page.id, slug: bed.pro.page.slug, title: bed.pro.page.title } });
     // The sample (performList) has the very same shape, so fields mapped while setting up the Zap match live runs.
-    const listed = (await appTester(App.triggers.new_lead.operation.performList, { authData: auth(pro), inputData: { page_id: String(pro.page.id) } })) as Lead[];
+    const listed = (await appTester(App.triggers.new_lead.operation.performList, { authData: auth(bed.pro), inputData: { page_id: String(bed.pro.page.id) } })) as Lead[];
     expect(listed[0]).toEqual(fromHook);
 
     // A request not signed with the hook's secret starts no Zap run.
     const forged = { ...delivery, body: delivery.body.replace('ada@example.org', 'mallory@example.org') };
     await expect(appTester(App.triggers.new_lead.operation.perform, zapierHookBundle(forged, subscribeData))).rejects.toThrow(/not signed by Plink/);
 
-    await appTester(App.triggers.new_lead.operation.performUnsubscribe, { authData: auth(pro), subscribeData });
-    const hooks = await fetch(`${plink.origin}/api/v1/hooks?target_url=${encodeURIComponent(targetUrl)}`, { headers: { authorization: `Bearer ${pro.token}` } });
-    expect(await hooks.json()).toEqual([]);
-    await appTester(App.creates.create_lead.operation.perform, { authData: auth(pro), inputData: { page_id: String(pro.page.id), email: 'late@example.org' } });
+    await appTester(App.triggers.new_lead.operation.performUnsubscribe, { authData: auth(bed.pro), subscribeData });
+    expect(await bed.hooks(bed.pro, targetUrl)).toEqual([]);
+    await appTester(App.creates.create_lead.operation.perform, { authData: auth(bed.pro), inputData: { page_id: String(bed.pro.page.id), email: 'late@example.org' } });
     // Deliveries take well under a second here; after 3 s nothing more has come.
     await new Promise((r) => setTimeout(r, 3000));
-    expect(receiver.on(path)).toHaveLength(1);
+    expect(bed.receiver.on(path)).toHaveLength(1);
   });
 
   it('New Lead: when Zapier answers 410 Gone (the Zap was deleted without unsubscribing), Plink drops the subscription', async () => {
-    const targetUrl = `${receiver.origin}/zapier/hooks/standard/123/gone`;
+    const targetUrl = `${bed.receiver.origin}/zapier/hooks/standard/123/gone`;
     const path = new URL(targetUrl).pathname;
-    receiver.answer(path, { status: 410, body: 'gone' });
-    await appTester(App.triggers.new_lead.operation.performSubscribe, { authData: auth(pro), targetUrl, inputData: {} });
-    await appTester(App.creates.create_lead.operation.perform, { authData: auth(pro), inputData: { page_id: String(pro.page.id), email: 'gone@example.org' } });
-    const hooksFor = async () =>
-      (await (await fetch(`${plink.origin}/api/v1/hooks?target_url=${encodeURIComponent(targetUrl)}`, { headers: { authorization: `Bearer ${pro.token}` } })).json()) as unknown[];
+    bed.receiver.answer(path, { status: 410, body: 'gone' });
+    await appTester(App.triggers.new_lead.operation.performSubscribe, { authData: auth(bed.pro), targetUrl, inputData: {} });
+    await appTester(App.creates.create_lead.operation.perform, { authData: auth(bed.pro), inputData: { page_id: String(bed.pro.page.id), email: 'gone@example.org' } });
+    const hooksFor = () => bed.hooks(bed.pro, targetUrl);
     expect(await hooksFor()).toHaveLength(1);
-    await eventually(async () => receiver.on(path).length === 1, 20_000);
+    await eventually(async () => bed.receiver.on(path).length === 1, 20_000);
     await eventually(async () => (await hooksFor()).length === 0, 10_000);
   });
 
   it('New Lead on Free: turning the Zap on fails with Plink’s reason', async () => {
     await expect(
-      appTester(App.triggers.new_lead.operation.performSubscribe, { authData: auth(free), targetUrl: `${receiver.origin}/free`, inputData: {} }),
+      appTester(App.triggers.new_lead.operation.performSubscribe, { authData: auth(bed.free), targetUrl: `${bed.receiver.origin}/free`, inputData: {} }),
     ).rejects.toThrow('Webhooks are part of Plink Pro.');
   });
 });

@@ -13,3 +13,4 @@ export * from './spa-shell';
 export * from './body-parsers';
 export * from './visit-facts';
 export * from './api-token';
+export * from './id-param.pipe';

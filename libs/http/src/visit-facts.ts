@@ -87,7 +87,10 @@ export function utcDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
-/** Where a lead came from, as it arrived (each value null when the visit did not tell). */
+/**
+ * Where a lead came from, as it arrived (each value null when the visit did not tell; the device too when
+ * there was no visit, as for a lead an automation tool sent).
+ */
 export interface VisitSource {
   referrer: string | null;
   ref: string | null;
@@ -95,7 +98,7 @@ export interface VisitSource {
   utmSource: string | null;
   utmMedium: string | null;
   utmCampaign: string | null;
-  device: DeviceClass;
+  device: DeviceClass | null;
 }
 
 /**

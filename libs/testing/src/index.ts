@@ -11,3 +11,4 @@ export * from './webhook-receiver';
 export * from './polling';
 export * from './npm-start';
 export * from './running-plink';
+export * from './automation-testbed';

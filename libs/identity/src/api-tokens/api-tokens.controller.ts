@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import {
   ApiTokenMessages,
@@ -11,8 +11,11 @@ import {
   type CreatedApiTokenDto,
   type V1MeDto,
 } from '@plink/contracts';
-import { ApiDoc, ApiTokenGuard, CurrentUser, SignedInGuard, ZodPipe, type SignedInUser } from '@plink/http';
+import { ApiDoc, ApiTokenGuard, CurrentUser, IdParamPipe, SignedInGuard, ZodPipe, type SignedInUser } from '@plink/http';
 import { ApiTokens } from './api-tokens';
+
+/** `:id` of a token: 404 for one that cannot exist, as for another user's. */
+const tokenIdPipe = new IdParamPipe(ApiTokenMessages.tokenNotFound);
 
 /** Settings → API tokens: made, listed and revoked with the session only (a token cannot make tokens). */
 @ApiTags('API tokens')
@@ -48,7 +51,7 @@ export class ApiTokensController {
   })
   @Delete(':id')
   @HttpCode(204)
-  async revoke(@CurrentUser() user: SignedInUser, @Param('id', ParseIntPipe) id: number): Promise<void> {
+  async revoke(@CurrentUser() user: SignedInUser, @Param('id', tokenIdPipe) id: number): Promise<void> {
     await this.tokens.revoke(user.id, id);
   }
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Inject, NotFoundException, Param, ParseIntPipe, Post, Query, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, NotFoundException, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { ApiQuery, ApiTags } from '@nestjs/swagger';
@@ -16,7 +16,7 @@ import {
   type V1LeadsQuery,
 } from '@plink/contracts';
 import { APP_CONFIG, type AppConfig } from '@plink/config';
-import { ApiDoc, ApiTokenGuard, CurrentUser, ZodPipe, type SignedInUser } from '@plink/http';
+import { ApiDoc, ApiTokenGuard, CurrentUser, IdParamPipe, ZodPipe, type SignedInUser } from '@plink/http';
 import { DoubleOptInService } from '../double-opt-in/double-opt-in.service';
 import { CaptureLeadService } from '../use-cases/capture-lead.service';
 
@@ -34,6 +34,9 @@ interface LeadRow {
   slug: string;
   title: string | null;
 }
+
+/** `:id` of a page: 404 for one that cannot exist, as for another user's. */
+const pageIdPipe = new IdParamPipe(ApiTokenMessages.pageNotFound);
 
 const LEAD_COLUMNS = `l.id, l.email, l.created_at, l.consent_at, l.referrer, l.utm_source, l.utm_medium, l.utm_campaign, l.device,
   f.page_id, f.slug, f.public->>'title' as title`;
@@ -88,7 +91,7 @@ export class LeadsV1Controller {
   @HttpCode(201)
   async create(
     @CurrentUser() user: SignedInUser,
-    @Param('id', ParseIntPipe) pageId: number,
+    @Param('id', pageIdPipe) pageId: number,
     @Body(new ZodPipe(createV1LeadSchema)) body: CreateV1LeadRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<V1CreatedLeadDto> {

@@ -150,7 +150,7 @@ export class CaptureLeadService {
     const { evidence, consentText } = evidenceOf(page.public, { ip: '' }, { ...this.config, leadEvidence: 'minimal' });
     if (consentText !== null && evidence.consentVersion) await this.consentTexts.ensure(evidence.consentVersion, consentText);
     // No visit: no referrer or campaign; the device class is not known (stored as null).
-    const source = { referrer: null, ref: null, source: null, utmSource: null, utmMedium: null, utmCampaign: null, device: null } as unknown as VisitSource;
+    const source: VisitSource = { referrer: null, ref: null, source: null, utmSource: null, utmMedium: null, utmCampaign: null, device: null };
     return this.store(page, email, consent ? new Date() : null, evidence, source, { repeatSends: false });
   }
 

@@ -1,4 +1,4 @@
-import { BadRequestException, Body, Controller, Delete, ForbiddenException, Get, HttpCode, Inject, NotFoundException, Param, ParseIntPipe, Post, Query, UseGuards } from '@nestjs/common';
+import { BadRequestException, Body, Controller, Delete, ForbiddenException, Get, HttpCode, Inject, NotFoundException, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiQuery, ApiTags } from '@nestjs/swagger';
 import {
   ApiTokenMessages,
@@ -14,10 +14,13 @@ import {
   type HookWithDeliveriesDto,
 } from '@plink/contracts';
 import { APP_CONFIG, type AppConfig } from '@plink/config';
-import { ApiDoc, ApiTokenGuard, CurrentUser, SignedInGuard, ZodPipe, type SignedInUser } from '@plink/http';
+import { ApiDoc, ApiTokenGuard, CurrentUser, IdParamPipe, SignedInGuard, ZodPipe, type SignedInUser } from '@plink/http';
 import { checkOutboundUrl } from '@plink/net';
 import { WebhookEndpointLookup } from '../http/webhook-endpoint-lookup';
 import { HooksRepository } from './hooks.repository';
+
+/** `:id` of a hook: 404 for one that cannot exist, as for another user's. */
+const hookIdPipe = new IdParamPipe(ApiTokenMessages.hookNotFound);
 
 /**
  * REST hook subscriptions for automation tools (`/api/v1/hooks`: Zapier's subscribe/unsubscribe, n8n's
@@ -73,7 +76,7 @@ export class HooksV1Controller {
   })
   @Delete(':id')
   @HttpCode(204)
-  async remove(@CurrentUser() user: SignedInUser, @Param('id', ParseIntPipe) id: number): Promise<void> {
+  async remove(@CurrentUser() user: SignedInUser, @Param('id', hookIdPipe) id: number): Promise<void> {
     await this.hooks.remove(user.id, id);
   }
 
@@ -98,7 +101,7 @@ export class HooksController {
   @ApiDoc({ summary: 'Remove a hook subscription', ok: { status: 204 }, errors: { 404: ApiTokenMessages.hookNotFound } })
   @Delete(':id')
   @HttpCode(204)
-  async remove(@CurrentUser() user: SignedInUser, @Param('id', ParseIntPipe) id: number): Promise<void> {
+  async remove(@CurrentUser() user: SignedInUser, @Param('id', hookIdPipe) id: number): Promise<void> {
     await this.hooks.remove(user.id, id);
   }
 }

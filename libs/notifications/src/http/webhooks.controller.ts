@@ -10,23 +10,18 @@ import {
   type WebhookDto,
   type WebhookTestResult,
 } from '@plink/contracts';
-import { ApiDoc, CurrentUser, SignedInGuard, tooManyRequests, type SignedInUser } from '@plink/http';
+import { ApiDoc, CurrentUser, IdParamPipe, SignedInGuard, tooManyRequests, type SignedInUser } from '@plink/http';
 import { Outbox } from '@plink/queue';
 import { RateLimiter } from '@plink/redis';
 import { DeliverWebhookService } from '../webhooks/deliver-webhook.service';
 import { WebhookLogRepository } from '../webhooks/webhook-log.repository';
 import { WebhookEndpointLookup, type OwnedWebhookEndpoint } from './webhook-endpoint-lookup';
 
-const MAX_ID = 2_147_483_647;
 /** Test events and redeliveries one page may ask for in a minute (each is an outbound request). */
 export const SENDS_PER_MINUTE = 30;
 
-/** `:id` of a page: a positive integer, or 404. */
-function pageId(value: string): number {
-  const id = /^[1-9][0-9]{0,9}$/.test(value) ? Number(value) : NaN;
-  if (!(id <= MAX_ID)) throw new NotFoundException({ message: PageMessages.pageNotFound });
-  return id;
-}
+/** `:id` of a page: 404 for one that cannot exist, as for another's. */
+const pageIdPipe = new IdParamPipe(PageMessages.pageNotFound);
 
 /**
  * A Pro owner's view of a page's webhook: the endpoint and its delivery log, a test event, a redelivery.
@@ -47,7 +42,7 @@ export class WebhooksController {
 
   @ApiDoc({ summary: "A page's webhook: endpoint, secret and the last 100 messages (Pro)", ok: webhookSchema, errors: { 403: WebhookMessages.proOnly, 404: PageMessages.pageNotFound } })
   @Get()
-  async show(@CurrentUser() user: SignedInUser, @Param('id') id: string): Promise<WebhookDto> {
+  async show(@CurrentUser() user: SignedInUser, @Param('id', pageIdPipe) id: number): Promise<WebhookDto> {
     const target = await this.ownedTarget(user, id);
     return { ...target.view, deliveries: await this.log.deliveries(target.pageId) };
   }
@@ -60,7 +55,7 @@ export class WebhooksController {
   })
   @Post('test')
   @HttpCode(200)
-  async test(@CurrentUser() user: SignedInUser, @Param('id') id: string): Promise<WebhookTestResult> {
+  async test(@CurrentUser() user: SignedInUser, @Param('id', pageIdPipe) id: number): Promise<WebhookTestResult> {
     const target = await this.ownedTarget(user, id);
     if (!target.url || target.secrets.length === 0) throw new BadRequestException({ message: WebhookMessages.noUrl });
     await this.limitSends(target.pageId);
@@ -76,7 +71,7 @@ export class WebhooksController {
   })
   @Post('deliveries/:messageId/redeliver')
   @HttpCode(202)
-  async redeliver(@CurrentUser() user: SignedInUser, @Param('id') id: string, @Param('messageId') messageId: string): Promise<WebhookTestResult> {
+  async redeliver(@CurrentUser() user: SignedInUser, @Param('id', pageIdPipe) id: number, @Param('messageId') messageId: string): Promise<WebhookTestResult> {
     const target = await this.ownedTarget(user, id);
     const message = webhookMessageIdSchema.safeParse(messageId).success ? await this.log.findById(messageId) : null;
     if (!message || message.pageId !== target.pageId) throw new NotFoundException({ message: WebhookMessages.messageNotFound });
@@ -98,8 +93,8 @@ export class WebhooksController {
    * The page's webhook endpoint, from the pages service now: 404 when it is not the caller's page, 403 when the
    * caller is not on Pro (their plan as their session has it).
    */
-  private async ownedTarget(user: SignedInUser, id: string): Promise<OwnedWebhookEndpoint> {
-    const target = await this.endpoints.findWebhookTarget(pageId(id));
+  private async ownedTarget(user: SignedInUser, id: number): Promise<OwnedWebhookEndpoint> {
+    const target = await this.endpoints.findWebhookTarget(id);
     if (!target || target.ownerId !== user.id) throw new NotFoundException({ message: PageMessages.pageNotFound });
     if (!user.isPremium) throw new ForbiddenException({ message: WebhookMessages.proOnly });
     return target;

@@ -35,7 +35,7 @@ import {
   testDeliveryEmailSchema,
   type TestDeliveryEmailFields,
 } from '@plink/contracts';
-import { ApiDoc, CurrentUser, SignedInGuard, ZodPipe, type SignedInUser } from '@plink/http';
+import { ApiDoc, CurrentUser, IdParamPipe, SignedInGuard, ZodPipe, type SignedInUser } from '@plink/http';
 import { PagesDirectory } from '../directory/pages-directory';
 import { DailyViewsService } from '../analytics/daily-views.service';
 import { toPageDto } from '../model/page.dto';
@@ -52,7 +52,6 @@ import { AnalyticsCounter, visitOf } from '../analytics/analytics-counter';
 import { ViewCounter } from '../views/view-counter';
 import { WebhookSecretBox, toWebhookEndpointDto } from '../webhooks/webhook-endpoint';
 import { WebhookEndpointService } from '../webhooks/webhook-endpoint.service';
-import { PageIdPipe } from './page-id.pipe';
 import { PartialZodPipe } from './partial-zod.pipe';
 
 /**
@@ -60,6 +59,9 @@ import { PartialZodPipe } from './partial-zod.pipe';
  * app-wide 100 KB JSON limit, under this one. Larger bodies get the usual 413 JSON answer.
  */
 export const PAGE_BODY_LIMIT = 8 * 1024 * 1024;
+
+/** `:id` of a page: 404 for one that cannot exist, as for another's. */
+const pageIdPipe = new IdParamPipe(PageMessages.pageNotFound);
 
 /** What the plan decides about a page's fields, for the API reference. */
 const PAGE_PLAN_NOTE =
@@ -145,7 +147,7 @@ export class PagesController {
   @ApiDoc({ summary: 'One of your pages', ok: pageDtoSchema, errors: { 404: PageMessages.pageNotFound } })
   @Get('pages/:id')
   @UseGuards(SignedInGuard)
-  one(@CurrentUser() user: SignedInUser, @Param('id', PageIdPipe) id: number): Promise<PageDto> {
+  one(@CurrentUser() user: SignedInUser, @Param('id', pageIdPipe) id: number): Promise<PageDto> {
     return this.getPage.execute(user.id, id);
   }
 
@@ -161,7 +163,7 @@ export class PagesController {
   @RouteConfig({ bodyLimit: PAGE_BODY_LIMIT })
   async update(
     @CurrentUser() user: SignedInUser,
-    @Param('id', PageIdPipe) id: number,
+    @Param('id', pageIdPipe) id: number,
     @Body(new PartialZodPipe(updatePageSchema)) body: Partial<PageFields>,
   ): Promise<PageDto> {
     await this.updatePage.execute(user, id, body);
@@ -178,7 +180,7 @@ export class PagesController {
   @Delete('pages/:id')
   @HttpCode(200)
   @UseGuards(SignedInGuard)
-  async remove(@CurrentUser() user: SignedInUser, @Param('id', PageIdPipe) id: number): Promise<MessageResponse> {
+  async remove(@CurrentUser() user: SignedInUser, @Param('id', pageIdPipe) id: number): Promise<MessageResponse> {
     await this.trash.moveToTrash(user.id, id);
     return { message: TrashTexts.moved };
   }
@@ -188,7 +190,7 @@ export class PagesController {
   @Post('pages/:id/keep-live')
   @HttpCode(200)
   @UseGuards(SignedInGuard)
-  keepLive(@CurrentUser() user: SignedInUser, @Param('id', PageIdPipe) id: number): Promise<KeepPageLiveResponse> {
+  keepLive(@CurrentUser() user: SignedInUser, @Param('id', pageIdPipe) id: number): Promise<KeepPageLiveResponse> {
     return this.keepPageLive.execute(user, id);
   }
 
@@ -212,7 +214,7 @@ export class PagesController {
   @RouteConfig({ bodyLimit: PAGE_BODY_LIMIT })
   sendTestEmail(
     @CurrentUser() user: SignedInUser,
-    @Param('id', PageIdPipe) id: number,
+    @Param('id', pageIdPipe) id: number,
     @Body(new ZodPipe(testDeliveryEmailSchema)) body: TestDeliveryEmailFields,
   ): Promise<MessageResponse> {
     return this.testEmail.execute(user, id, body);
@@ -223,7 +225,7 @@ export class PagesController {
   @Post('pages/:id/webhook/rotate-secret')
   @HttpCode(200)
   @UseGuards(SignedInGuard)
-  async rotateWebhookSecret(@CurrentUser() user: SignedInUser, @Param('id', PageIdPipe) id: number): Promise<WebhookEndpointDto> {
+  async rotateWebhookSecret(@CurrentUser() user: SignedInUser, @Param('id', pageIdPipe) id: number): Promise<WebhookEndpointDto> {
     return toWebhookEndpointDto(await this.webhookEndpoint.rotateSecret(user, id), this.secrets);
   }
 
@@ -232,7 +234,7 @@ export class PagesController {
   @Post('pages/:id/webhook/enable')
   @HttpCode(200)
   @UseGuards(SignedInGuard)
-  async enableWebhook(@CurrentUser() user: SignedInUser, @Param('id', PageIdPipe) id: number): Promise<WebhookEndpointDto> {
+  async enableWebhook(@CurrentUser() user: SignedInUser, @Param('id', pageIdPipe) id: number): Promise<WebhookEndpointDto> {
     return toWebhookEndpointDto(await this.webhookEndpoint.enable(user, id), this.secrets);
   }
 

@@ -1,10 +1,11 @@
 import { Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { TrashTexts, messageResponseSchema, pageDtoSchema, trashListSchema, type MessageResponse, type PageDto, type TrashedPageDto } from '@plink/contracts';
-import { ApiDoc, CurrentUser, SignedInGuard, type SignedInUser } from '@plink/http';
-import { PageIdPipe } from '../http/page-id.pipe';
+import { PageMessages, TrashTexts, messageResponseSchema, pageDtoSchema, trashListSchema, type MessageResponse, type PageDto, type TrashedPageDto } from '@plink/contracts';
+import { ApiDoc, CurrentUser, IdParamPipe, SignedInGuard, type SignedInUser } from '@plink/http';
 import { GetPageService } from '../use-cases/get-page.service';
 import { TrashService } from './trash.service';
+
+const pageIdPipe = new IdParamPipe(PageMessages.pageNotFound);
 
 /** Settings → Trash: the pages a creator deleted in the last 14 days, to restore or delete for good. */
 @ApiTags('Pages')
@@ -31,7 +32,7 @@ export class TrashController {
   @Post('pages/:id/restore')
   @HttpCode(200)
   @UseGuards(SignedInGuard)
-  async restore(@CurrentUser() user: SignedInUser, @Param('id', PageIdPipe) id: number): Promise<PageDto> {
+  async restore(@CurrentUser() user: SignedInUser, @Param('id', pageIdPipe) id: number): Promise<PageDto> {
     const page = await this.trash.restore(user, id);
     return this.pages.execute(user.id, page.id);
   }
@@ -45,7 +46,7 @@ export class TrashController {
   @Delete('trash/:id')
   @HttpCode(200)
   @UseGuards(SignedInGuard)
-  async deleteForever(@CurrentUser() user: SignedInUser, @Param('id', PageIdPipe) id: number): Promise<MessageResponse> {
+  async deleteForever(@CurrentUser() user: SignedInUser, @Param('id', pageIdPipe) id: number): Promise<MessageResponse> {
     await this.trash.deleteForever(user.id, id);
     return { message: TrashTexts.deletedForever };
   }
