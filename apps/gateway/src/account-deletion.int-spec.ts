@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { AccountDataMessages, IdentityMessages } from '@plink/contracts';
 import { Storage } from '@plink/storage';
 import { SmtpCatcher, type CaughtMail } from '@plink/testing';
@@ -102,6 +103,11 @@ describe('account deletion, across the services', () => {
       [`msg_${tag.padEnd(26, '0').slice(0, 26)}`, pageId],
     );
     await gateway.db.query(`insert into billing.accounts (user_id, status) values ($1, 'none') on conflict do nothing`, [id]);
+    // A free trial they took, as billing records it (the SHA-256 of the normalised address, their customer).
+    await gateway.db.query(
+      `insert into billing.trials_taken (stripe_subscription_id, user_id, person_key, stripe_customer_id, trial_started_at) values ($1, $2, $3, $4, now())`,
+      [`sub_${tag}`, id, createHash('sha256').update(who.email.toLowerCase()).digest('hex'), `cus_${tag}`],
+    );
     // A hook subscription of their automation tool with a delivery, and the leads service's count of it (Pro's).
     const hook = await gateway.db.query<{ id: number }>(
       `insert into notifications.hooks (user_id, event, target_url, page_id, secret) values ($1, 'lead.created', 'https://hooks.zapier.example/x', null, 'sealed') returning id`,
@@ -230,6 +236,14 @@ describe('account deletion, across the services', () => {
       return left.length === 0 && (await storedKeys(`u${gone.id}/`)).length === 0;
     }).catch(() => expect(left).toEqual([]));
     expect(await storedKeys(`u${gone.id}/`)).toEqual([]);
+    // What billing keeps of their trial: one keyed hash of the address (HMAC under a key from SESSION_SECRET), in
+    // a table without any other column; it names nobody (the search above finds no row), and it is not the
+    // plain SHA-256 of the address the trial was recorded under, which anyone could compute from the address.
+    const remembered = await gateway.db.query('select * from billing.trials_remembered');
+    expect(remembered.fields.map((f) => f.name)).toEqual(['person_hash']);
+    const plainHash = createHash('sha256').update(gone.email.toLowerCase()).digest('hex');
+    expect(remembered.rows.map((r) => r.person_hash)).not.toContain(plainHash);
+    expect(remembered.rowCount).toBe((before.get('billing.trials_remembered') ?? []).length + 1);
 
     // The other creator keeps every row they had (and everyone else theirs): only rows naming the deleted user went.
     const after = await snapshot();
@@ -253,6 +267,11 @@ describe('account deletion, across the services', () => {
     const newId = (await again.get('/api/user')).body.id as number;
     await gateway.db.query('update identity.users set is_verified = true where id = $1', [newId]);
     expect((await again.post('/api/pages', { slug: gone.slug, title: 'A new owner' })).status).toBe(201);
+    // …but not the free trial the deleted account took (a new address is offered it).
+    expect((await again.get('/api/subscription')).body).toMatchObject({ trialAvailable: false });
+    const stranger = gateway.browser();
+    expect((await stranger.post('/api/register', { username: `new_${gone.username}`, email: `new.${gone.email}`, password: 'another-secret' })).status).toBe(201);
+    expect((await stranger.get('/api/subscription')).body).toMatchObject({ trialAvailable: true });
   });
 
   it('changes nothing when the event comes again', async () => {

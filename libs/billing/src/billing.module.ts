@@ -39,7 +39,7 @@ import { BillingProcessor } from './workers/billing.processor';
     StripeSubscriptionSync,
     TrialLedger,
   ],
-  exports: [BillingAccountsRepository, StripeEventsRepository, ReadPlanService, ApplyPlanService, StripeConnection, StripeSubscriptionSync, TrialLedger],
+  exports: [BillingAccountsRepository, StripeEventsRepository, TrialsTakenRepository, ReadPlanService, ApplyPlanService, StripeConnection, StripeSubscriptionSync, TrialLedger],
 })
 export class BillingCoreModule {}
 

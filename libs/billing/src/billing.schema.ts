@@ -7,6 +7,7 @@ import { CreateStripeEvents20261125 } from './migrations/20261125-create-stripe-
 import { CreateTrialsTaken20261126 } from './migrations/20261126-create-trials-taken';
 import { OrderPlanWritesAndTrials20261127 } from './migrations/20261127-order-plan-writes-and-trials';
 import { CustomerProfileVersion20261201 } from './migrations/20261201-customer-profile-version';
+import { TrialsRemembered20261211 } from './migrations/20261211-trials-remembered';
 
 /** The billing service's tables (schema "billing") and their migrations. */
 export const BILLING_SCHEMA: ServiceSchema = {
@@ -20,5 +21,6 @@ export const BILLING_SCHEMA: ServiceSchema = {
     { name: '20261126_create_trials_taken', class: CreateTrialsTaken20261126 },
     { name: '20261127_order_plan_writes_and_trials', class: OrderPlanWritesAndTrials20261127 },
     { name: '20261201_customer_profile_version', class: CustomerProfileVersion20261201 },
+    { name: '20261211_trials_remembered', class: TrialsRemembered20261211 },
   ],
 };

@@ -1,4 +1,5 @@
-import { hashToken, randomToken, seal, unseal } from './secrets';
+import { createHash } from 'node:crypto';
+import { hashToken, keyedHash, randomToken, seal, unseal } from './secrets';
 
 describe('secrets', () => {
   it('makes 256-bit url-safe tokens and stores only their hash', () => {
@@ -16,5 +17,15 @@ describe('secrets', () => {
     expect(() => unseal('secret-two', sealed)).toThrow();
     const [iv, tag, body] = sealed.split('.');
     expect(() => unseal('secret-one', [iv, tag, body.slice(0, -2) + 'AA'].join('.'))).toThrow();
+  });
+
+  it('keys a hash with the secret and its purpose: the same value matches, a guess without the secret does not', () => {
+    const kept = keyedHash('secret-one', 'trial-memory', 'ada@example.com');
+    expect(kept).toMatch(/^[0-9a-f]{64}$/);
+    expect(keyedHash('secret-one', 'trial-memory', 'ada@example.com')).toBe(kept);
+    expect(keyedHash('secret-one', 'trial-memory', 'bob@example.com')).not.toBe(kept);
+    expect(keyedHash('secret-two', 'trial-memory', 'ada@example.com')).not.toBe(kept);
+    expect(keyedHash('secret-one', 'another-purpose', 'ada@example.com')).not.toBe(kept);
+    expect(kept).not.toBe(createHash('sha256').update('ada@example.com').digest('hex'));
   });
 });

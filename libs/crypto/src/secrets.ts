@@ -25,6 +25,15 @@ function keyFor(secret: string, purpose: string): Buffer {
 }
 
 /**
+ * HMAC-SHA256 of `value` (hex, 64 characters) under a key derived from the platform secret for `purpose`:
+ * equal values give equal hashes, yet without the secret nobody can test a guess against one (a plain hash
+ * of an e-mail address is undone by hashing a list of addresses).
+ */
+export function keyedHash(secret: string, purpose: string, value: string): string {
+  return createHmac('sha256', keyFor(secret, purpose)).update(value, 'utf8').digest('hex');
+}
+
+/**
  * Seals a short secret (a token travelling inside a job) with AES-256-GCM under a key derived
  * from the platform secret, so neither the outbox table nor Redis holds it in the clear.
  */

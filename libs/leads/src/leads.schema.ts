@@ -11,6 +11,7 @@ import { DoubleOptIn20261206 } from './migrations/20261206-double-opt-in';
 import { ConsentRecord20261207 } from './migrations/20261207-consent-record';
 import { LeadSource20261208 } from './migrations/20261208-lead-source';
 import { UnderAttack20261209 } from './migrations/20261209-under-attack';
+import { LeadChannel20261211 } from './migrations/20261211-lead-channel';
 
 /** The leads service's tables (schema "leads") and their migrations. */
 export const LEADS_SCHEMA: ServiceSchema = {
@@ -27,5 +28,6 @@ export const LEADS_SCHEMA: ServiceSchema = {
     { name: '20261208_lead_source', class: LeadSource20261208 },
     { name: '20261209_under_attack', class: UnderAttack20261209 },
     { name: '20261210_owner_hooks', class: OwnerHooks20261210 },
+    { name: '20261211_lead_channel', class: LeadChannel20261211 },
   ],
 };

@@ -1,7 +1,8 @@
 /**
  * embed.js: a Plink page's form on any site. `<script async src="{PUBLIC_ORIGIN}/embed.js" data-plink-page="{slug}">`
  * draws it where the tag stands; `data-mode="popup"` or `"slide-in"` with `data-trigger="delay:10"`, `"scroll:50"`
- * or `"exit"` (exit intent on desktop; phones fall back to scroll) opens it over the page.
+ * or `"exit"` (exit intent on desktop; phones fall back to scroll) opens it over the page (see ./trigger.ts: a
+ * scroll trigger on a page too short to scroll waits 10 s instead).
  *
  * Built on its own (scripts/build-embed.mjs), no dependencies, at most 5 KB gzipped. Everything is drawn inside a
  * shadow root with its own styles (`:host { all: initial }`), so the host's CSS cannot restyle it and it restyles
@@ -10,6 +11,7 @@
  * no cookies).
  */
 import type { EmbedPageDto, SubmitLeadResponse } from '@plink/contracts';
+import { trigger } from './trigger';
 
 type Attrs = Record<string, string | boolean | number | EventListener | undefined>;
 type Answer = Partial<SubmitLeadResponse> & { message?: string; formToken?: string };
@@ -180,32 +182,6 @@ function start(tag: HTMLScriptElement): void {
       counted();
     };
     trigger(tag.dataset.trigger ?? 'delay:10', open);
-  }
-}
-
-/** Calls `open` once when the trigger fires: `delay:{seconds}`, `scroll:{percent}` or `exit` (scroll:50 on phones). */
-function trigger(spec: string, open: () => void): void {
-  let [kind, value] = spec.split(':');
-  if (kind === 'exit' && matchMedia('(pointer: coarse)').matches) [kind, value] = ['scroll', '50'];
-  if (kind === 'exit') {
-    const leave = (e: MouseEvent) => {
-      if (e.relatedTarget || e.clientY > 0) return;
-      document.removeEventListener('mouseout', leave);
-      open();
-    };
-    document.addEventListener('mouseout', leave);
-  } else if (kind === 'scroll') {
-    const share = Number(value) / 100 || 0.5;
-    const check = () => {
-      const room = document.documentElement.scrollHeight - innerHeight;
-      if (room > 0 && scrollY / room < share) return;
-      removeEventListener('scroll', check);
-      open();
-    };
-    addEventListener('scroll', check, { passive: true });
-    check();
-  } else {
-    setTimeout(open, (Number(value) || 10) * 1000);
   }
 }
 

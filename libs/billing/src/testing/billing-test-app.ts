@@ -249,6 +249,13 @@ export class BillingTestApp {
     await withOrmContext(orm, () => orm.em.transactional(async (em) => outbox.publish(em, 'user.changed', payload)));
   }
 
+  /** Identity's 'user.deleted' (Settings → Account → Delete account), published as identity does: through the outbox. */
+  async userDeleted(userId: number): Promise<void> {
+    const orm = this.app.get<MikroORM>(MikroORM);
+    const outbox = this.app.get(Outbox);
+    await withOrmContext(orm, () => orm.em.transactional(async (em) => outbox.publish(em, 'user.deleted', { v: 1, userId, deletedAt: new Date().toISOString() })));
+  }
+
   /** Starts checkout as the SPA does; answers the Checkout page and its session id. */
   async startCheckout(c: Creator): Promise<{ url: string; sessionId: string }> {
     const answer = await c.client.post('/api/create-subscription');

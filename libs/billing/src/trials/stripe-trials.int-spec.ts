@@ -92,6 +92,32 @@ describe('trials and checkouts on Stripe', () => {
     expect((await plan(await creator('annlee2@gmail.com'))).trialAvailable).toBe(true);
   });
 
+  it('refuses the trial to a new account of an address whose account took one and was deleted, keeping only a keyed hash', async () => {
+    const gone = await creator('Del.Me+trial@gmail.com');
+    await subscribe(gone);
+    expect((await plan(gone)).status).toBe('trialing');
+    const personKey = (await t.db.query('select person_key from billing.trials_taken where user_id = $1', [gone.id])).rows[0].person_key as string;
+
+    await t.userDeleted(gone.id);
+    await eventually(async () => (await t.db.query('select 1 from billing.trials_taken where user_id = $1', [gone.id])).rowCount === 0, 'the trial rows are removed');
+    expect(await account(gone)).toBeUndefined();
+    // What is kept: one 64-hex keyed hash, not the person key (a plain SHA-256 of the address), and no other column.
+    const kept = await t.db.query('select * from billing.trials_remembered');
+    expect(kept.fields.map((f) => f.name)).toEqual(['person_hash']);
+    const hashes = kept.rows.map((r) => r.person_hash as string);
+    expect(hashes).toHaveLength(1);
+    expect(hashes[0]).toMatch(/^[0-9a-f]{64}$/);
+    expect(hashes[0]).not.toBe(personKey);
+
+    // The same mailbox, spelt another way, on a new account: no trial offered, and the checkout has none.
+    const again = await creator('delme@gmail.com');
+    expect((await plan(again)).trialAvailable).toBe(false);
+    await startCheckout(again);
+    expect(sessionsOf(again).at(-1)!.params.subscription_data).toEqual({ metadata: { userId: String(again.id) } });
+    // Another address is not touched.
+    expect((await plan(await creator('del.me.not@example.com'))).trialAvailable).toBe(true);
+  });
+
   it('ends at once the trial of another account that pays with a card that already had a trial, and logs it', async () => {
     const card = '4000 0025 0000 3155';
     const first = await creator('card.owner@example.com');

@@ -1,5 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
+import { APP_CONFIG, type AppConfig } from '@plink/config';
+import { keyedHash } from '@plink/crypto';
+
+/** The purpose the remembered trials' key is derived for (from SESSION_SECRET). */
+const TRIAL_MEMORY = 'trial-memory';
 
 /** What tells a trial's person apart; any of them seen on another trial means the person had theirs. */
 export interface TrialSubject {
@@ -21,18 +26,31 @@ interface LaterTrial {
   subscriptionId: string;
 }
 
-/** The billing service's only door to billing.trials_taken: every free trial that started. */
+/**
+ * The billing service's only door to billing.trials_taken (every free trial that started) and to
+ * billing.trials_remembered (the keyed hash of the address of each trial whose account was deleted).
+ */
 @Injectable()
 export class TrialsTakenRepository {
-  constructor(private readonly em: EntityManager) {}
+  constructor(
+    private readonly em: EntityManager,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** What is remembered of a person key once its account is gone: its HMAC under a key derived from SESSION_SECRET. */
+  private rememberedOf(personKey: string): string {
+    return keyedHash(this.config.sessionSecret, TRIAL_MEMORY, personKey);
+  }
 
   /**
    * A trial with the subject's e-mail, card or customer (one with the card first) that started before
    * `before`: ordered by start, then by the order trials were recorded in (a trial not recorded yet comes
-   * after every other). Says which of the subject's marks it has; null when there is none.
+   * after every other). Says which of the subject's marks it has; null when there is none. A trial of a
+   * deleted account with the subject's address (remembered) started before any other: it always matches.
    */
   async findMatch(subject: TrialSubject, before: LaterTrial): Promise<{ person: boolean | null; card: boolean | null } | null> {
-    const [row] = await this.em.fork().execute<{ person: boolean | null; card: boolean | null }[]>(
+    const em = this.em.fork();
+    const [row] = await em.execute<{ person: boolean | null; card: boolean | null }[]>(
       `select person_key = ? as person, card_fingerprint = ? as card from billing.trials_taken
        where (person_key = ? or card_fingerprint = ? or stripe_customer_id = ?)
          and (?::timestamptz is null or (trial_started_at, recorded_seq) < (?::timestamptz,
@@ -50,7 +68,21 @@ export class TrialsTakenRepository {
         subject.cardFingerprint,
       ],
     );
-    return row ?? null;
+    if (row) return row;
+    if (!subject.personKey) return null;
+    const remembered = await em.execute('select 1 from billing.trials_remembered where person_hash = ?', [this.rememberedOf(subject.personKey)]);
+    return remembered.length > 0 ? { person: true, card: false } : null;
+  }
+
+  /**
+   * Before a deleted account's trials are removed (in its transaction): keeps the keyed hash of each of their
+   * person keys, and nothing else of them.
+   */
+  async rememberTrialsOf(tx: EntityManager, userId: number): Promise<void> {
+    const rows = await tx.execute<{ person_key: string }[]>('select distinct person_key from billing.trials_taken where user_id = ? and person_key is not null', [userId]);
+    for (const { person_key: personKey } of rows) {
+      await tx.execute('insert into billing.trials_remembered (person_hash) values (?) on conflict do nothing', [this.rememberedOf(personKey)]);
+    }
   }
 
   /**

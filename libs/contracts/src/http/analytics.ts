@@ -39,10 +39,16 @@ export interface StatsDayDto {
 export interface StatsTotalsDto {
   views: number;
   uniques: number;
+  /** Confirmed leads of the range, however they came (the series' leads added up). */
   leads: number;
-  /** leads ÷ views, percent, one decimal. */
+  /**
+   * Of `leads`, those that came without a view Plink counted: added through the API (`api`) and sent by the
+   * plain-HTML form on other sites (`html`). Counted in `leads`, never in a conversion rate.
+   */
+  leadsWithoutVisit: { api: number; html: number };
+  /** Leads that came through a counted view (`leads` less `leadsWithoutVisit`) ÷ views, percent, one decimal, at most 100. */
   conversionRate: number;
-  /** leads ÷ unique visitors, percent, one decimal. */
+  /** Leads that came through a counted view ÷ unique visitors, percent, one decimal, at most 100. */
   visitorConversionRate: number;
   previous: { views: number; uniques: number; leads: number };
   change: { views: number | null; uniques: number | null; leads: number | null };
@@ -52,8 +58,9 @@ export interface StatsTotalsDto {
 export interface StatsSourceRowDto {
   value: string;
   views: number;
+  /** Leads with this value that came through a counted view. */
   leads: number;
-  /** leads ÷ views, percent, one decimal (0 without views). */
+  /** leads ÷ views, percent, one decimal, at most 100 (0 without views). */
   conversionRate: number;
 }
 

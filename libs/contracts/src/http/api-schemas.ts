@@ -183,7 +183,8 @@ export const pageStatsSchema = z
     views: z.number().int(),
     conversions: z.number().int().meta({ description: 'Confirmed leads.' }),
     pending: z.number().int().meta({ description: 'Leads of a double opt-in page not confirmed yet (not conversions).' }),
-    conversionRate: z.number().meta({ description: 'Percent, one decimal; 0 without views.' }),
+    conversionsWithoutVisit: withoutVisitSchema('Of the conversions, those that came without a counted view; not in conversionRate.'),
+    conversionRate: z.number().meta({ description: 'Conversions of counted views ÷ views: percent, one decimal, at most 100; 0 without views.' }),
     leads: z.array(leadDtoSchema).meta({ description: 'The newest 100, newest first.' }),
     blocked: z
       .object({
@@ -199,12 +200,27 @@ export const pageStatsSchema = z
   })
   .meta({ id: 'PageStats' });
 
+/** Leads that came without a view Plink counted, per channel (see LeadChannel). */
+function withoutVisitSchema(description: string) {
+  return z
+    .object({
+      api: z.number().int().meta({ description: 'Added through the API (POST /api/v1/pages/{id}/leads).' }),
+      html: z.number().int().meta({ description: 'Sent by the plain-HTML form on another site.' }),
+    })
+    .meta({ description });
+}
+
 /** The range's series, totals and breakdowns of the stats answer (see PageAnalyticsDto). */
 function pageAnalyticsShape() {
   const day = z.string().meta({ description: 'A UTC day, YYYY-MM-DD' });
   const counts = { views: z.number().int(), uniques: z.number().int(), leads: z.number().int() };
   const row = z
-    .object({ value: z.string(), views: z.number().int(), leads: z.number().int(), conversionRate: z.number().meta({ description: 'leads ÷ views, percent' }) })
+    .object({
+      value: z.string(),
+      views: z.number().int(),
+      leads: z.number().int().meta({ description: 'Leads with this value that came through a counted view.' }),
+      conversionRate: z.number().meta({ description: 'leads ÷ views, percent, at most 100' }),
+    })
     .meta({ id: 'StatsSourceRow' });
   return {
     range: z.object({ from: day, to: day }).meta({ description: 'The UTC days answered, both included.' }),
@@ -212,8 +228,9 @@ function pageAnalyticsShape() {
     totals: z
       .object({
         ...counts,
-        conversionRate: z.number().meta({ description: 'leads ÷ views, percent, one decimal' }),
-        visitorConversionRate: z.number().meta({ description: 'leads ÷ unique visitors, percent, one decimal' }),
+        leadsWithoutVisit: withoutVisitSchema('Of the leads, those that came without a counted view; in no conversion rate.'),
+        conversionRate: z.number().meta({ description: 'Leads of counted views ÷ views, percent, one decimal, at most 100' }),
+        visitorConversionRate: z.number().meta({ description: 'Leads of counted views ÷ unique visitors, percent, one decimal, at most 100' }),
         previous: z.object(counts).meta({ description: 'The range of the same length just before.' }),
         change: z
           .object({ views: z.number().nullable(), uniques: z.number().nullable(), leads: z.number().nullable() })

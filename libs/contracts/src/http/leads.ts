@@ -84,6 +84,13 @@ export interface ConfirmLeadResponse {
 /** A lead of a double opt-in page waits for its confirmation (`pending`); every other lead is `confirmed`. */
 export const LEAD_STATUSES = ['pending', 'confirmed'] as const;
 export type LeadStatus = (typeof LEAD_STATUSES)[number];
+
+/**
+ * How a lead reached its page: the landing page's form (`page`), embed.js on another site (`embed`), the
+ * plain-HTML form posted from another site (`html`) or the API (`api`, `POST /api/v1/pages/{id}/leads`).
+ * Only `page` and `embed` leads come through a view Plink counted: the only ones a conversion rate counts.
+ */
+export type LeadChannel = 'page' | 'embed' | 'html' | 'api';
 /** Why a submission was refused, as a page's stats count them (GET /api/pages/{id}/stats `blocked`). */
 export const BLOCK_REASONS = ['token', 'timing', 'honeypot', 'disposable', 'noMx', 'rateLimit'] as const;
 export type BlockReason = (typeof BLOCK_REASONS)[number];
@@ -135,7 +142,12 @@ export interface PageStatsDto extends PageAnalyticsDto {
   conversions: number;
   /** Leads waiting for their e-mail confirmation (double opt-in), not counted in `conversions`. */
   pending: number;
-  /** Percent, one decimal; 0 without views. */
+  /**
+   * Of `conversions`, those that came without a view Plink counted: added through the API (`api`) and sent
+   * by the plain-HTML form on other sites (`html`). Not in `conversionRate`.
+   */
+  conversionsWithoutVisit: { api: number; html: number };
+  /** Conversions of counted views (`conversions` less `conversionsWithoutVisit`) ÷ views: percent, one decimal, at most 100; 0 without views. */
   conversionRate: number;
   /** Newest first, pending ones included; at most {@link STATS_RECENT_LEADS} (the total is `conversions` + `pending`). */
   leads: LeadDto[];

@@ -56,10 +56,14 @@ export const PausedPageTexts = {
   badgeTooltip: 'Free plans keep one page live. Visitors see "This page is paused" and no sign-ups are taken. Choose "Keep this page live" or upgrade to Pro.',
 } as const;
 
-/** Conversion rate: conversions / views in percent, rounded to one decimal; 0 without views. */
+/**
+ * Conversion rate: conversions / views in percent, rounded to one decimal; 0 without views, and never above
+ * 100 (a visitor may sign up two addresses, and views are counted apart from leads, so the quotient can pass
+ * 1 even when only leads of counted visits are given).
+ */
 export function conversionRate(views: number, conversions: number): number {
   if (!views) return 0;
-  return Math.round((conversions / views) * 1000) / 10;
+  return Math.min(100, Math.round((conversions / views) * 1000) / 10);
 }
 
 /** The badge text: '12.5%', or '0%' without views. */

@@ -208,6 +208,9 @@ describe('conversion rate', () => {
     expect(conversionRate(8, 1)).toBe(12.5);
     expect(conversionRate(3, 1)).toBe(33.3);
     expect(conversionRate(3, 2)).toBe(66.7);
+    // More sign-ups than views (a visitor with two addresses) is shown as 100 %, never more.
+    expect(conversionRate(2, 3)).toBe(100);
+    expect(conversionRate(3, 3)).toBe(100);
     expect(formatConversionRate(0, 0)).toBe('0%');
     expect(formatConversionRate(8, 1)).toBe('12.5%');
     expect(formatConversionRate(10, 1)).toBe('10.0%');

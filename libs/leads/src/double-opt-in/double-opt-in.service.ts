@@ -1,6 +1,6 @@
 import { Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { ConfirmTexts, type ConfirmLeadResponse, type LeadStatus } from '@plink/contracts';
+import { ConfirmTexts, type ConfirmLeadResponse, type LeadChannel, type LeadStatus } from '@plink/contracts';
 import { APP_CONFIG, type AppConfig } from '@plink/config';
 import { hashToken, randomToken, seal } from '@plink/crypto';
 import type { VisitSource } from '@plink/http';
@@ -61,14 +61,21 @@ export class DoubleOptInService {
   ) {}
 
   /** A sign-up on a double opt-in page: the lead pending and its confirmation e-mail; a known address: {@link signedUpAgain}. */
-  async signUp(page: SubmissionPage, email: string, consentAt: Date | null, evidence: LeadEvidence | null = null, source: VisitSource | null = null): Promise<void> {
+  async signUp(
+    page: SubmissionPage,
+    email: string,
+    consentAt: Date | null,
+    evidence: LeadEvidence | null = null,
+    source: VisitSource | null = null,
+    channel: LeadChannel | null = null,
+  ): Promise<void> {
     const now = this.clock.now();
     const stored = await this.em.transactional(async (tx) => {
       const rows: { id: number }[] = await tx.execute(
         `insert into leads.leads (page_id, email, email_lower, consent_at, plan_version, status, created_at,
                                   consent_shown, consent_version, privacy_url, signup_ip, signup_user_agent,
-                                  referrer, ref, ref_source, utm_source, utm_medium, utm_campaign, device)
-         values (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, cast(? as inet), ?, ?, ?, ?, ?, ?, ?, ?)
+                                  referrer, ref, ref_source, utm_source, utm_medium, utm_campaign, device, channel)
+         values (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, cast(? as inet), ?, ?, ?, ?, ?, ?, ?, ?, ?)
          on conflict (page_id, email_lower) do nothing returning id`,
         [
           page.id,
@@ -89,6 +96,7 @@ export class DoubleOptInService {
           source?.utmMedium ?? null,
           source?.utmCampaign ?? null,
           source?.device ?? null,
+          channel,
         ],
       );
       if (rows.length === 0) return false;

@@ -1,5 +1,7 @@
-import { LEADS_PAGE_SIZE } from '@plink/contracts';
+import { LEADS_PAGE_SIZE, QueueName, type JobPayload } from '@plink/contracts';
+import { unseal } from '@plink/crypto';
 import { LeadsTestApp, type Creator } from '../testing/leads-test-app';
+import { CaptureLeadService } from '../use-cases/capture-lead.service';
 
 const PHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
 const DAY_MS = 86_400_000;
@@ -54,6 +56,7 @@ describe('leads: stats over a range, and the leads list', () => {
       views: 14,
       uniques: 10,
       leads: 2,
+      leadsWithoutVisit: { api: 0, html: 0 },
       conversionRate: 14.3,
       visitorConversionRate: 20,
       previous: { views: 0, uniques: 0, leads: 0 },
@@ -87,6 +90,51 @@ describe('leads: stats over a range, and the leads list', () => {
     for (const bad of ['from=2026-13-01', `from=${today}&to=${yesterday}`, 'from=1990-01-01&to=2026-01-01', 'to=yesterday']) {
       expect((await owner.client.get(`/api/pages/${page.id}/stats?${bad}`)).status).toBe(400);
     }
+  });
+
+  it('counts in the conversion rates only leads of counted visits, shows the others apart, and never passes 100 %', async () => {
+    const page = await t.createPage(owner);
+    const today = dayOf(Date.now());
+    // The pages service counted 4 views of 2 visitors (the page and the embedded form together).
+    page.views = 4;
+    t.pages.counted.set(page.id, { days: [{ day: today, views: 4, uniques: 2 }], sources: [{ kind: 'utm_source', value: 'embed', views: 1 }] });
+    // Through counted visits: two on the page, one in embed.js on a blog.
+    await t.submit(page.slug, { email: 'page1@example.com', consent: true });
+    await t.submit(page.slug, { email: 'page2@example.com', consent: true });
+    await t.submit(page.slug, { email: 'embedded@example.com', consent: true }, t.client({ origin: 'https://blog.example' }));
+    // Without one: three added by the owner's automation tool, and one from the plain-HTML form on another site,
+    // confirmed by its e-mail as that form asks.
+    const capture = t.app.get(CaptureLeadService);
+    const submission = await capture.findPage(page.slug);
+    for (const email of ['tool1@example.com', 'tool2@example.com', 'tool3@example.com']) expect(await capture.captureFromApi(submission, email, true)).toBe(true);
+    const plain = await t.formPost(`/${page.slug}`, { email: 'plain@example.com', consent: 'on', embed: 'html' }, { origin: 'https://shop.example' });
+    expect(plain.status).toBeLessThan(400);
+    const plainId = await t.leadId(page.id, 'plain@example.com');
+    await t.outboxDrained();
+    const [mail] = (await t.jobsOf(QueueName.Email, 'email.lead-confirmation'))
+      .map((j) => j.data.payload as JobPayload<'email.lead-confirmation'>)
+      .filter((p) => p.leadId === plainId);
+    expect((await t.client().post(`/api/confirm/${unseal(t.config.sessionSecret, mail.sealedToken)}`)).status).toBe(200);
+
+    const channels = await t.db.query<{ email: string; channel: string }>('select email, channel from leads.leads where page_id = $1 order by email', [page.id]);
+    expect(Object.fromEntries(channels.rows.map((r) => [r.email, r.channel]))).toEqual({
+      'embedded@example.com': 'embed',
+      'page1@example.com': 'page',
+      'page2@example.com': 'page',
+      'plain@example.com': 'html',
+      'tool1@example.com': 'api',
+      'tool2@example.com': 'api',
+      'tool3@example.com': 'api',
+    });
+
+    const stats = (await owner.client.get(`/api/pages/${page.id}/stats?from=${today}&to=${today}`)).body;
+    // 7 leads, 3 of them through the 2 visitors: 150 % by the quotient, shown as 100 %; per view 3 of 4.
+    expect(stats.totals).toMatchObject({ views: 4, uniques: 2, leads: 7, leadsWithoutVisit: { api: 3, html: 1 }, conversionRate: 75, visitorConversionRate: 100 });
+    expect(stats.series).toEqual([{ day: today, views: 4, uniques: 2, leads: 7 }]);
+    // Every lead stays a conversion; the rate is of the visits' (3 ÷ 4 views), not 7 ÷ 4.
+    expect(stats).toMatchObject({ conversions: 7, conversionsWithoutVisit: { api: 3, html: 1 }, conversionRate: 75 });
+    // The embed row counts the embedded form's lead, not the plain form's (both say utm_source=embed).
+    expect(stats.breakdowns.utmSources).toEqual([{ value: 'embed', views: 1, leads: 1, conversionRate: 100 }]);
   });
 
   it('lists the leads 25 a page, newest first, with their sources, and finds them by part of the e-mail', async () => {

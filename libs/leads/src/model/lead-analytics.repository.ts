@@ -37,13 +37,30 @@ export class LeadAnalyticsRepository {
     return new Map(rows.map((r) => [r.day, Number(r.leads)]));
   }
 
-  /** Leads per value of each source kind in [from, to] (leads without the value are not counted). */
+  /**
+   * Confirmed leads in [from, to] (or ever, without a range) that came without a view Plink counted, per
+   * channel: added through the API and sent by the plain-HTML form on other sites (no conversion rate counts
+   * them). Leads taken before the channel was kept (null) came with the visits, as they were counted then.
+   */
+  async withoutVisit(pageId: number, range?: { from: string; to: string }): Promise<{ api: number; html: number }> {
+    const within = range ? `and created_at >= (?::date)::timestamp at time zone 'UTC' and created_at < ((?::date) + 1)::timestamp at time zone 'UTC'` : '';
+    const rows: { api: string; html: string }[] = await this.em.execute(
+      `select count(*) filter (where channel = 'api') as api, count(*) filter (where channel = 'html') as html
+         from leads.leads
+        where page_id = ? and status = 'confirmed' and channel in ('api', 'html') ${within}`,
+      range ? [pageId, range.from, range.to] : [pageId],
+    );
+    return { api: Number(rows[0]?.api ?? 0), html: Number(rows[0]?.html ?? 0) };
+  }
+
+  /** Leads per value of each source kind in [from, to] (leads without the value, or without a counted visit, are not counted). */
   async perSource(pageId: number, from: string, to: string): Promise<{ kind: LeadSourceKind; value: string; leads: number }[]> {
     const parts = Object.entries(KIND_COLUMNS).map(([kind, column]) => `select '${kind}' as kind, ${column} as value from range where ${column} is not null`);
     const rows: { kind: LeadSourceKind; value: string; leads: string }[] = await this.em.execute(
       `with range as (
          select referrer, utm_source, utm_medium, utm_campaign, device from leads.leads
-          where page_id = ? and status = 'confirmed' and created_at >= (?::date)::timestamp at time zone 'UTC' and created_at < ((?::date) + 1)::timestamp at time zone 'UTC'
+          where page_id = ? and status = 'confirmed' and (channel is null or channel in ('page', 'embed'))
+            and created_at >= (?::date)::timestamp at time zone 'UTC' and created_at < ((?::date) + 1)::timestamp at time zone 'UTC'
        )
        select kind, value, count(*) as leads from (${parts.join(' union all ')}) s group by kind, value`,
       [pageId, from, to],

@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import type { LeadStatus } from '@plink/contracts';
+import type { LeadChannel, LeadStatus } from '@plink/contracts';
 
 /**
  * An e-mail address a visitor left on a page. One per page and lower-cased address
@@ -35,6 +35,8 @@ export const LeadSchema = defineEntity({
     utmMedium: p.string().length(100).nullable(),
     utmCampaign: p.string().length(100).nullable(),
     device: p.string().length(8).nullable(),
+    /** How it reached the page (see the 20261211 migration): `page`, `embed`, `html` or `api`; null for leads taken before. */
+    channel: p.string().$type<LeadChannel>().length(5).nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     /** `pending` until the visitor confirms on a double opt-in page; `confirmed` otherwise. */
     status: p.string().$type<LeadStatus>().length(10).default('confirmed'),

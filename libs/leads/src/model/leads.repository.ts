@@ -3,7 +3,7 @@ import type { PoolClient } from 'pg';
 import { Injectable, ServiceUnavailableException } from '@nestjs/common';
 import type { QueryResult } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { LeadMessages, type LeadStatus } from '@plink/contracts';
+import { LeadMessages, type LeadChannel, type LeadStatus } from '@plink/contracts';
 import { Outbox, type NewRowJobs } from '@plink/queue';
 import { nativePoolOf } from '@plink/data';
 import { LeanCopyToStream } from '../export/copy-out-stream';
@@ -30,6 +30,8 @@ export interface BatchLead extends NewLead {
   evidence?: LeadEvidence | null;
   /** Where the lead came from (absent: not known). */
   source?: VisitSource | null;
+  /** How it reached the page (absent: not known). */
+  channel?: LeadChannel | null;
 }
 
 /** A lead a batch inserted (its key, and the id it got). */
@@ -102,17 +104,17 @@ export class LeadsRepository {
       text: (recordJobs) => `with input as (
          select * from unnest($1::int[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::int[],
                               $7::boolean[], $8::text[], $9::text[], $10::inet[], $11::text[],
-                              $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[]) with ordinality
+                              $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[]) with ordinality
            as t(page_id, email, email_lower, consent_at, jobs, plan_version,
                 consent_shown, consent_version, privacy_url, signup_ip, signup_user_agent,
-                referrer, ref, ref_source, utm_source, utm_medium, utm_campaign, device, ord)
+                referrer, ref, ref_source, utm_source, utm_medium, utm_campaign, device, channel, ord)
        ), inserted as (
          insert into leads.leads (page_id, email, email_lower, consent_at, plan_version,
                                   consent_shown, consent_version, privacy_url, signup_ip, signup_user_agent,
-                                  referrer, ref, ref_source, utm_source, utm_medium, utm_campaign, device)
+                                  referrer, ref, ref_source, utm_source, utm_medium, utm_campaign, device, channel)
          select page_id, email, email_lower, consent_at, plan_version,
                 consent_shown, consent_version, privacy_url, signup_ip, signup_user_agent,
-                referrer, ref, ref_source, utm_source, utm_medium, utm_campaign, device from input order by ord
+                referrer, ref, ref_source, utm_source, utm_medium, utm_campaign, device, channel from input order by ord
          on conflict (page_id, email_lower) do nothing
          returning id, page_id, email_lower
        ), counted as (
@@ -143,6 +145,7 @@ export class LeadsRepository {
         sorted.map((l) => l.source?.utmMedium ?? null),
         sorted.map((l) => l.source?.utmCampaign ?? null),
         sorted.map((l) => l.source?.device ?? null),
+        sorted.map((l) => l.channel ?? null),
       ],
     });
     return rows.map((r) => ({ id: Number(r.id), pageId: Number(r.page_id), emailLower: r.email_lower }));

@@ -1,5 +1,5 @@
 import { BadRequestException, Inject, Injectable, NotFoundException } from '@nestjs/common';
-import { EMBED_SOURCE, LeadMessages, mayBePageSlug, shownThankYouSubtext, type BlockReason, submitLeadSchema, type PublicPageDto, type SubmitLeadResponse } from '@plink/contracts';
+import { EMBED_SOURCE, LeadMessages, mayBePageSlug, shownThankYouSubtext, type BlockReason, type LeadChannel, submitLeadSchema, type PublicPageDto, type SubmitLeadResponse } from '@plink/contracts';
 import { thankYouButton } from '@plink/page-render';
 import { APP_CONFIG, type AppConfig } from '@plink/config';
 import { Outbox, type DeferredJob } from '@plink/queue';
@@ -119,7 +119,8 @@ export class CaptureLeadService {
             : { query: context.formReferer, userAgent },
           this.ownHosts,
         );
-    await this.store(page, body.email, body.consent ? new Date() : null, evidence, source, { confirm: plainEmbed });
+    const channel: LeadChannel = embed ? (plainEmbed ? 'html' : 'embed') : 'page';
+    await this.store(page, body.email, body.consent ? new Date() : null, evidence, source, { confirm: plainEmbed, channel });
     return this.answerOf(page, plainEmbed);
   }
 
@@ -151,7 +152,7 @@ export class CaptureLeadService {
     if (consentText !== null && evidence.consentVersion) await this.consentTexts.ensure(evidence.consentVersion, consentText);
     // No visit: no referrer or campaign; the device class is not known (stored as null).
     const source: VisitSource = { referrer: null, ref: null, source: null, utmSource: null, utmMedium: null, utmCampaign: null, device: null };
-    return this.store(page, email, consent ? new Date() : null, evidence, source, { repeatSends: false });
+    return this.store(page, email, consent ? new Date() : null, evidence, source, { repeatSends: false, channel: 'api' });
   }
 
   /** The form token of the form re-drawn after a refused no-JavaScript post (see FormTokenVerifier.forRedraw). */
@@ -226,12 +227,12 @@ export class CaptureLeadService {
     consentAt: Date | null,
     evidence: LeadEvidence,
     source: VisitSource,
-    { confirm = false, repeatSends = true }: { confirm?: boolean; repeatSends?: boolean } = {},
+    { confirm = false, repeatSends = true, channel }: { confirm?: boolean; repeatSends?: boolean; channel: LeadChannel },
   ): Promise<boolean> {
     // A double opt-in page keeps the lead pending and e-mails the confirmation link instead (DoubleOptInService);
     // so does a page under attack (FloodWatch), whatever its own setting, and the plain form embedded elsewhere.
     if (confirm || page.public.doubleOptIn || this.flood.underAttack(page.id)) {
-      await this.optIn.signUp(page, email, consentAt, evidence, source);
+      await this.optIn.signUp(page, email, consentAt, evidence, source, channel);
       return true;
     }
     const jobs: DeferredJob[] = [];
@@ -268,6 +269,7 @@ export class CaptureLeadService {
       jobs: this.outbox.jobsForNewRow(jobs),
       evidence,
       source,
+      channel,
     });
     // The address was already a lead of the page: its file again, or its confirmation link again (throttled).
     if (id === null && repeatSends) await this.optIn.signedUpAgain(page, email);

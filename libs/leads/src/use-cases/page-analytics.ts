@@ -63,10 +63,11 @@ export class PageAnalytics {
 
   async of(pageId: number, range: DayRange): Promise<PageAnalyticsDto> {
     const before = previousRange(range);
-    const [visits, leadsPerDay, leadSources, previousVisits, previousLeads] = await Promise.all([
+    const [visits, leadsPerDay, leadSources, withoutVisit, previousVisits, previousLeads] = await Promise.all([
       this.visits(pageId, range),
       this.leads.perDay(pageId, range.from, range.to),
       this.leads.perSource(pageId, range.from, range.to),
+      this.leads.withoutVisit(pageId, range),
       this.visits(pageId, before),
       this.leads.perDay(pageId, before.from, before.to),
     ]);
@@ -94,13 +95,17 @@ export class PageAnalytics {
         .sort((a, b) => b.views - a.views || b.leads - a.leads || a.value.localeCompare(b.value))
         .slice(0, STATS_BREAKDOWN_ROWS);
     };
+    // A conversion is a lead of a counted visit: leads the API added or the plain form on another site sent
+    // came without a view, so they are shown apart and count in no rate.
+    const visitLeads = Math.max(0, now.leads - withoutVisit.api - withoutVisit.html);
     return {
       range,
       series,
       totals: {
         ...now,
-        conversionRate: conversionRate(now.views, now.leads),
-        visitorConversionRate: conversionRate(now.uniques, now.leads),
+        leadsWithoutVisit: withoutVisit,
+        conversionRate: conversionRate(now.views, visitLeads),
+        visitorConversionRate: conversionRate(now.uniques, visitLeads),
         previous,
         change: { views: percentChange(now.views, previous.views), uniques: percentChange(now.uniques, previous.uniques), leads: percentChange(now.leads, previous.leads) },
       },

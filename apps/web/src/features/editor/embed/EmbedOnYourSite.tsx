@@ -13,7 +13,7 @@ const SNIPPETS: { key: SnippetKey; label: string; help: string }[] = [
   {
     key: 'popup',
     label: 'Popup',
-    help: 'Opens over your page. data-trigger: "delay:10" (seconds), "scroll:50" (percent) or "exit" (leaving the page; phones: scroll).',
+    help: 'Opens over your page. data-trigger: "delay:10" (seconds), "scroll:50" (percent; a page too short to scroll: after 10 s) or "exit" (leaving the page; phones: scroll).',
   },
   { key: 'slideIn', label: 'Slide-in', help: 'Slides into the corner, with the same triggers as the popup.' },
   { key: 'html', label: 'Plain HTML', help: 'Works without JavaScript; each sign-up confirms by e-mail, then sees your thank-you page.' },

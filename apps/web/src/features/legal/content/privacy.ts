@@ -40,6 +40,7 @@ export const PRIVACY: LegalDocument = {
         'A page you delete goes to the Trash: its address stops working at once, and you can restore it from Settings for 14 days. Then the page is removed for good, with its leads, its statistics and the images uploaded for it. “Delete forever” in the Trash does this at once.',
         'You can delete any lead of your pages at any time, one by one or several at once. It is removed at once from your list, your exports and your statistics, and it is not sent to your webhook any more.',
         'Deleting your account is immediate: your pages, their leads, statistics and uploaded images, and your webhook delivery logs are removed at once.',
+        'If your account took the free Pro trial, one thing stays after it is deleted: a scrambled code made from your email address with a secret key (not the address itself, and nothing else about you), so that the free trial is not offered again to a new account with the same address.',
         'An export of your account’s data is offered as a download link that works for 24 hours.',
       ],
     },

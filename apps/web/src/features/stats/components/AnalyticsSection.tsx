@@ -3,6 +3,7 @@ import { AreaChart } from '@mantine/charts';
 import { Card, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import type { PageAnalyticsDto, StatsSourceRowDto } from '@plink/contracts';
 import { STATS_RANGES, type StatsRangeChoice } from './stats-range';
+import { WithoutVisitNote } from './WithoutVisitNote';
 
 const formatDay = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
 
@@ -97,6 +98,7 @@ export function AnalyticsSection({
         <Total label="Period leads" value={totals.leads} change={totals.change.leads} />
         <Total label="Visitor conversion" value={totals.uniques ? `${totals.visitorConversionRate.toFixed(1)}%` : '0%'} />
       </SimpleGrid>
+      <WithoutVisitNote counts={totals.leadsWithoutVisit} testId="period-leads-without-visit" />
       <Card withBorder radius="md" padding="md">
         <Title order={2} fz="h4" mb="xs">
           Views, visitors and leads per day

@@ -38,6 +38,38 @@ describe('/stats/:id', () => {
     expect(live).toHaveAttribute('target', '_blank');
   });
 
+  it('shows leads added through the API apart, and a conversion rate of the visits only', async () => {
+    // 3 visitors; 2 leads came through the page and 5 through the API (a tool that imported them).
+    const stats = makeStats(7, 3);
+    openStats('/stats/7', {
+      'GET /api/pages/7': { body: page },
+      'GET /api/pages/7/stats': {
+        body: {
+          ...stats,
+          conversionsWithoutVisit: { api: 5, html: 0 },
+          conversionRate: 66.7,
+          totals: { ...stats.totals, views: 3, uniques: 3, leads: 7, leadsWithoutVisit: { api: 4, html: 1 }, conversionRate: 66.7, visitorConversionRate: 66.7 },
+        },
+      },
+    });
+
+    expect(await screen.findByText('Conversion rate')).toBeInTheDocument();
+    expect(screen.getByText('Conversions').parentElement).toHaveTextContent('7');
+    expect(screen.getByText('Conversion rate').parentElement).toHaveTextContent('66.7%');
+    expect(screen.getByTestId('conversions-without-visit')).toHaveTextContent(
+      '5 leads added through the API (no page view was counted for them, so the conversion rate leaves them out).',
+    );
+    expect(await screen.findByText('Visitor conversion')).toBeInTheDocument();
+    expect(screen.getByText('Visitor conversion').parentElement).toHaveTextContent('66.7%');
+    expect(screen.getByTestId('period-leads-without-visit')).toHaveTextContent('4 leads added through the API and 1 lead from the plain HTML form on other sites');
+  });
+
+  it('says nothing of leads without a visit when every lead came through one', async () => {
+    openStats('/stats/7', { 'GET /api/pages/7': { body: page }, 'GET /api/pages/7/stats': { body: makeStats(12, 96) } });
+    expect(await screen.findByText('Visitor conversion')).toBeInTheDocument();
+    expect(screen.queryByText(/added through the API/)).not.toBeInTheDocument();
+  });
+
   it('shows double opt-in sign-ups that wait for their confirmation apart from the conversions, and marks them', async () => {
     const stats = makeStats(3, 30);
     stats.leads[0] = { ...stats.leads[0], email: 'waiting@example.com', status: 'pending' };

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { ActionIcon, Badge, Card, Group, ScrollArea, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { BLOCK_REASONS, formatConversionRate, type BlockReason, type LeadDto, type PageStatsDto } from '@plink/contracts';
+import { BLOCK_REASONS, type BlockReason, type LeadDto, type PageStatsDto } from '@plink/contracts';
 import { IconShieldCheck } from '../../../components/icons';
 import { ConsentRecordDialog } from './ConsentRecordDialog';
+import { WithoutVisitNote } from './WithoutVisitNote';
 
 /** The stats screen lists the first 10 of the recent leads. */
 export const RECENT_LEADS_SHOWN = 10;
@@ -71,8 +72,9 @@ export function StatsPanel({ stats, pageId }: { stats: PageStatsDto; pageId: num
       <SimpleGrid cols={3} spacing={{ base: 'xs', sm: 'md' }}>
         <Figure label="Views" value={stats.views} />
         <Figure label="Conversions" value={stats.conversions} />
-        <Figure label="Conversion rate" value={formatConversionRate(stats.views, stats.conversions)} />
+        <Figure label="Conversion rate" value={stats.views ? `${stats.conversionRate.toFixed(1)}%` : '0%'} />
       </SimpleGrid>
+      <WithoutVisitNote counts={stats.conversionsWithoutVisit} testId="conversions-without-visit" />
       {/* Double opt-in: sign-ups that wait for their e-mail confirmation are not conversions yet. */}
       {stats.pending > 0 && (
         <Text size="sm" c="dimmed" data-testid="pending-leads">
