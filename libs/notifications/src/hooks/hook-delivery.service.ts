@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
 import type { Job } from 'bullmq';
 import { QUEUE_SETTINGS, QueueName, type HookDeliveryDto, type JobPayload } from '@plink/contracts';
+import { nativePoolOf } from '@plink/data';
 import { getLogger, runWithCorrelation } from '@plink/observability';
 import { DeliverWebhookService, judgeAttempt, settleDeliveryJob, type DeliveryOutcome } from '../webhooks/deliver-webhook.service';
 import { leadCreatedBody } from '../webhooks/lead-created-event';
@@ -59,6 +60,9 @@ interface Attempted {
  */
 @Injectable()
 export class HookDeliveryService {
+  /** The ORM's own `pg` pool: the statements every delivery group runs are prepared (see WebhookLogRepository). */
+  private readonly pool = nativePoolOf(() => this.em);
+
   constructor(
     private readonly em: EntityManager,
     private readonly hooks: HooksRepository,
@@ -119,9 +123,11 @@ export class HookDeliveryService {
   /** The statuses of the messages logged already (a later run of a job). */
   private async statuses(ids: string[]): Promise<Map<string, HookDeliveryDto['status']>> {
     if (ids.length === 0) return new Map();
-    const rows: { id: string; status: HookDeliveryDto['status'] }[] = await this.em.execute('select id, status from notifications.hook_messages where id = any(?::text[])', [
-      `{${ids.join(',')}}`,
-    ]);
+    const { rows } = await (await this.pool()).query<{ id: string; status: HookDeliveryDto['status'] }>({
+      name: 'hook_message_statuses',
+      text: 'select id, status from notifications.hook_messages where id = any($1::text[])',
+      values: [`{${ids.join(',')}}`],
+    });
     return new Map(rows.map((row) => [row.id, row.status]));
   }
 
@@ -176,17 +182,18 @@ export class HookDeliveryService {
       next_attempt_at: nextAttemptAt?.toISOString() ?? null,
       attempts: attempt ? [attempt] : [],
     }));
-    await this.em.execute(
-      `insert into notifications.hook_messages as m (id, hook_id, user_id, lead_id, page_id, body, created_at, status, next_attempt_at, attempts)
+    await (await this.pool()).query({
+      name: 'hook_record_attempts',
+      text: `insert into notifications.hook_messages as m (id, hook_id, user_id, lead_id, page_id, body, created_at, status, next_attempt_at, attempts)
        select v.id, v.hook_id, v.user_id, v.lead_id, v.page_id, v.body, v.created_at, v.status, v.next_attempt_at, v.attempts
-         from jsonb_to_recordset(?::jsonb) as v(id text, hook_id integer, user_id integer, lead_id integer, page_id integer, body text,
+         from jsonb_to_recordset($1::jsonb) as v(id text, hook_id integer, user_id integer, lead_id integer, page_id integer, body text,
                                                 created_at timestamptz, status text, next_attempt_at timestamptz, attempts jsonb)
         where exists (select 1 from notifications.hooks h where h.id = v.hook_id)
           and not exists (select 1 from notifications.erased_leads e where e.page_id = v.page_id and e.lead_id = v.lead_id)
        on conflict (id) do update set status = excluded.status, next_attempt_at = excluded.next_attempt_at, attempts = m.attempts || excluded.attempts
         where m.status not in ('delivered', 'failed')`,
-      [JSON.stringify(rows)],
-    );
+      values: [JSON.stringify(rows)],
+    });
   }
 
   /** Drops hook messages older than the webhook log's retention (the hourly clean-up). */

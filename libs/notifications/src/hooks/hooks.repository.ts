@@ -4,6 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { ApiTokenMessages, type CreatedHookDto, type HookDeliveryDto, type HookDto, type HookEvent, type HookWithDeliveriesDto } from '@plink/contracts';
 import { APP_CONFIG, type AppConfig } from '@plink/config';
 import { seal, unseal } from '@plink/crypto';
+import { nativePoolOf } from '@plink/data';
 import { Outbox } from '@plink/queue';
 
 /** What a hook's secret is sealed for (under SESSION_SECRET), as the pages service seals the page webhooks'. */
@@ -81,6 +82,8 @@ export class HooksRepository {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  /** The ORM's own `pg` pool: every delivery group's lookup is a prepared statement (see WebhookLogRepository). */
+  private readonly pool = nativePoolOf(() => this.em);
   /** Opened secrets by their sealed value (opening costs a key derivation and a decryption). */
   private readonly opened = new Map<string, string | null>();
 
@@ -177,11 +180,12 @@ export class HooksRepository {
    */
   async forOwners(ownerIds: readonly number[]): Promise<HookTarget[]> {
     if (ownerIds.length === 0) return [];
-    const rows: HookRow[] = await this.em.execute(
-      `select id, user_id, target_url, page_id, secret, previous_secret, previous_secret_until from notifications.hooks
-        where user_id = any(?::int[]) and event = 'lead.created' order by id`,
-      [`{${[...new Set(ownerIds)].map((id) => Math.trunc(id)).join(',')}}`],
-    );
+    const { rows } = await (await this.pool()).query<HookRow>({
+      name: 'hooks_for_owners',
+      text: `select id, user_id, target_url, page_id, secret, previous_secret, previous_secret_until from notifications.hooks
+              where user_id = any($1::int[]) and event = 'lead.created' order by id`,
+      values: [`{${[...new Set(ownerIds)].map((id) => Math.trunc(id)).join(',')}}`],
+    });
     const now = Date.now();
     return rows.map((row) => this.toTarget(row, now));
   }
