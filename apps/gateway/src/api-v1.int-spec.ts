@@ -278,6 +278,28 @@ describe('/api/v1 with API tokens', () => {
     expect(receiver.on('/gone')).toHaveLength(1);
   });
 
+  it("rotates a hook's secret: the new one answered once, both signing for a day; another user's hook is 404", async () => {
+    const ann = await creator();
+    const bob = await creator();
+    const p = await page(ann);
+    const target = `${receiver.origin}/rotating`;
+    const hook = await call(ann.token, 'POST', '/api/v1/hooks', { event: 'lead.created', target_url: target, page_id: p.id });
+    expect(await call(bob.token, 'POST', `/api/v1/hooks/${hook.body.id}/rotate-secret`)).toMatchObject({ status: 404, body: { message: ApiTokenMessages.hookNotFound } });
+    expect((await ann.browser.post(`/api/v1/hooks/${hook.body.id}/rotate-secret`, {})).status).toBe(401);
+
+    const rotated = await call(ann.token, 'POST', `/api/v1/hooks/${hook.body.id}/rotate-secret`);
+    expect(rotated.status).toBe(200);
+    expect(createdHookSchema.parse(rotated.body)).toEqual({ id: hook.body.id, event: 'lead.created', target_url: target, page_id: p.id, secret: expect.stringMatching(/^whsec_/) });
+    expect(rotated.body.secret).not.toBe(hook.body.secret);
+    expect(JSON.stringify((await call(ann.token, 'GET', '/api/v1/hooks')).body)).not.toContain('whsec_');
+
+    // The tool may still hold the old secret, or already the new one: both verify the delivery.
+    await call(ann.token, 'POST', `/api/v1/pages/${p.id}/leads`, { email: 'rotated@example.com' });
+    await eventually(async () => receiver.on('/rotating').length === 1, 10_000);
+    expect(verified(receiver.on('/rotating')[0], rotated.body.secret).data.email).toBe('rotated@example.com');
+    expect(verified(receiver.on('/rotating')[0], hook.body.secret).data.email).toBe('rotated@example.com');
+  });
+
   it('refuses hooks to Free accounts and to inward addresses', async () => {
     const free = await creator(true);
     const refused = await call(free.token, 'POST', '/api/v1/hooks', { event: 'lead.created', target_url: 'https://example.com/hook' });

@@ -5,6 +5,7 @@ import { LighterWebhookLog20261126 } from './migrations/20261126-lighter-webhook
 import { EndpointsWithoutPlan20261128 } from './migrations/20261128-endpoints-without-plan';
 import { Hooks20261210 } from './migrations/20261210-hooks';
 import { ErasedLeads20261211 } from './migrations/20261211-erased-leads';
+import { HookSecretRotation20261212 } from './migrations/20261212-hook-secret-rotation';
 
 /**
  * The notifications service's tables (schema "notifications"): the webhook delivery log, its copy of the endpoints,
@@ -20,5 +21,6 @@ export const NOTIFICATIONS_SCHEMA: ServiceSchema = {
     { name: '20261128_endpoints_without_plan', class: EndpointsWithoutPlan20261128 },
     { name: '20261210_hooks', class: Hooks20261210 },
     { name: '20261211_erased_leads', class: ErasedLeads20261211 },
+    { name: '20261212_hook_secret_rotation', class: HookSecretRotation20261212 },
   ],
 };

@@ -55,6 +55,7 @@ const PUBLISHED_OPERATION_IDS: Record<string, string> = {
   'GET /api/v1/hooks': 'HooksV1Controller_list',
   'POST /api/v1/hooks': 'HooksV1Controller_create',
   'DELETE /api/v1/hooks/{id}': 'HooksV1Controller_remove',
+  'POST /api/v1/hooks/{id}/rotate-secret': 'HooksV1Controller_rotateSecret',
   'GET /api/v1/leads': 'LeadsV1Controller_list',
   'GET /api/v1/me': 'MeV1Controller_me',
   'GET /api/v1/pages': 'PagesV1Controller_list',
@@ -193,7 +194,7 @@ describe('the API reference (OpenAPI)', () => {
 
   it('marks every /api/v1 call with the bearer token scheme (never the session cookie) and its 401 and 429', () => {
     const v1 = operations(document).filter(({ path }) => path.startsWith('/api/v1/'));
-    expect(v1.length).toBe(7);
+    expect(v1.length).toBe(8);
     for (const { method, path, op } of v1) {
       expect({ call: `${method} ${path}`, security: op.security }).toEqual({ call: `${method} ${path}`, security: [{ apiToken: [] }] });
       expect(messagesOf(op.responses['401'])).toContain(ApiTokenMessages.invalidToken);

@@ -32,8 +32,6 @@ describe('job contracts', () => {
     expect(jobsOfQueue(QueueName.Webhooks).sort()).toEqual([
       'hook.deliver',
       'hook.deliver-many',
-      'hook.send',
-      'hook.send-many',
       'leads.deleted',
       'user.deleted',
       'webhook-endpoint.changed',

@@ -51,8 +51,6 @@ const leadDeliverySchema = z.object({
 /** The most lead deliveries one `webhook.deliver-many` job carries. */
 export const WEBHOOK_DELIVERIES_PER_JOB = 50;
 
-const hookSendSchema = z.object({ v: z.literal(1), messageId: webhookMessageIdSchema });
-
 /** The payload of a job the outbox relay makes of several rows (see {@link RELAYED_TOGETHER}). */
 export interface RelayedGroup {
   v: 1;
@@ -437,29 +435,17 @@ export const JOBS = {
   /**
    * Tell a Pro user's hook subscriptions (`/api/v1/hooks`) about a new lead. Recorded by the leads service with
    * the lead when its owner, on Pro in the plan in force at the capture, has hooks: the notifications service
-   * makes one message per matching hook and sends each on its own (`hook.send`).
+   * makes one message per matching hook (its id worked out from the hook and the lead) and attempts them in
+   * this job, as the page webhooks' deliveries do; a retry attempts only the messages that did not end.
    */
   'hook.deliver': {
     queue: QueueName.Webhooks,
     schema: leadDeliverySchema.extend({ ownerId: id }),
   },
-  /** Several leads' `hook.deliver` jobs in one (relayed together, see {@link RELAYED_TOGETHER}): one fan-out transaction. */
+  /** Several leads' `hook.deliver` jobs in one (relayed together, see {@link RELAYED_TOGETHER}): their messages attempted side by side. */
   'hook.deliver-many': {
     queue: QueueName.Webhooks,
     schema: relayedGroupOf(leadDeliverySchema.extend({ ownerId: id }), WEBHOOK_DELIVERIES_PER_JOB),
-  },
-  /** One attempt of a hook's message (logged in notifications.hook_messages), retried on the webhook schedule. */
-  'hook.send': {
-    queue: QueueName.Webhooks,
-    schema: hookSendSchema,
-  },
-  /**
-   * Several `hook.send` jobs in one (relayed together): their attempts go out side by side; the ones to be retried
-   * are retried together, no sooner than the latest any of them asked for, and the ones that ended are not sent again.
-   */
-  'hook.send-many': {
-    queue: QueueName.Webhooks,
-    schema: relayedGroupOf(hookSendSchema, WEBHOOK_DELIVERIES_PER_JOB),
   },
   /** Drop delivery logs older than 30 days or beyond the 100 newest of a page (a repeatable job). */
   'webhook.clean-log': {
@@ -481,10 +467,9 @@ export type JobName = keyof typeof JOBS;
  */
 export const RELAYED_TOGETHER: Partial<Record<JobName, { as: JobName; max: number }>> = {
   'webhook.deliver': { as: 'webhook.deliver-many', max: WEBHOOK_DELIVERIES_PER_JOB },
-  // Hook subscriptions: measured with `npm run bench` (hook run), one job per lead and per message cost the
-  // notifications process several times the page webhook's CPU per delivery.
+  // Hook subscriptions: measured with `npm run bench` (hook run), one job per lead cost the notifications
+  // process several times the page webhook's CPU per delivery.
   'hook.deliver': { as: 'hook.deliver-many', max: WEBHOOK_DELIVERIES_PER_JOB },
-  'hook.send': { as: 'hook.send-many', max: WEBHOOK_DELIVERIES_PER_JOB },
 };
 type WorkPayload<N extends JobName> = z.infer<(typeof JOBS)[N]['schema']>;
 type WorkJobsOfQueue<Q extends QueueName> = {

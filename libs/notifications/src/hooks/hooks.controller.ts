@@ -80,6 +80,19 @@ export class HooksV1Controller {
     await this.hooks.remove(user.id, id);
   }
 
+  @ApiDoc({
+    summary: "A new signing secret for the hook (the old one signs beside it for 24 h)",
+    description:
+      "Answers the hook with its new `secret`, shown this once. For 24 hours every delivery is signed with both the new and the old secret (two `v1,` signatures in `webhook-signature`, the new one first), so the tool can switch to the new secret without missing a delivery; then with the new one alone. Also on Free, as unsubscribing is.",
+    ok: { status: 200, schema: createdHookSchema },
+    errors: { 404: ApiTokenMessages.hookNotFound },
+  })
+  @Post(':id/rotate-secret')
+  @HttpCode(200)
+  rotateSecret(@CurrentUser() user: SignedInUser, @Param('id', ParseIntPipe) id: number): Promise<CreatedHookDto> {
+    return this.hooks.rotateSecret(user.id, id);
+  }
+
   private assertPro(user: SignedInUser): void {
     if (!user.isPremium) throw new ForbiddenException({ message: ApiTokenMessages.hooksProOnly });
   }

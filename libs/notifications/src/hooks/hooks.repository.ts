@@ -4,12 +4,17 @@ import { createHash, randomBytes } from 'node:crypto';
 import { ApiTokenMessages, type CreatedHookDto, type HookDeliveryDto, type HookDto, type HookEvent, type HookWithDeliveriesDto } from '@plink/contracts';
 import { APP_CONFIG, type AppConfig } from '@plink/config';
 import { seal, unseal } from '@plink/crypto';
+import { nativePoolOf } from '@plink/data';
 import { Outbox } from '@plink/queue';
 
 /** What a hook's secret is sealed for (under SESSION_SECRET), as the pages service seals the page webhooks'. */
 const HOOK_SECRET_SEAL = 'hook-secret';
 /** Deliveries the Automations card shows per hook. */
 const DELIVERIES_SHOWN = 10;
+/** How long the secret before a rotation keeps signing beside the new one (as a page webhook's). */
+export const HOOK_PREVIOUS_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
+/** Opened secrets kept in memory (by their sealed value), so a busy hook's is not opened for every group. */
+const OPENED_SECRETS_KEPT = 1_000;
 
 interface HookRow {
   id: number;
@@ -18,15 +23,23 @@ interface HookRow {
   target_url: string;
   page_id: number | null;
   secret: string;
+  previous_secret: string | null;
+  previous_secret_until: Date | null;
   created_at: Date;
 }
 
-/** A hook as its sender needs it: its target and the secret that signs (opened). */
+/** A hook as its sender needs it: its target and the secrets that sign now (opened). */
 export interface HookTarget {
   id: number;
   userId: number;
   targetUrl: string;
-  secret: string | null;
+  /** Its page (null: every page of the owner). */
+  pageId: number | null;
+  /**
+   * The secrets that sign now: the current one first, and the one before the last rotation during its 24 hours.
+   * Empty when the current one cannot be opened (sealed under another SESSION_SECRET).
+   */
+  secrets: string[];
 }
 
 export const toHookDto = (row: Pick<HookRow, 'id' | 'event' | 'target_url' | 'page_id'>): HookDto => ({
@@ -46,6 +59,16 @@ export function hookMessageId(hookId: number, leadId: number): string {
   return id;
 }
 
+/** A Standard Webhooks secret: `whsec_` and 24 random bytes in base64 (a page webhook's kind). */
+function newHookSecret(): string {
+  return `whsec_${randomBytes(24).toString('base64')}`;
+}
+
+/** The hooks of `hooks` (an owner's, see HooksRepository.forOwners) a lead of this owner's page goes to. */
+export function hooksOfLead(hooks: readonly HookTarget[], ownerId: number, pageId: number): HookTarget[] {
+  return hooks.filter((hook) => hook.userId === ownerId && (hook.pageId === null || hook.pageId === pageId));
+}
+
 /**
  * The hook subscriptions (notifications.hooks) made through `/api/v1/hooks`. Every change publishes the user's
  * hook count ('hooks.changed') in its transaction, so the leads service knows whether a capture has hooks to
@@ -59,8 +82,13 @@ export class HooksRepository {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  /** The ORM's own `pg` pool: every delivery group's lookup is a prepared statement (see WebhookLogRepository). */
+  private readonly pool = nativePoolOf(() => this.em);
+  /** Opened secrets by their sealed value (opening costs a key derivation and a decryption). */
+  private readonly opened = new Map<string, string | null>();
+
   async create(userId: number, input: { event: HookEvent; targetUrl: string; pageId: number | null }): Promise<CreatedHookDto> {
-    const secret = `whsec_${randomBytes(24).toString('base64')}`;
+    const secret = newHookSecret();
     return this.em.transactional(async (tx) => {
       const version = await this.nextVersion(tx, userId);
       const rows: HookRow[] = await tx.execute(
@@ -117,6 +145,23 @@ export class HooksRepository {
     return removed.length;
   }
 
+  /**
+   * The user's hook gets a new secret (404 for another's, as if it did not exist), answered once; the one before
+   * keeps signing beside it for 24 hours, so the tool can switch without losing a delivery. A second rotation
+   * within those hours replaces the one before with the secret it rotates out.
+   */
+  async rotateSecret(userId: number, hookId: number): Promise<CreatedHookDto> {
+    const secret = newHookSecret();
+    const rows: HookRow[] = await this.em.execute(
+      `update notifications.hooks
+          set previous_secret = secret, previous_secret_until = now() + make_interval(secs => ?), secret = ?
+        where id = ? and user_id = ? returning id, event, target_url, page_id`,
+      [HOOK_PREVIOUS_SECRET_GRACE_MS / 1000, seal(this.config.sessionSecret, secret, HOOK_SECRET_SEAL), hookId, userId],
+    );
+    if (rows.length === 0) throw new NotFoundException({ message: ApiTokenMessages.hookNotFound });
+    return { ...toHookDto(rows[0]), secret };
+  }
+
   /** A target answered 410 Gone: its subscription ends at once. */
   async removeGone(hookId: number): Promise<void> {
     await this.em.transactional(async (tx) => {
@@ -129,19 +174,20 @@ export class HooksRepository {
     });
   }
 
-  /** The user's hooks a lead of this page goes to (those of the page, and those of every page). */
-  async forLead(userId: number, pageId: number): Promise<HookTarget[]> {
-    const rows: HookRow[] = await this.em.execute(
-      `select id, user_id, target_url, secret from notifications.hooks
-        where user_id = ? and event = 'lead.created' and (page_id is null or page_id = ?) order by id`,
-      [userId, pageId],
-    );
-    return rows.map((row) => this.toTarget(row));
-  }
-
-  async find(hookId: number): Promise<HookTarget | null> {
-    const rows: HookRow[] = await this.em.execute('select id, user_id, target_url, secret from notifications.hooks where id = ?', [hookId]);
-    return rows[0] ? this.toTarget(rows[0]) : null;
+  /**
+   * The `lead.created` hooks of these owners, in one statement (a delivery job's group): a lead goes to those
+   * of its page and those of every page of its owner (see {@link hooksOfLead}). Secrets opened once per value.
+   */
+  async forOwners(ownerIds: readonly number[]): Promise<HookTarget[]> {
+    if (ownerIds.length === 0) return [];
+    const { rows } = await (await this.pool()).query<HookRow>({
+      name: 'hooks_for_owners',
+      text: `select id, user_id, target_url, page_id, secret, previous_secret, previous_secret_until from notifications.hooks
+              where user_id = any($1::int[]) and event = 'lead.created' order by id`,
+      values: [`{${[...new Set(ownerIds)].map((id) => Math.trunc(id)).join(',')}}`],
+    });
+    const now = Date.now();
+    return rows.map((row) => this.toTarget(row, now));
   }
 
   /** The user's hooks with their latest deliveries (Settings → Automations). */
@@ -170,14 +216,31 @@ export class HooksRepository {
     }));
   }
 
-  private toTarget(row: Pick<HookRow, 'id' | 'user_id' | 'target_url' | 'secret'>): HookTarget {
+  private toTarget(row: Pick<HookRow, 'id' | 'user_id' | 'target_url' | 'page_id' | 'secret' | 'previous_secret' | 'previous_secret_until'>, now: number): HookTarget {
+    const current = this.open(row.secret);
+    const previous =
+      current && row.previous_secret && row.previous_secret_until && new Date(row.previous_secret_until).getTime() > now ? this.open(row.previous_secret) : null;
+    return {
+      id: Number(row.id),
+      userId: Number(row.user_id),
+      targetUrl: row.target_url,
+      pageId: row.page_id === null ? null : Number(row.page_id),
+      // Sealed under another SESSION_SECRET: nothing signs, the tool must subscribe again.
+      secrets: [current, previous].filter((secret): secret is string => secret !== null),
+    };
+  }
+
+  private open(sealed: string): string | null {
+    if (this.opened.has(sealed)) return this.opened.get(sealed)!;
     let secret: string | null;
     try {
-      secret = unseal(this.config.sessionSecret, row.secret, HOOK_SECRET_SEAL);
+      secret = unseal(this.config.sessionSecret, sealed, HOOK_SECRET_SEAL);
     } catch {
-      secret = null; // sealed under another SESSION_SECRET: the tool must subscribe again
+      secret = null;
     }
-    return { id: Number(row.id), userId: Number(row.user_id), targetUrl: row.target_url, secret };
+    if (this.opened.size >= OPENED_SECRETS_KEPT) this.opened.delete(this.opened.keys().next().value!);
+    this.opened.set(sealed, secret);
+    return secret;
   }
 
   /** One more change of the user's hooks (its row lock orders the user's changes). */

@@ -8,6 +8,7 @@ import {
   QueueName,
   WEBHOOK_SECRET_SEAL,
   WebhookMessages,
+  type CreatedHookDto,
   type EventPayload,
   type JobEnvelope,
   type JobPayload,
@@ -22,6 +23,7 @@ import { loadConfig, type AppConfig } from '@plink/config';
 import { TestClient, TestSignIns, createTestEnvironment, type TestEnvironment, listenOnLoopback } from '@plink/testing';
 import { NotificationsWorkerModule, WebhooksHttpModule } from '../notifications.module';
 import { NOTIFICATIONS_SCHEMA } from '../notifications.schema';
+import { HooksRepository } from '../hooks/hooks.repository';
 import { WebhookEndpointLookup, type OwnedWebhookEndpoint } from '../http/webhook-endpoint-lookup';
 
 export { TestClient };
@@ -314,6 +316,23 @@ export class NotificationsTestApp {
       pageVersion: options.pageVersion ?? page.version,
       planVersion: 1,
     };
+  }
+
+  /** A hook subscription of the owner, as `POST /api/v1/hooks` makes it (all pages without `pageId`): answered with its secret. */
+  async subscribe(ownerId: number, targetUrl: string, pageId: number | null = null): Promise<CreatedHookDto> {
+    return this.app.get(HooksRepository).create(ownerId, { event: 'lead.created', targetUrl, pageId });
+  }
+
+  /**
+   * New leads on the page of an owner with hooks, as the leads service records their `hook.deliver` jobs
+   * (through the outbox, in one transaction). Answers the jobs' payloads.
+   */
+  async deliverHookLeads(page: TestPage, emails: string[]): Promise<JobPayload<'hook.deliver'>[]> {
+    const payloads = emails.map((email) => ({ ...this.leadDelivery(page, email), ownerId: page.ownerId }));
+    await this.inTransaction((em, outbox) => {
+      for (const payload of payloads) outbox.record(em, 'hook.deliver', payload);
+    });
+    return payloads;
   }
 
   /** The queues' jobs of one name, in the given states. */

@@ -81,11 +81,52 @@ export interface LeadDeliveryMember {
  * again after a wait, or waits without an attempt: for this service's copy of its page's endpoint, or for a
  * slot for its endpoint (`deferred`: the endpoint is busy or parked).
  */
-type Outcome =
+type Outcome = DeliveryOutcome<WebhookMessage>;
+
+/** What became of one message in a delivery job (a page webhook's, or a hook subscription's: `M`). */
+export type DeliveryOutcome<M> =
   | { ended: 'delivered' | 'skipped' }
   | { ended: 'failed'; reason: string }
   | { retryInMs: number; reason: string }
-  | { waitMs: number; deferred?: { message: WebhookMessage; why: 'parked' | 'busy' } };
+  | { waitMs: number; deferred?: { message: M; why: 'parked' | 'busy' } };
+
+/**
+ * How a delivery job ends, from its messages' outcomes: when some are to be tried again, the job is retried
+ * (no sooner than the latest any of them asked for: a receiver's Retry-After is honoured; the messages that
+ * waited for a slot go with it); else when some wait (for the copy of their page's endpoint, or for a slot for
+ * their endpoint), the job goes back to the delayed set without using an attempt (until the soonest look), after
+ * `beforeWait`; else it is done, or failed when its messages all failed for good. Hook deliveries end alike.
+ */
+export async function settleDeliveryJob<M>(
+  outcomes: DeliveryOutcome<M>[],
+  job: Job,
+  token: string | undefined,
+  beforeWait: (waits: { waitMs: number; deferred?: { message: M; why: 'parked' | 'busy' } }[]) => Promise<void> = async () => undefined,
+): Promise<void> {
+  const retries = outcomes.flatMap((o) => ('retryInMs' in o ? [o] : []));
+  if (retries.length > 0) {
+    const reason = retries.length === 1 ? retries[0].reason : `${retries.length} webhook attempts failed`;
+    throw new RetryLaterError(`${reason}; will retry`, Math.max(...retries.map((r) => r.retryInMs)));
+  }
+  const waits = outcomes.flatMap((o) => ('waitMs' in o ? [o] : []));
+  if (waits.length > 0) {
+    const soonest = Math.min(...waits.map((w) => w.waitMs));
+    const deferred = waits.flatMap((w) => (w.deferred ? [w.deferred] : []));
+    const reason =
+      deferred.length > 0
+        ? `${deferred.length} webhook message(s) waiting for their endpoint (${deferred.some((d) => d.why === 'parked') ? 'parked' : 'busy'})`
+        : "waiting for this service's copy of the page's webhook endpoint to catch up";
+    // Not an attempt: the messages were not sent. Without a token (a job run outside a worker) the wait takes one.
+    if (!token) throw new RetryLaterError(reason, soonest);
+    await beforeWait(waits);
+    await job.moveToDelayed(Date.now() + soonest, token);
+    throw new DelayedError(reason);
+  }
+  const failed = outcomes.flatMap((o) => ('ended' in o && o.ended === 'failed' ? [o.reason] : []));
+  if (failed.length > 0 && failed.length === outcomes.length) {
+    throw new UnrecoverableError(failed.length === 1 ? failed[0] : `${failed.length} webhook messages failed`);
+  }
+}
 
 /**
  * A run of a lead's delivery job. On a job's first run the log is not read: it holds nothing for the lead
@@ -152,13 +193,18 @@ export class DeliverWebhookService implements OnModuleInit, BeforeApplicationShu
     });
     // A job may carry many leads: the process's attempts stay within the concurrency a job at a time had, and
     // an attempt's timeout starts when it is sent, not while it waits its turn.
+    // Page webhooks and hook subscriptions share it: one owner's hanging receiver holds up neither kind.
     this.gate = new EndpointGate(gateLimits(config), {
-      parked: ({ pageId, ownerId, host, timeouts, until }) =>
+      parked: ({ pageId, hookId, ownerId, host, timeouts, until }) =>
         getLogger().warn(
-          { pageId, ownerId, host, timeouts, until: until.toISOString() },
-          'webhook endpoint parked: its attempts keep timing out; its messages wait, without using attempts, until it is tried again',
+          { ...(hookId !== undefined ? { hookId } : { pageId }), ownerId, host, timeouts, until: until.toISOString() },
+          `${hookId !== undefined ? 'hook target' : 'webhook endpoint'} parked: its attempts keep timing out; its messages wait, without using attempts, until it is tried again`,
         ),
-      resumed: ({ pageId, ownerId, host }) => getLogger().info({ pageId, ownerId, host }, 'webhook endpoint answers again: no longer parked'),
+      resumed: ({ pageId, hookId, ownerId, host }) =>
+        getLogger().info(
+          { ...(hookId !== undefined ? { hookId } : { pageId }), ownerId, host },
+          `${hookId !== undefined ? 'hook target' : 'webhook endpoint'} answers again: no longer parked`,
+        ),
     });
     this.preparing = batches((keys) => this.prepareLeads(keys), orm);
     this.deliveredLog = new DeliveredLog(
@@ -225,37 +271,9 @@ export class DeliverWebhookService implements OnModuleInit, BeforeApplicationShu
     return this.attempt(prepared.message, prepared.target, job);
   }
 
-  /**
-   * How a delivery job ends, from its messages' outcomes: when some are to be tried again, the job is retried
-   * (no sooner than the latest any of them asked for: a receiver's Retry-After is honoured; the messages that
-   * waited for a slot go with it); else when some wait for the copy of their page's endpoint or for a slot for
-   * their endpoint, the job goes back to the delayed set without using an attempt (until the soonest look);
-   * else it is done, or failed when its messages all failed for good.
-   */
+  /** How a delivery job ends (see {@link settleDeliveryJob}); a deferred message's next attempt shown first. */
   private async settle(outcomes: Outcome[], job: Job, token?: string): Promise<void> {
-    const retries = outcomes.flatMap((o) => ('retryInMs' in o ? [o] : []));
-    if (retries.length > 0) {
-      const reason = retries.length === 1 ? retries[0].reason : `${retries.length} webhook attempts failed`;
-      throw new RetryLaterError(`${reason}; will retry`, Math.max(...retries.map((r) => r.retryInMs)));
-    }
-    const waits = outcomes.flatMap((o) => ('waitMs' in o ? [o] : []));
-    if (waits.length > 0) {
-      const soonest = Math.min(...waits.map((w) => w.waitMs));
-      const deferred = waits.flatMap((w) => (w.deferred ? [w.deferred] : []));
-      const reason =
-        deferred.length > 0
-          ? `${deferred.length} webhook message(s) waiting for their endpoint (${deferred.some((d) => d.why === 'parked') ? 'parked' : 'busy'})`
-          : "waiting for this service's copy of the page's webhook endpoint to catch up";
-      // Not an attempt: the messages were not sent. Without a token (a job run outside a worker) the wait takes one.
-      if (!token) throw new RetryLaterError(reason, soonest);
-      await this.showNextAttempts(waits);
-      await job.moveToDelayed(Date.now() + soonest, token);
-      throw new DelayedError(reason);
-    }
-    const failed = outcomes.flatMap((o) => ('ended' in o && o.ended === 'failed' ? [o.reason] : []));
-    if (failed.length > 0 && failed.length === outcomes.length) {
-      throw new UnrecoverableError(failed.length === 1 ? failed[0] : `${failed.length} webhook messages failed`);
-    }
+    await settleDeliveryJob(outcomes, job, token, (waits) => this.showNextAttempts(waits));
   }
 
   /**

@@ -1,4 +1,4 @@
-import { EndpointGate, type Deferral, type GateLimits, type ParkNotice, type Slot } from './endpoint-gate';
+import { EndpointGate, type Deferral, type EndpointRef, type GateLimits, type ParkNotice, type Slot } from './endpoint-gate';
 
 const limits: GateLimits = {
   concurrency: 6,
@@ -26,7 +26,7 @@ const settled = async () => {
 
 describe('EndpointGate (who may send a webhook attempt now)', () => {
   let parks: ParkNotice[];
-  let resumed: number[];
+  let resumed: (number | undefined)[];
   let gate: EndpointGate;
 
   beforeEach(() => {
@@ -41,7 +41,7 @@ describe('EndpointGate (who may send a webhook attempt now)', () => {
     jest.useRealTimers();
   });
 
-  async function slot(ref: typeof hanging): Promise<Slot> {
+  async function slot(ref: EndpointRef): Promise<Slot> {
     const got = await gate.acquire(ref);
     if (!isSlot(got)) throw new Error(`deferred: ${JSON.stringify(got)}`);
     return got;
@@ -121,6 +121,18 @@ describe('EndpointGate (who may send a webhook attempt now)', () => {
     (await slot(hanging)).release(answered);
     expect(resumed).toEqual([hanging.pageId]);
     expect(gate.parkedUntil(hanging)).toBeNull();
+  });
+
+  it("keys a hook subscription's target apart from a page's webhook at the same host: parking one leaves the other", async () => {
+    const hookAtSameHost: EndpointRef = { hookId: hanging.pageId, ownerId: 30, host: hanging.host };
+    const otherHookThere: EndpointRef = { hookId: 99, ownerId: 30, host: hanging.host };
+    for (let i = 0; i < 3; i++) (await slot(hookAtSameHost)).release(timedOut);
+    expect(parks).toEqual([{ ...hookAtSameHost, timeouts: 3, until: new Date(Date.now() + 60_000) }]);
+    expect(await gate.acquire(hookAtSameHost)).toEqual({ why: 'parked', deferMs: 60_000 });
+    // The page whose id is the hook's, at the same host, and another hook there still send.
+    expect(gate.parkedUntil(hanging)).toBeNull();
+    expect(isSlot(await gate.acquire(hanging))).toBe(true);
+    expect(isSlot(await gate.acquire(otherHookThere))).toBe(true);
   });
 
   it('an answer or another error between timeouts starts the count again', async () => {

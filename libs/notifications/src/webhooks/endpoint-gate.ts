@@ -35,13 +35,15 @@ export interface GateLimits {
   responseTimeoutMs: number;
 }
 
-/** The endpoint an attempt goes to: a page's webhook at a host, and the page's owner. */
-export interface EndpointRef {
-  pageId: number;
+/**
+ * The endpoint an attempt goes to: a page's webhook, or a hook subscription's target (`/api/v1/hooks`), at a
+ * host, and its owner. A page's and a hook's are counted, and parked, apart, even at one host.
+ */
+export type EndpointRef = ({ pageId: number; hookId?: undefined } | { hookId: number; pageId?: undefined }) & {
   ownerId: number;
   /** The URL's host (and port). */
   host: string;
-}
+};
 
 /** A slot to send one attempt: released with whether the attempt timed out. */
 export interface Slot {
@@ -54,10 +56,10 @@ export interface Deferral {
   why: 'parked' | 'busy';
 }
 
-export interface ParkNotice extends EndpointRef {
+export type ParkNotice = EndpointRef & {
   timeouts: number;
   until: Date;
-}
+};
 
 export interface GateEvents {
   parked(notice: ParkNotice): void;
@@ -140,7 +142,7 @@ export class EndpointGate {
     const key = keyOf(ref);
     let state = this.endpoints.get(key);
     if (state && state.ref.ownerId !== ref.ownerId && state.inFlight === 0 && state.queue.length === 0) {
-      this.endpoints.delete(key); // the page changed hands: counted under its new owner
+      this.endpoints.delete(key); // the page (or hook) changed hands: counted under its new owner
       state = undefined;
     }
     if (!state) {
@@ -283,5 +285,5 @@ export class EndpointGate {
 }
 
 function keyOf(ref: EndpointRef): string {
-  return `${ref.pageId} ${ref.host}`;
+  return ref.hookId !== undefined ? `hook ${ref.hookId} ${ref.host}` : `page ${ref.pageId} ${ref.host}`;
 }

@@ -1,44 +1,11 @@
-import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import type { Job } from 'bullmq';
 import { QueueName, type JobEnvelope, type JobPayload } from '@plink/contracts';
 import { JobQueue } from '@plink/queue';
 import { initLogger } from '@plink/observability';
 import { eventually, WebhookReceiver } from '@plink/testing';
+import { MuteReceiver } from '../testing/mute-receiver';
 import { NotificationsTestApp, type Creator, type TestPage } from '../testing/notifications-test-app';
-
-/**
- * A receiver that takes connections, reads what comes and never answers: the worst a creator's automation
- * tool (or a creator on purpose) can do to the webhooks of everyone sharing the notifications service.
- */
-class MuteReceiver {
-  /** Requests it got (each a webhook attempt). */
-  requests = 0;
-  private readonly sockets = new Set<Socket>();
-  private constructor(private readonly server: Server) {}
-
-  static async start(): Promise<MuteReceiver> {
-    const mute: MuteReceiver = new MuteReceiver(
-      createServer((socket) => {
-        mute.sockets.add(socket);
-        socket.on('data', (chunk: Buffer) => (mute.requests += chunk.toString('latin1').split('POST /').length - 1));
-        socket.on('close', () => mute.sockets.delete(socket));
-        socket.on('error', () => undefined);
-      }),
-    );
-    await new Promise<void>((resolve) => mute.server.listen(0, '127.0.0.1', resolve));
-    return mute;
-  }
-
-  get origin(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  async stop(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy();
-    await new Promise((resolve) => this.server.close(resolve));
-  }
-}
 
 /**
  * One creator's receiver hangs while their page gets a flood of leads; another creator's webhooks keep

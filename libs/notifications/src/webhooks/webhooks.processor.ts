@@ -12,7 +12,8 @@ import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { WebhookLogRepository } from './webhook-log.repository';
 
 /**
- * The webhooks queue: lead deliveries (several leads a job, as the outbox relays them), redeliveries, the
+ * The webhooks queue: lead deliveries to page webhooks and to hook subscriptions (several leads a job, as the
+ * outbox relays them), redeliveries, the
  * copy of the pages' endpoints (the pages service's 'webhook-endpoint.changed') and the log clean-up. Retries follow the webhook schedule (the `webhook-schedule` backoff registered here).
  * Concurrency: WEBHOOK_CONCURRENCY, applied at start.
  */
@@ -27,10 +28,8 @@ export class WebhooksProcessor extends ContractWorker<QueueName.Webhooks> implem
     'webhook.deliver-many': (payload, job, token) => this.delivery.deliverLeads(payload.jobs, job, token),
     'webhook.redeliver': (payload, job, token) => this.delivery.redeliver(payload.messageId, job, token),
     'webhook-endpoint.changed': (payload) => this.endpoints.apply(payload),
-    'hook.deliver': (payload) => this.hooks.fanOut([payload]),
-    'hook.deliver-many': (payload) => this.hooks.fanOut(payload.jobs.map((j) => j.payload)),
-    'hook.send': (payload, job) => this.hooks.send([payload.messageId], job),
-    'hook.send-many': (payload, job) => this.hooks.send(payload.jobs.map((j) => j.payload.messageId), job),
+    'hook.deliver': (payload, job, token) => this.hooks.deliver([{ payload }], job, token),
+    'hook.deliver-many': (payload, job, token) => this.hooks.deliver(payload.jobs, job, token),
     'leads.deleted': async (payload) => {
       const messages = await this.log.eraseLeads(payload.pageId, payload.leadIds);
       const hookMessages = await this.hookRows.eraseLeads(payload.pageId, payload.leadIds);
