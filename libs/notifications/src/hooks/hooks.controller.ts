@@ -89,7 +89,7 @@ export class HooksV1Controller {
   })
   @Post(':id/rotate-secret')
   @HttpCode(200)
-  rotateSecret(@CurrentUser() user: SignedInUser, @Param('id', ParseIntPipe) id: number): Promise<CreatedHookDto> {
+  rotateSecret(@CurrentUser() user: SignedInUser, @Param('id', hookIdPipe) id: number): Promise<CreatedHookDto> {
     return this.hooks.rotateSecret(user.id, id);
   }
 
