@@ -199,6 +199,11 @@ describe('/api/v1 with API tokens', () => {
     expect(list[0].consentAt).not.toBeNull();
     expect((await call(ann.token, 'GET', '/api/v1/leads?limit=1')).body).toHaveLength(1);
     expect((await call(ann.token, 'GET', '/api/v1/leads?limit=101')).status).toBe(400);
+
+    // The creator's own view: both are conversions, neither came through a counted view (so no rate counts them).
+    const mine = await ann.browser.get(`/api/pages/${p.id}`);
+    expect(mine.body).toMatchObject({ conversions: 2, conversionsWithoutVisit: 2 });
+    expect((await ann.browser.get('/api/pages')).body).toEqual([expect.objectContaining({ id: p.id, conversions: 2, conversionsWithoutVisit: 2 })]);
   });
 
   it('delivers each lead to every subscribed hook, signed with its own secret, in the webhook data shape', async () => {

@@ -139,7 +139,7 @@ export function makeTemplateEntry(
   entry: Pick<PageTemplateEntryDto, 'slug' | 'name' | 'category'> & Partial<Omit<PageTemplateEntryDto, 'page'>>,
   page: Partial<PageDto> = {},
 ): PageTemplateEntryDto {
-  const { slug: _slug, id: _id, userId: _userId, views: _views, conversions: _conversions, pending: _pending, paused: _paused, createdAt: _c, updatedAt: _u, webhookUrl: _w, customCodeSnippet: _code, facebookPixelId: _f, googleAnalyticsId: _g, ...fields } =
+  const { slug: _slug, id: _id, userId: _userId, views: _views, conversions: _conversions, pending: _pending, conversionsWithoutVisit: _withoutVisit, paused: _paused, createdAt: _c, updatedAt: _u, webhookUrl: _w, customCodeSnippet: _code, facebookPixelId: _f, googleAnalyticsId: _g, ...fields } =
     makePage({ title: entry.name, imageUrl: `/uploads/templates/${entry.slug}.jpg`, fileUrl: null, ...page });
   return { description: `A page for ${entry.name.toLowerCase()}.`, imageUrl: fields.imageUrl, ...entry, page: fields };
 }

@@ -103,6 +103,10 @@ export const pageDtoSchema = z
     views: z.number().int(),
     conversions: z.number().int().meta({ description: 'Confirmed leads.' }),
     pending: z.number().int().meta({ description: 'Sign-ups waiting for their e-mail confirmation (double opt-in).' }),
+    conversionsWithoutVisit: z
+      .number()
+      .int()
+      .meta({ description: 'Of the conversions, those that came without a counted view (the API, the plain HTML form); not in the conversion rate.' }),
     paused: z.boolean().meta({ description: "Paused after its owner's downgrade: visitors get 404, no sign-ups." }),
     createdAt: isoDate(),
     updatedAt: isoDate(),

@@ -369,6 +369,11 @@ export interface PageDto extends StoredPageFields {
   /** Sign-ups waiting for their e-mail confirmation (double opt-in): not conversions yet. */
   pending: number;
   /**
+   * Of the conversions, those that came without a view Plink counted (added through the API, or sent by the
+   * plain HTML form on another site): the conversion rate leaves them out.
+   */
+  conversionsWithoutVisit: number;
+  /**
    * Paused after the owner's downgrade ({@link PausedPageTexts}): visitors get 404 'This page is paused',
    * no sign-ups; the owner still edits it and sees its stats and leads until they are removed.
    */

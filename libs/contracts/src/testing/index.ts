@@ -26,6 +26,7 @@ export function makePageDto(overrides: Partial<PageDto> = {}): PageDto {
     views: 0,
     conversions: 0,
     pending: 0,
+    conversionsWithoutVisit: 0,
     paused: false,
     createdAt: CREATED_AT,
     updatedAt: CREATED_AT,

@@ -15,4 +15,9 @@ export class LeadsDirectory {
   pendingFor(pageIds: number[]): Promise<Map<number, number>> {
     return this.leads.pendingFor(pageIds);
   }
+
+  /** Conversions per page that came without a counted view (the API, the plain HTML form; pages without any may be missing). */
+  withoutVisitFor(pageIds: number[]): Promise<Map<number, number>> {
+    return this.leads.withoutVisitFor(pageIds);
+  }
 }

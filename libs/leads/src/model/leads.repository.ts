@@ -201,6 +201,22 @@ export class LeadsRepository {
     return result;
   }
 
+  /**
+   * Confirmed leads per page that came without a view Plink counted: added through the API or sent by the plain
+   * HTML form (pages without any may be missing). The conversion rates leave them out.
+   */
+  async withoutVisitFor(pageIds: number[]): Promise<Map<number, number>> {
+    const result = new Map<number, number>();
+    if (pageIds.length === 0) return result;
+    const rows: { page_id: number; leads: number }[] = await this.em.execute(
+      `select page_id, count(*)::int as leads from leads.leads
+        where status = 'confirmed' and channel in ('api', 'html') and page_id = any(?::int[]) group by page_id`,
+      [`{${pageIds.map((id) => Math.trunc(id)).join(',')}}`],
+    );
+    for (const row of rows) result.set(Number(row.page_id), Number(row.leads));
+    return result;
+  }
+
   async conversions(pageId: number): Promise<number> {
     return (await this.conversionsFor([pageId])).get(pageId) ?? 0;
   }

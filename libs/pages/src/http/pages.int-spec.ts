@@ -38,6 +38,7 @@ describe('pages API', () => {
         views: 0,
         conversions: 0,
         pending: 0,
+        conversionsWithoutVisit: 0,
         paused: false,
         createdAt: expect.any(String),
         updatedAt: expect.any(String),

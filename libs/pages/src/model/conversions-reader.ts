@@ -11,4 +11,9 @@ export abstract class ConversionsReader {
   async pendingFor(_pageIds: number[]): Promise<Map<number, number>> {
     return new Map();
   }
+
+  /** Conversions per page id that came without a counted view (the API, the plain HTML form); none unless the reader knows of them. */
+  async withoutVisitFor(_pageIds: number[]): Promise<Map<number, number>> {
+    return new Map();
+  }
 }

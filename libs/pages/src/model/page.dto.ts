@@ -36,7 +36,7 @@ export function withEveryField(values: Record<string, unknown>): PageFieldValues
 }
 
 /** A page as its owner sees it. */
-export function toPageDto(page: Page, conversions: number, pending = 0): PageDto {
+export function toPageDto(page: Page, conversions: number, pending = 0, conversionsWithoutVisit = 0): PageDto {
   return {
     id: page.id,
     userId: page.userId,
@@ -44,6 +44,7 @@ export function toPageDto(page: Page, conversions: number, pending = 0): PageDto
     views: Number(page.views ?? 0),
     conversions,
     pending,
+    conversionsWithoutVisit,
     paused: !!page.pausedAt,
     createdAt: new Date(page.createdAt).toISOString(),
     updatedAt: new Date(page.updatedAt ?? page.createdAt).toISOString(),

@@ -15,7 +15,8 @@ export class GetPageService {
   async execute(userId: number, pageId: number): Promise<PageDto> {
     const page = await this.pages.findOwned(pageId, userId);
     if (!page) throw new NotFoundException({ message: PageMessages.pageNotFound });
-    const [counts, pending] = await Promise.all([this.conversions.conversionsFor([page.id]), this.conversions.pendingFor([page.id])]);
-    return toPageDto(page, counts.get(page.id) ?? 0, pending.get(page.id) ?? 0);
+    const ids = [page.id];
+    const [counts, pending, withoutVisit] = await Promise.all([this.conversions.conversionsFor(ids), this.conversions.pendingFor(ids), this.conversions.withoutVisitFor(ids)]);
+    return toPageDto(page, counts.get(page.id) ?? 0, pending.get(page.id) ?? 0, withoutVisit.get(page.id) ?? 0);
   }
 }

@@ -16,7 +16,7 @@ export class ListPagesService {
     const pages = await this.pages.listByOwner(userId);
     if (pages.length === 0) return [];
     const ids = pages.map((p) => p.id);
-    const [counts, pending] = await Promise.all([this.conversions.conversionsFor(ids), this.conversions.pendingFor(ids)]);
-    return pages.map((page) => toPageDto(page, counts.get(page.id) ?? 0, pending.get(page.id) ?? 0));
+    const [counts, pending, withoutVisit] = await Promise.all([this.conversions.conversionsFor(ids), this.conversions.pendingFor(ids), this.conversions.withoutVisitFor(ids)]);
+    return pages.map((page) => toPageDto(page, counts.get(page.id) ?? 0, pending.get(page.id) ?? 0, withoutVisit.get(page.id) ?? 0));
   }
 }

@@ -45,6 +45,16 @@ describe('/dashboard summary and table', () => {
     expect(first.queryByText(/pending/)).not.toBeInTheDocument();
   });
 
+  it('leaves the leads that came without a counted view out of the rate, not out of the conversions', async () => {
+    // 40 views; 30 leads, of which 20 were added through the API: 10 ÷ 40, not 30 ÷ 40 (nor over 100 %).
+    await openDashboard([makePage({ id: 3, title: 'Webinar', slug: 'webinar', views: 40, conversions: 30, conversionsWithoutVisit: 20 })]);
+
+    const webinar = within(await screen.findByRole('row', { name: /Webinar/ }));
+    expect(webinar.getByText('30 conversions')).toBeInTheDocument();
+    expect(webinar.getByText('25.0%')).toBeInTheDocument();
+    expect(card('TOTAL LEADS')).toHaveTextContent('TOTAL LEADS30');
+  });
+
   it("draws each page's views of the last 30 days as a sparkline, a flat one for a page without views", async () => {
     const series = Array.from({ length: 30 }, (_, i) => (i === 29 ? 9 : i === 0 ? 3 : 0));
     await openDashboard([guide, waitlist], {

@@ -146,7 +146,7 @@ function PageCard({ page, views30, onDelete, onKeepLive, keepingLive }: PageRowP
         </Text>
         <PendingCount page={page} />
         <Badge variant="light" style={{ flexShrink: 0 }}>
-          {formatConversionRate(page.views, page.conversions)}
+          {formatConversionRate(page.views, page.conversions - page.conversionsWithoutVisit)}
         </Badge>
         <ViewsSparkline series={views30} />
       </Group>
@@ -200,7 +200,7 @@ function PageRow({ page, views30, onDelete, onKeepLive, keepingLive }: PageRowPr
             <PendingCount page={page} />
           </Stack>
           <Badge variant="light" miw={64} style={{ flexShrink: 0 }}>
-            {formatConversionRate(page.views, page.conversions)}
+            {formatConversionRate(page.views, page.conversions - page.conversionsWithoutVisit)}
           </Badge>
           <ViewsSparkline series={views30} />
         </Group>
