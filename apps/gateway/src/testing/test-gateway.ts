@@ -1,5 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Client } from 'pg';
+import { Pool } from 'pg';
 import { loadConfig, type AppConfig } from '@plink/config';
 import { createTestEnvironment, type TestEnvironment, listenOnLoopback } from '@plink/testing';
 import { createGateway } from '../bootstrap';
@@ -12,7 +12,7 @@ export interface TestGateway {
   /** http://127.0.0.1:<port> of the listening gateway. */
   origin: string;
   /** A connection to the run's own database, for checks and set-up the API does not offer. */
-  db: Client;
+  db: Pool;
   browser(): TestBrowser;
   /** Stops the gateway and removes the run's database and Redis keys. */
   close(): Promise<void>;
@@ -37,8 +37,8 @@ export async function startTestGateway(overrides: Record<string, string> = {}): 
   const config = loadConfig(env.vars);
   const app = await createGateway(config);
   const origin = await listenOnLoopback(app);
-  const db = new Client({ connectionString: env.database.url });
-  await db.connect();
+  const db = new Pool({ connectionString: env.database.url, max: 4 });
+  await db.query('select 1'); // a pool: tests may poll several things at once
   return {
     env,
     config,

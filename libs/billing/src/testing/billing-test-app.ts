@@ -2,7 +2,7 @@ import { Global, Inject, Injectable, Module, type INestApplicationContext } from
 import { Processor } from '@nestjs/bullmq';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { MikroORM } from '@mikro-orm/postgresql';
-import { Client } from 'pg';
+import { Pool } from 'pg';
 import { QUEUE_SETTINGS, QueueName, jobsOfQueue, type AccountEmail, type EventPayload, UserDirectory } from '@plink/contracts';
 import { PlatformModule, createHttpApp, createWorkerContext } from '@plink/platform';
 import { ContractWorker, Outbox, type JobHandlers } from '@plink/queue';
@@ -128,7 +128,7 @@ export class BillingTestApp {
   origin!: string;
   env!: TestEnvironment;
   config!: AppConfig;
-  db!: Client;
+  db!: Pool;
   signIns!: TestSignIns;
   subscribers!: StandInSubscribers;
   stripe?: FakeStripe;
@@ -166,8 +166,8 @@ export class BillingTestApp {
     await t.app.init();
     t.origin = await listenOnLoopback(t.app);
     t.stripe?.setWebhookUrl(`${t.origin}/api/webhooks/stripe`);
-    t.db = new Client({ connectionString: t.env.database.url });
-    await t.db.connect();
+    t.db = new Pool({ connectionString: t.env.database.url, max: 4 });
+    await t.db.query('select 1'); // a pool: tests may poll several things at once
     if (options.worker !== false) await t.startWorker();
     return t;
   }

@@ -1,6 +1,6 @@
 import { Module, type INestApplicationContext } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Client } from 'pg';
+import { Pool } from 'pg';
 import { QueueName, type JobPayload } from '@plink/contracts';
 import { PlatformModule, createHttpApp, createWorkerContext } from '@plink/platform';
 import { JobQueue } from '@plink/queue';
@@ -33,7 +33,7 @@ export class IdentityTestApp {
   origin!: string;
   env!: TestEnvironment;
   config!: AppConfig;
-  db!: Client;
+  db!: Pool;
 
   static async start(overrides: Record<string, string> = {}): Promise<IdentityTestApp> {
     const t = new IdentityTestApp();
@@ -46,8 +46,8 @@ export class IdentityTestApp {
     t.app = await createHttpApp(TestGatewayModule, t.config);
     await t.app.init();
     t.origin = await listenOnLoopback(t.app);
-    t.db = new Client({ connectionString: t.env.database.url });
-    await t.db.connect();
+    t.db = new Pool({ connectionString: t.env.database.url, max: 4 });
+    await t.db.query('select 1'); // a pool: tests may poll several things at once
     return t;
   }
 

@@ -1,7 +1,7 @@
 import { Global, Module, type INestApplicationContext } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { MikroORM } from '@mikro-orm/postgresql';
-import { Client } from 'pg';
+import { Pool } from 'pg';
 import { QueueName, type DeliveryEmailFacts, type EventPayload, type PageFacts, type PublicPageDto } from '@plink/contracts';
 import { makePublicPageDto } from '@plink/contracts/testing';
 import { PlatformModule, createHttpApp, createWorkerContext } from '@plink/platform';
@@ -202,7 +202,7 @@ export class LeadsTestApp {
   origin!: string;
   env!: TestEnvironment;
   config!: AppConfig;
-  db!: Client;
+  db!: Pool;
   signIns!: TestSignIns;
   readonly pages = new StandInPages();
   /** The plan versions billing published per user in this test (see setPro). */
@@ -235,8 +235,8 @@ export class LeadsTestApp {
     await t.app.init();
     t.origin = await listenOnLoopback(t.app);
     t.pages.app = t.app;
-    t.db = new Client({ connectionString: t.env.database.url });
-    await t.db.connect();
+    t.db = new Pool({ connectionString: t.env.database.url, max: 4 });
+    await t.db.query('select 1'); // a pool: tests may poll several things at once
     return t;
   }
 

@@ -3,7 +3,7 @@ import { Global, Module, type INestApplicationContext } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { EntityManager } from '@mikro-orm/postgresql';
 import type { Job } from 'bullmq';
-import { Client } from 'pg';
+import { Pool } from 'pg';
 import {
   QueueName,
   WEBHOOK_SECRET_SEAL,
@@ -222,7 +222,7 @@ export class NotificationsTestApp {
   origin!: string;
   env!: TestEnvironment;
   config!: AppConfig;
-  db!: Client;
+  db!: Pool;
   signIns!: TestSignIns;
   pages!: TestPages;
   private nextLeadId = 1 + Math.floor(Math.random() * 1_000_000);
@@ -254,8 +254,8 @@ export class NotificationsTestApp {
     t.app = await createHttpApp(TestGatewayModule, t.config);
     await t.app.init();
     t.origin = await listenOnLoopback(t.app);
-    t.db = new Client({ connectionString: t.env.database.url });
-    await t.db.connect();
+    t.db = new Pool({ connectionString: t.env.database.url, max: 4 });
+    await t.db.query('select 1'); // a pool: tests may poll several things at once
     if (options.worker !== false) await t.startWorker();
     return t;
   }

@@ -1,6 +1,6 @@
 import { Global, Module, type INestApplicationContext } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Client } from 'pg';
+import { Pool } from 'pg';
 import { PlatformModule, createHttpApp, createWorkerContext } from '@plink/platform';
 import { ApiTokenLookup, SessionLookup, SpaShell, serveUploads } from '@plink/http';
 import { Storage } from '@plink/storage';
@@ -42,7 +42,7 @@ export class PagesTestApp {
   origin!: string;
   env!: TestEnvironment;
   config!: AppConfig;
-  db!: Client;
+  db!: Pool;
   signIns!: TestSignIns;
   readonly conversions = new FakeConversions();
   private readonly replicas = new Set<NestFastifyApplication>();
@@ -56,8 +56,8 @@ export class PagesTestApp {
     t.signIns = await TestSignIns.open(t.env.database.url);
     t.app = await buildGatewayStandIn(t.config, t.conversions, t.signIns);
     t.origin = await listenOnLoopback(t.app);
-    t.db = new Client({ connectionString: t.env.database.url });
-    await t.db.connect();
+    t.db = new Pool({ connectionString: t.env.database.url, max: 4 });
+    await t.db.query('select 1'); // a pool: tests may poll several things at once
     return t;
   }
 

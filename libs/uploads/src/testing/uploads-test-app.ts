@@ -1,7 +1,7 @@
 import { Global, Module, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Client } from 'pg';
+import { Pool } from 'pg';
 import { QueueName, UploadUsage } from '@plink/contracts';
 import { PlatformModule, createHttpApp } from '@plink/platform';
 import { JobQueue } from '@plink/queue';
@@ -31,7 +31,7 @@ export class UploadsTestApp {
   origin!: string;
   env!: TestEnvironment;
   config!: AppConfig;
-  db!: Client;
+  db!: Pool;
   signIns!: TestSignIns;
 
   static async start(overrides: Record<string, string> = {}): Promise<UploadsTestApp> {
@@ -52,8 +52,8 @@ export class UploadsTestApp {
     await t.app.init();
     t.origin = await listenOnLoopback(t.app);
     t.pages.app = t.app;
-    t.db = new Client({ connectionString: t.env.database.url });
-    await t.db.connect();
+    t.db = new Pool({ connectionString: t.env.database.url, max: 4 });
+    await t.db.query('select 1'); // a pool: tests may poll several things at once
     return t;
   }
 
