@@ -1,4 +1,4 @@
-import { Client } from 'pg';
+import type { Pool } from 'pg';
 import { CommonMessages, ConfirmTexts, LeadMessages, notAllowedCharactersMessage, type PageDto } from '@plink/contracts';
 import { FormTokens } from '@plink/crypto';
 import { SESSION_COOKIE } from '@plink/identity';
@@ -17,7 +17,7 @@ const PUBLIC_ORIGIN = 'http://pages.plink.test';
  */
 describe('CSRF defence and bad input', () => {
   let gateway: TestGateway;
-  let db: Client;
+  let db: Pool;
   let owner: TestBrowser;
   let page: PageDto;
   let n = 0;

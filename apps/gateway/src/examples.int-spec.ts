@@ -1,4 +1,4 @@
-import { Client } from 'pg';
+import type { Pool } from 'pg';
 import { PageMessages, type PageDto, type PageTemplateDto } from '@plink/contracts';
 import { LandingTexts } from '@plink/page-render';
 import { SmtpCatcher, pollUntil as eventually } from '@plink/testing';
@@ -14,7 +14,7 @@ describe('example pages', () => {
   let gateway: TestGateway;
   let smtp: SmtpCatcher;
   let origin: string;
-  let db: Client;
+  let db: Pool;
 
   beforeAll(async () => {
     smtp = await SmtpCatcher.start();

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Client } from 'pg';
+import type { Pool } from 'pg';
 import type { CaughtMail, SmtpCatcher } from '@plink/testing';
 import { leadsGateway, okAnswer, type Creator } from './testing/leads-gateway';
 
@@ -17,7 +17,7 @@ describe('leads, across the services', () => {
   let origin: string;
   let pro: Creator;
   let smtp: SmtpCatcher;
-  let db: Client;
+  let db: Pool;
   beforeAll(() => {
     ({ origin, pro, smtp, db } = world);
   });

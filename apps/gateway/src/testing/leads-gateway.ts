@@ -1,5 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { Client } from 'pg';
+import type { Pool } from 'pg';
 import type { PageDto, QueueName } from '@plink/contracts';
 import { ApplyPlanService } from '@plink/billing';
 import { JobQueue } from '@plink/queue';
@@ -41,7 +41,7 @@ export function leadsGateway() {
     smtp: undefined as unknown as SmtpCatcher,
     app: undefined as unknown as NestFastifyApplication,
     origin: '',
-    db: undefined as unknown as Client,
+    db: undefined as unknown as Pool,
     /** A verified Pro creator made before the tests. */
     pro: undefined as unknown as Creator,
   };
