@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
+import { Client, Pool } from 'pg';
 
 /** Where tests find PostgreSQL: TEST_DATABASE_URL, else the machine's server on 127.0.0.1:5432. */
 export function adminDatabaseUrl(): string {
@@ -42,4 +42,17 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       }
     },
   };
+}
+
+/**
+ * A test's own handle on its database: a small pool, since a test may poll several things at once (one client
+ * would queue them, which pg 9 refuses). Its connections may still be closing when the test database is
+ * dropped at the end (`pool.end()` does not wait for their sockets); PostgreSQL then cuts them, and that is
+ * expected: the pool's error is not the test's.
+ */
+export async function openTestPool(url: string): Promise<Pool> {
+  const pool = new Pool({ connectionString: url, max: 4 });
+  pool.on('error', () => undefined);
+  await pool.query('select 1');
+  return pool;
 }

@@ -1,7 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
 import { loadConfig, type AppConfig } from '@plink/config';
-import { createTestEnvironment, type TestEnvironment, listenOnLoopback } from '@plink/testing';
+import { createTestEnvironment, type TestEnvironment, listenOnLoopback, openTestPool } from '@plink/testing';
 import { createGateway } from '../bootstrap';
 import { TestBrowser } from './http-client';
 
@@ -37,8 +37,7 @@ export async function startTestGateway(overrides: Record<string, string> = {}): 
   const config = loadConfig(env.vars);
   const app = await createGateway(config);
   const origin = await listenOnLoopback(app);
-  const db = new Pool({ connectionString: env.database.url, max: 4 });
-  await db.query('select 1'); // a pool: tests may poll several things at once
+  const db = await openTestPool(env.database.url);
   return {
     env,
     config,

@@ -2,14 +2,14 @@ import { Global, Inject, Injectable, Module, type INestApplicationContext } from
 import { Processor } from '@nestjs/bullmq';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { MikroORM } from '@mikro-orm/postgresql';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
 import { QUEUE_SETTINGS, QueueName, jobsOfQueue, type AccountEmail, type EventPayload, UserDirectory } from '@plink/contracts';
 import { PlatformModule, createHttpApp, createWorkerContext } from '@plink/platform';
 import { ContractWorker, Outbox, type JobHandlers } from '@plink/queue';
 import { withOrmContext } from '@plink/data';
 import { SessionLookup } from '@plink/http';
 import { loadConfig, type AppConfig } from '@plink/config';
-import { FakeStripe, TestClient, TestSignIns, createTestEnvironment, eventually, type FakeStripeOptions, type TestEnvironment, listenOnLoopback } from '@plink/testing';
+import { FakeStripe, TestClient, TestSignIns, createTestEnvironment, eventually, type FakeStripeOptions, type TestEnvironment, listenOnLoopback, openTestPool } from '@plink/testing';
 import { BillingHttpModule, BillingWorkerModule } from '../billing.module';
 import { BILLING_SCHEMA } from '../billing.schema';
 import { runPlinkCommand, type PlinkCommandUsers } from '../operator/plink-command';
@@ -166,8 +166,7 @@ export class BillingTestApp {
     await t.app.init();
     t.origin = await listenOnLoopback(t.app);
     t.stripe?.setWebhookUrl(`${t.origin}/api/webhooks/stripe`);
-    t.db = new Pool({ connectionString: t.env.database.url, max: 4 });
-    await t.db.query('select 1'); // a pool: tests may poll several things at once
+    t.db = await openTestPool(t.env.database.url);
     if (options.worker !== false) await t.startWorker();
     return t;
   }

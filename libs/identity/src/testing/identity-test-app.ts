@@ -1,12 +1,12 @@
 import { Module, type INestApplicationContext } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
 import { QueueName, type JobPayload } from '@plink/contracts';
 import { PlatformModule, createHttpApp, createWorkerContext } from '@plink/platform';
 import { JobQueue } from '@plink/queue';
 import { loadConfig, type AppConfig } from '@plink/config';
 import { unseal } from '@plink/crypto';
-import { TestClient, createTestEnvironment, eventually, type TestEnvironment, listenOnLoopback } from '@plink/testing';
+import { TestClient, createTestEnvironment, eventually, type TestEnvironment, listenOnLoopback, openTestPool } from '@plink/testing';
 import { IdentityHttpModule, IdentitySessionsModule, IdentityWorkerModule } from '../identity.module';
 import { IDENTITY_SCHEMA } from '../identity.schema';
 
@@ -46,8 +46,7 @@ export class IdentityTestApp {
     t.app = await createHttpApp(TestGatewayModule, t.config);
     await t.app.init();
     t.origin = await listenOnLoopback(t.app);
-    t.db = new Pool({ connectionString: t.env.database.url, max: 4 });
-    await t.db.query('select 1'); // a pool: tests may poll several things at once
+    t.db = await openTestPool(t.env.database.url);
     return t;
   }
 

@@ -1,7 +1,7 @@
 import { Global, Module, type INestApplicationContext } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { MikroORM } from '@mikro-orm/postgresql';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
 import { QueueName, type DeliveryEmailFacts, type EventPayload, type PageFacts, type PublicPageDto } from '@plink/contracts';
 import { makePublicPageDto } from '@plink/contracts/testing';
 import { PlatformModule, createHttpApp, createWorkerContext } from '@plink/platform';
@@ -10,7 +10,7 @@ import { ApiTokenLookup, SessionLookup } from '@plink/http';
 import { loadConfig, type AppConfig } from '@plink/config';
 import { FormTokens } from '@plink/crypto';
 import { withOrmContext } from '@plink/data';
-import { TestClient, TestSignIns, createTestEnvironment, eventually, type TestEnvironment, listenOnLoopback } from '@plink/testing';
+import { TestClient, TestSignIns, createTestEnvironment, eventually, type TestEnvironment, listenOnLoopback, openTestPool } from '@plink/testing';
 import { LeadsHttpModule, LeadsWorkerModule } from '../leads.module';
 import { LEADS_SCHEMA } from '../leads.schema';
 import { ApplyOwnerPlanService } from '../page-facts/apply-page-change';
@@ -235,8 +235,7 @@ export class LeadsTestApp {
     await t.app.init();
     t.origin = await listenOnLoopback(t.app);
     t.pages.app = t.app;
-    t.db = new Pool({ connectionString: t.env.database.url, max: 4 });
-    await t.db.query('select 1'); // a pool: tests may poll several things at once
+    t.db = await openTestPool(t.env.database.url);
     return t;
   }
 

@@ -3,7 +3,7 @@ import { Global, Module, type INestApplicationContext } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { EntityManager } from '@mikro-orm/postgresql';
 import type { Job } from 'bullmq';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
 import {
   QueueName,
   WEBHOOK_SECRET_SEAL,
@@ -20,7 +20,7 @@ import { PlatformModule, createHttpApp, createWorkerContext } from '@plink/platf
 import { JobQueue, Outbox } from '@plink/queue';
 import { ApiTokenLookup, SessionLookup } from '@plink/http';
 import { loadConfig, type AppConfig } from '@plink/config';
-import { TestClient, TestSignIns, createTestEnvironment, type TestEnvironment, listenOnLoopback } from '@plink/testing';
+import { TestClient, TestSignIns, createTestEnvironment, type TestEnvironment, listenOnLoopback, openTestPool } from '@plink/testing';
 import { NotificationsWorkerModule, WebhooksHttpModule } from '../notifications.module';
 import { NOTIFICATIONS_SCHEMA } from '../notifications.schema';
 import { HooksRepository } from '../hooks/hooks.repository';
@@ -254,8 +254,7 @@ export class NotificationsTestApp {
     t.app = await createHttpApp(TestGatewayModule, t.config);
     await t.app.init();
     t.origin = await listenOnLoopback(t.app);
-    t.db = new Pool({ connectionString: t.env.database.url, max: 4 });
-    await t.db.query('select 1'); // a pool: tests may poll several things at once
+    t.db = await openTestPool(t.env.database.url);
     if (options.worker !== false) await t.startWorker();
     return t;
   }

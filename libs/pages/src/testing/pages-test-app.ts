@@ -1,11 +1,11 @@
 import { Global, Module, type INestApplicationContext } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
 import { PlatformModule, createHttpApp, createWorkerContext } from '@plink/platform';
 import { ApiTokenLookup, SessionLookup, SpaShell, serveUploads } from '@plink/http';
 import { Storage } from '@plink/storage';
 import { loadConfig, type AppConfig } from '@plink/config';
-import { TestClient, TestSignIns, createTestEnvironment, type TestEnvironment, listenOnLoopback } from '@plink/testing';
+import { TestClient, TestSignIns, createTestEnvironment, type TestEnvironment, listenOnLoopback, openTestPool } from '@plink/testing';
 import { PagesHttpModule, PagesReadModule, PagesWorkerModule } from '../pages.module';
 import { PAGES_SCHEMA } from '../pages.schema';
 import { ConversionsReader } from '../model/conversions-reader';
@@ -56,8 +56,7 @@ export class PagesTestApp {
     t.signIns = await TestSignIns.open(t.env.database.url);
     t.app = await buildGatewayStandIn(t.config, t.conversions, t.signIns);
     t.origin = await listenOnLoopback(t.app);
-    t.db = new Pool({ connectionString: t.env.database.url, max: 4 });
-    await t.db.query('select 1'); // a pool: tests may poll several things at once
+    t.db = await openTestPool(t.env.database.url);
     return t;
   }
 

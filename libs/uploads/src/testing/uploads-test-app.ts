@@ -1,7 +1,7 @@
 import { Global, Module, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
 import { QueueName, UploadUsage } from '@plink/contracts';
 import { PlatformModule, createHttpApp } from '@plink/platform';
 import { JobQueue } from '@plink/queue';
@@ -9,7 +9,7 @@ import { PinoNestLogger } from '@plink/observability';
 import { SessionLookup, serveUploads } from '@plink/http';
 import { Storage } from '@plink/storage';
 import { loadConfig, type AppConfig } from '@plink/config';
-import { TestClient, TestSignIns, createTestEnvironment, type TestEnvironment, listenOnLoopback } from '@plink/testing';
+import { TestClient, TestSignIns, createTestEnvironment, type TestEnvironment, listenOnLoopback, openTestPool } from '@plink/testing';
 import { UploadsHttpModule, UploadsWorkerModule } from '../uploads.module';
 import { StandInPages } from './stand-in-pages';
 
@@ -52,8 +52,7 @@ export class UploadsTestApp {
     await t.app.init();
     t.origin = await listenOnLoopback(t.app);
     t.pages.app = t.app;
-    t.db = new Pool({ connectionString: t.env.database.url, max: 4 });
-    await t.db.query('select 1'); // a pool: tests may poll several things at once
+    t.db = await openTestPool(t.env.database.url);
     return t;
   }
 
