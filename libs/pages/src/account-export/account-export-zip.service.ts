@@ -32,7 +32,7 @@ export class AccountExportZipService {
     for (const page of pages) {
       const folder = `pages/${page.slug}`;
       // The page as its owner edits it (its counts of leads are the leads.csv beside it).
-      const { conversions: _conversions, pending: _pending, ...dto } = toPageDto(page, 0);
+      const { conversions: _conversions, pending: _pending, conversionsWithoutVisit: _withoutVisit, ...dto } = toPageDto(page, 0);
       zip.addBuffer(Buffer.from(JSON.stringify(dto, null, 2)), `${folder}/page.json`);
       for (const key of this.uploads.ownKeysOf(page, job.userId)) this.addStored(zip, key, `${folder}/uploads/${key.slice(key.indexOf('/') + 1)}`, false);
       this.addStored(zip, accountExportKeys.leads(job.userId, job.exportId, page.id), `${folder}/leads.csv`, true);

@@ -76,7 +76,7 @@ describe('page templates API', () => {
       const slug = `from-${entry.slug}-${Date.now().toString(36)}`;
       const created = await creator.client.post('/api/pages', { ...entry.page, slug });
       expect(created.status).toBe(201);
-      const { id: _id, userId: _userId, views: _views, conversions: _conversions, pending: _pending, paused: _paused, createdAt: _c, updatedAt: _u, ...fields } = created.body as PageDto;
+      const { id: _id, userId: _userId, views: _views, conversions: _conversions, pending: _pending, conversionsWithoutVisit: _withoutVisit, paused: _paused, createdAt: _c, updatedAt: _u, ...fields } = created.body as PageDto;
       expect(fields).toEqual({ ...entry.page, slug, webhookUrl: null, customCodeSnippet: null, facebookPixelId: null, googleAnalyticsId: null });
       const html = await (await fetch(`${t.origin}/${slug}`)).text();
       expect(html).toContain(entry.imageUrl);
