@@ -52,3 +52,8 @@ export function unseal(secret: string, sealed: string, purpose = 'job-secret'): 
   decipher.setAuthTag(tag);
   return Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8');
 }
+
+/** A Standard Webhooks secret (`whsec_` and 24 random bytes in base64): a page webhook's and a hook subscription's alike. */
+export function newWebhookSecret(): string {
+  return `whsec_${randomBytes(24).toString('base64')}`;
+}

@@ -13,6 +13,9 @@ export const WebhookMessages = {
   disabledExhausted: 'Three messages in a row failed every attempt.',
 } as const;
 
+/** How long a webhook's or a hook's secret before a rotation keeps signing beside the new one. */
+export const WEBHOOK_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
+
 /** The event types Plink sends. */
 export const WEBHOOK_EVENT_TYPES = ['lead.created'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

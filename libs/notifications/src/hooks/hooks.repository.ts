@@ -1,9 +1,9 @@
 import { Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { createHash, randomBytes } from 'node:crypto';
-import { ApiTokenMessages, type CreatedHookDto, type HookDeliveryDto, type HookDto, type HookEvent, type HookWithDeliveriesDto } from '@plink/contracts';
+import { createHash } from 'node:crypto';
+import { ApiTokenMessages, WEBHOOK_SECRET_GRACE_MS, type CreatedHookDto, type HookDeliveryDto, type HookDto, type HookEvent, type HookWithDeliveriesDto } from '@plink/contracts';
 import { APP_CONFIG, type AppConfig } from '@plink/config';
-import { seal, unseal } from '@plink/crypto';
+import { newWebhookSecret, seal, unseal } from '@plink/crypto';
 import { nativePoolOf } from '@plink/data';
 import { Outbox } from '@plink/queue';
 
@@ -11,8 +11,6 @@ import { Outbox } from '@plink/queue';
 const HOOK_SECRET_SEAL = 'hook-secret';
 /** Deliveries the Automations card shows per hook. */
 const DELIVERIES_SHOWN = 10;
-/** How long the secret before a rotation keeps signing beside the new one (as a page webhook's). */
-export const HOOK_PREVIOUS_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
 /** Opened secrets kept in memory (by their sealed value), so a busy hook's is not opened for every group. */
 const OPENED_SECRETS_KEPT = 1_000;
 
@@ -59,10 +57,6 @@ export function hookMessageId(hookId: number, leadId: number): string {
   return id;
 }
 
-/** A Standard Webhooks secret: `whsec_` and 24 random bytes in base64 (a page webhook's kind). */
-function newHookSecret(): string {
-  return `whsec_${randomBytes(24).toString('base64')}`;
-}
 
 /** The hooks of `hooks` (an owner's, see HooksRepository.forOwners) a lead of this owner's page goes to. */
 export function hooksOfLead(hooks: readonly HookTarget[], ownerId: number, pageId: number): HookTarget[] {
@@ -88,7 +82,7 @@ export class HooksRepository {
   private readonly opened = new Map<string, string | null>();
 
   async create(userId: number, input: { event: HookEvent; targetUrl: string; pageId: number | null }): Promise<CreatedHookDto> {
-    const secret = newHookSecret();
+    const secret = newWebhookSecret();
     return this.em.transactional(async (tx) => {
       const version = await this.nextVersion(tx, userId);
       const rows: HookRow[] = await tx.execute(
@@ -151,12 +145,12 @@ export class HooksRepository {
    * within those hours replaces the one before with the secret it rotates out.
    */
   async rotateSecret(userId: number, hookId: number): Promise<CreatedHookDto> {
-    const secret = newHookSecret();
+    const secret = newWebhookSecret();
     const rows: HookRow[] = await this.em.execute(
       `update notifications.hooks
           set previous_secret = secret, previous_secret_until = now() + make_interval(secs => ?), secret = ?
         where id = ? and user_id = ? returning id, event, target_url, page_id`,
-      [HOOK_PREVIOUS_SECRET_GRACE_MS / 1000, seal(this.config.sessionSecret, secret, HOOK_SECRET_SEAL), hookId, userId],
+      [WEBHOOK_SECRET_GRACE_MS / 1000, seal(this.config.sessionSecret, secret, HOOK_SECRET_SEAL), hookId, userId],
     );
     if (rows.length === 0) throw new NotFoundException({ message: ApiTokenMessages.hookNotFound });
     return { ...toHookDto(rows[0]), secret };

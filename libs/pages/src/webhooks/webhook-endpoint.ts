@@ -1,18 +1,13 @@
 import { BadRequestException, Inject, Injectable } from '@nestjs/common';
-import { randomBytes } from 'node:crypto';
 import { PageMessages, WebhookMessages, type WebhookDisableReason, type WebhookEndpointDto } from '@plink/contracts';
 import { APP_CONFIG, type AppConfig } from '@plink/config';
+import { newWebhookSecret } from '@plink/crypto';
 import { checkOutboundUrl } from '@plink/net';
 import type { SecretBox } from './webhook-secret-box';
 import type { Page } from '../model/page.entity';
 
-/** How long the secret before a rotation keeps signing beside the new one. */
-export const PREVIOUS_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
-
-/** A Standard Webhooks secret: `whsec_` and 24 random bytes in base64. */
-export function newWebhookSecret(): string {
-  return `whsec_${randomBytes(24).toString('base64')}`;
-}
+export { WEBHOOK_SECRET_GRACE_MS as PREVIOUS_SECRET_GRACE_MS } from '@plink/contracts';
+export { newWebhookSecret } from '@plink/crypto';
 
 export { WebhookSecretBox, type SecretBox } from './webhook-secret-box';
 
