@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run build|lint|typecheck|e2e|bench|bench:ops|lighthouse` → `nx run-many -t <target>` (bench:ops: bench-ops) on the project's Node 24.
 // `npm run test:unit` → every project's test-unit target (the tests that need no PostgreSQL, Redis or browser);
-// `npm test` → that tier, then every project's test-int target (the integration tests). See docs/testing.md.
+// `npm test` → that tier, then the build and every project's integration tests in one run (tools/jest-int.mjs
+// --workspace); with nx arguments, the chosen projects' test-int targets instead. See docs/testing.md.
 // `lint` then runs knip over the whole workspace (unused files, exports and dependencies; see knip.jsonc).
 //
 // Usage: node tools/run.mjs <target> [extra nx args...]   (the extra arguments go to each nx step)
@@ -17,9 +18,13 @@ import { ensureInstalled, NODE24, nxEnv, nxScript, ROOT } from './bootstrap.mjs'
 // The unit tier needs no services and no build (jest maps @plink/* to the sources), so two projects run at once;
 // `static` prints each project's output in one piece when it ends instead of interleaving the two.
 const UNIT_TIER = ['run-many', '-t', 'test-unit', '--parallel=2', '--outputStyle=static'];
-// The integration tier builds first and runs one project at a time: its tests share the machine's PostgreSQL and
-// Redis and start whole apps. Inside a project, tools/jest-int.mjs runs two files at a time (and those marked
-// `@run-alone` one at a time), so at most two integration files ever share the 2 cores.
+// The integration tier builds first, then runs every project's files in one jest run (tools/jest-int.mjs
+// --workspace): two files at a time across projects, then those marked `@run-alone` one at a time, so at most two
+// integration files ever share the 2 cores. Its tests share the machine's PostgreSQL and Redis and start whole apps.
+const BUILD = ['run-many', '-t', 'build', '--outputStyle=static'];
+const INT_WORKSPACE = { name: 'test-int', args: [path.join(ROOT, 'tools', 'jest-int.mjs'), '--workspace'] };
+// With nx arguments (`npm test -- --projects=@plink/identity`), the chosen projects' own test-int targets, one
+// project at a time (each builds what it needs first).
 const INT_TIER = ['run-many', '-t', 'test-int', '--parallel=1', '--outputStyle=stream'];
 
 /** Each target's nx invocations, run one after the other. */
@@ -53,6 +58,10 @@ try {
 
 /** The steps of the target, run one after the other. */
 const steps = TARGETS[target].map((nxArgs) => ({ name: 'nx', args: [nxScript(), ...nxArgs, ...extra] }));
+if (target === 'test' && extra.length === 0) {
+  steps.pop();
+  steps.push({ name: 'nx', args: [nxScript(), ...BUILD] }, INT_WORKSPACE);
+}
 if (target === 'lint') steps.push({ name: 'knip', args: [path.join(ROOT, 'node_modules', 'knip', 'bin', 'knip.js'), '--no-progress'] });
 
 let child;
