@@ -3,8 +3,8 @@
 //   page:   GET /{slug} (server-rendered landing page)  vs  bare node:http serving the same bytes; then both again
 //           as a browser asks (Accept-Encoding with br), each answering the same brotli bytes
 //   submit: POST /api/page/{slug}/submit (unique e-mails) vs  raw pg INSERT … ON CONFLICT DO NOTHING loop
-// Each at 50 and 200 connections. Targets: page ≥ 0.6× bare node, submit ≥ 0.5× raw insert,
-// page p99 ≤ 25 ms at 200 connections.
+// Each at 50 and 200 connections, each side warmed up for 2 s first. Targets: page ≥ 0.6× bare node, submit ≥ 0.8×
+// raw insert, page p99 ≤ 25 ms at 200 connections.
 //   webhook: the submit run again on a Pro page with a webhook to a local receiver, the notifications service
 //            delivering in a process of its own: deliveries per second, lead stored → webhook received p50/p99,
 //            and the same at rest (20 leads a second). Targets: p50 ≤ 250 ms at rest, every lead
@@ -44,6 +44,8 @@ const PARTS = new Set((process.env.BENCH_PARTS ?? 'page,submit,webhook').split('
 const WORKERS = process.env.BENCH_WORKERS ?? 'none';
 // The webhook part runs again with the notifications process at this niceness (WORKER_NICENESS; 0: not again).
 const WEBHOOK_NICENESS = Number(process.env.BENCH_WEBHOOK_NICENESS ?? 19);
+/** Seconds each side of a page comparison is loaded before it is measured, per connection count. */
+const PAGE_WARM_UP_SECONDS = 2;
 
 const cannon = (opts) => load({ duration: DURATION, ...opts });
 
@@ -374,12 +376,18 @@ async function main() {
     for (const connections of CONNECTIONS) {
       const row = { connections };
       if (PARTS.has('page')) {
-        row.bare = summary(await cannon({ url: `http://127.0.0.1:${baselinePort}/`, connections }));
-        row.plinkPage = summary(await cannon({ url: `${origin}/bench-guide`, connections, headers: { 'user-agent': 'Mozilla/5.0 (bench)' } }));
+        const bare = { url: `http://127.0.0.1:${baselinePort}/`, connections };
+        const plink = { url: `${origin}/bench-guide`, connections, headers: { 'user-agent': 'Mozilla/5.0 (bench)' } };
         // As a browser asks (every browser accepts brotli): the page's compressed bytes, on both sides.
         const asBrowser = { 'user-agent': 'Mozilla/5.0 (bench)', 'accept-encoding': BROWSER_ACCEPT_ENCODING };
-        row.bareBr = summary(await cannon({ url: `http://127.0.0.1:${baselinePort}/`, connections, headers: asBrowser }));
-        row.plinkPageBr = summary(await cannon({ url: `${origin}/bench-guide`, connections, headers: asBrowser }));
+        // Each side warms up at this many connections first, as the submit runs do: the first seconds after
+        // `connections` new sockets open at once (and, in a fresh process, before the JIT has compiled the path)
+        // measured the start, not the serving, on both sides alike (docs/performance.md).
+        for (const warm of [bare, plink, { ...bare, headers: asBrowser }, { ...plink, headers: asBrowser }]) await cannon({ ...warm, duration: PAGE_WARM_UP_SECONDS });
+        row.bare = summary(await cannon(bare));
+        row.plinkPage = summary(await cannon(plink));
+        row.bareBr = summary(await cannon({ ...bare, headers: asBrowser }));
+        row.plinkPageBr = summary(await cannon({ ...plink, headers: asBrowser }));
       }
       if (PARTS.has('submit')) {
         row.raw = await rawInsertLoop(database.url, connections);
@@ -664,7 +672,7 @@ async function main() {
         checks.push(['page p99 ≤ 25 ms (200 connections)', r.plinkPage.p99 <= 25]);
         checks.push(['page as a browser asks (br) ≥ 0.6× bare node (200 connections)', r.plinkPageBr.rps / r.bareBr.rps >= 0.6]);
       }
-      if (r.submit) checks.push([`submit ≥ 0.5× raw insert (${r.connections} connections)`, r.submit.rps / r.raw.rps >= 0.5]);
+      if (r.submit) checks.push([`submit ≥ 0.8× raw insert (${r.connections} connections)`, r.submit.rps / r.raw.rps >= 0.8]);
     }
     console.log('\nTargets');
     for (const [name, ok] of checks) console.log(`  ${ok ? 'met   ' : 'MISSED'}  ${name}`);
