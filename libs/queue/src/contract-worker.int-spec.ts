@@ -38,6 +38,9 @@ class RecordingEmailWorker extends ContractWorker<QueueName.Email> {
     'email.file-delivery': async (payload, job) => {
       seen.push({ name: job.name, payload, attempt: job.attemptsMade + 1 });
     },
+    'email.file-delivery-many': async (payload, job) => {
+      seen.push({ name: job.name, payload, attempt: job.attemptsMade + 1 });
+    },
     'email.lead-confirmation': async (payload, job) => {
       seen.push({ name: job.name, payload, attempt: job.attemptsMade + 1 });
     },

@@ -10,7 +10,7 @@ const row = (id: string, jobName: string, payload: Record<string, unknown>, corr
   correlation_id: correlationId,
   created_at: at,
 });
-const QUEUE_OF: Record<string, string> = { 'webhook.deliver': 'webhooks', 'email.file-delivery': 'email' };
+const QUEUE_OF: Record<string, string> = { 'webhook.deliver': 'webhooks', 'email.file-delivery': 'email', 'email.verification': 'email' };
 const delivery = (leadId: number) => ({
   v: 1,
   leadId,
@@ -25,21 +25,31 @@ const delivery = (leadId: number) => ({
 
 describe('relayedJobs (what one outbox relay pass adds to the queues)', () => {
   it('adds each ordinary row as its own job, its id the row id, with its correlation id and recording time', () => {
-    expect(relayedJobs([row('a', 'email.file-delivery', { v: 1, leadId: 1 })])).toEqual([
-      { name: 'email.file-delivery', queue: 'email', jobId: 'a', envelope: { payload: { v: 1, leadId: 1 }, meta: { correlationId: 'req-a', recordedAt: at.toISOString() } } },
+    expect(relayedJobs([row('a', 'email.verification', { v: 1, sealedToken: 's' })])).toEqual([
+      { name: 'email.verification', queue: 'email', jobId: 'a', envelope: { payload: { v: 1, sealedToken: 's' }, meta: { correlationId: 'req-a', recordedAt: at.toISOString() } } },
     ]);
   });
 
-  it('hands the leads’ webhook deliveries over together, each with the correlation id of its own request', () => {
+  it('hands the leads’ webhook deliveries and file e-mails over together, each with the correlation id of its own request', () => {
     const jobs = relayedJobs([
       row('a', 'webhook.deliver', delivery(1)),
       row('b', 'email.file-delivery', { v: 1, leadId: 1 }),
       row('c', 'webhook.deliver', delivery(2)),
+      row('d', 'email.file-delivery', { v: 1, leadId: 2 }),
+      row('e', 'email.verification', { v: 1, sealedToken: 's' }),
     ]);
     expect(jobs.map((j) => [j.name, j.jobId])).toEqual([
       ['webhook.deliver-many', 'a'],
-      ['email.file-delivery', 'b'],
+      ['email.file-delivery-many', 'b'],
+      ['email.verification', 'e'],
     ]);
+    expect(jobs[1].envelope.payload).toEqual({
+      v: 1,
+      jobs: [
+        { payload: { v: 1, leadId: 1 }, correlationId: 'req-b' },
+        { payload: { v: 1, leadId: 2 }, correlationId: 'req-d' },
+      ],
+    });
     expect(jobs[0].envelope).toEqual({
       payload: {
         v: 1,
@@ -71,5 +81,8 @@ describe('relayedJobs (what one outbox relay pass adds to the queues)', () => {
   it('gives a group a payload its job contract accepts', () => {
     const [group] = relayedJobs([row('a', 'webhook.deliver', delivery(1))]);
     expect(JOBS['webhook.deliver-many'].schema.safeParse(group.envelope.payload).success).toBe(true);
+    const fileEmail = { v: 1, leadId: 1, to: 'visitor@example.com', page: { id: 9, title: 'Guide', fileUrl: 'https://files.example/g.pdf' }, senderName: 'Ana' };
+    const [emails] = relayedJobs([row('b', 'email.file-delivery', fileEmail)]);
+    expect(JOBS['email.file-delivery-many'].schema.safeParse(emails.envelope.payload).success).toBe(true);
   });
 });

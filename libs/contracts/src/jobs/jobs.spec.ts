@@ -15,6 +15,7 @@ describe('job contracts', () => {
       'email.email-change-confirm',
       'email.email-change-notice',
       'email.file-delivery',
+      'email.file-delivery-many',
       'email.lead-confirmation',
       'email.lead-removal-warning',
       'email.page-under-attack',

@@ -19,6 +19,21 @@ const sealedToken = z.string().min(1).max(1000);
 const pageTitle = z.string().max(10_000);
 const absoluteOrOwnUrl = z.string().min(1).max(4096);
 
+/** An `email.file-delivery` job: what the visitor's e-mail shows (see that job). */
+const fileDeliverySchema = z.object({
+  v: z.literal(1),
+  leadId: id.optional(),
+  to: z.string().min(3).max(320),
+  page: z.object({ id, title: pageTitle, fileUrl: absoluteOrOwnUrl }),
+  senderName: z.string().max(100),
+  replyTo: z.string().min(3).max(320).nullable().optional(),
+  subject: z.string().max(200).nullable().optional(),
+  bodyHtml: z.string().max(PAGE_LIMITS.emailBody).nullable().optional(),
+  buttonColor: z.string().regex(/^#[0-9a-fA-F]{6}$/).optional(),
+  branding: z.boolean().optional(),
+  test: z.boolean().optional(),
+});
+
 /** A `webhook.deliver` job: the lead and the page it tells about (the notifications service reads neither). */
 const leadDeliverySchema = z.object({
   v: z.literal(1),
@@ -50,6 +65,9 @@ const leadDeliverySchema = z.object({
 
 /** The most lead deliveries one `webhook.deliver-many` job carries. */
 export const WEBHOOK_DELIVERIES_PER_JOB = 50;
+
+/** The most file e-mails one `email.file-delivery-many` job carries. */
+export const FILE_EMAILS_PER_JOB = 50;
 
 /** The payload of a job the outbox relay makes of several rows (see {@link RELAYED_TOGETHER}). */
 export interface RelayedGroup {
@@ -142,19 +160,16 @@ export const JOBS = {
    */
   'email.file-delivery': {
     queue: QueueName.Email,
-    schema: z.object({
-      v: z.literal(1),
-      leadId: id.optional(),
-      to: z.string().min(3).max(320),
-      page: z.object({ id, title: pageTitle, fileUrl: absoluteOrOwnUrl }),
-      senderName: z.string().max(100),
-      replyTo: z.string().min(3).max(320).nullable().optional(),
-      subject: z.string().max(200).nullable().optional(),
-      bodyHtml: z.string().max(PAGE_LIMITS.emailBody).nullable().optional(),
-      buttonColor: z.string().regex(/^#[0-9a-fA-F]{6}$/).optional(),
-      branding: z.boolean().optional(),
-      test: z.boolean().optional(),
-    }),
+    schema: fileDeliverySchema,
+  },
+  /**
+   * Several leads' `email.file-delivery` jobs in one (the outbox relays them so, see {@link RELAYED_TOGETHER}),
+   * each with the correlation id of the request that captured its lead. Each e-mail is sent on its own; when some
+   * fail, the job's progress keeps which were sent, and the retry sends only the others.
+   */
+  'email.file-delivery-many': {
+    queue: QueueName.Email,
+    schema: relayedGroupOf(fileDeliverySchema, FILE_EMAILS_PER_JOB),
   },
   /**
    * Ask a visitor to confirm their sign-up on a double opt-in page (recorded by the leads service with the
@@ -470,6 +485,9 @@ export const RELAYED_TOGETHER: Partial<Record<JobName, { as: JobName; max: numbe
   // Hook subscriptions: measured with `npm run bench` (hook run), one job per lead cost the notifications
   // process several times the page webhook's CPU per delivery.
   'hook.deliver': { as: 'hook.deliver-many', max: WEBHOOK_DELIVERIES_PER_JOB },
+  // File e-mails: one queue job per lead was about a sixth of the gateway's CPU per sign-up (the relay's BullMQ
+  // adds, measured with a V8 profile of `npm run bench`, submit part), and as much Redis work as the lead itself.
+  'email.file-delivery': { as: 'email.file-delivery-many', max: FILE_EMAILS_PER_JOB },
 };
 type WorkPayload<N extends JobName> = z.infer<(typeof JOBS)[N]['schema']>;
 type WorkJobsOfQueue<Q extends QueueName> = {

@@ -4,6 +4,7 @@
  * stops if its bundle reaches for it.
  */
 import { pageFieldsSchema, type PageDto, type PublicPageDto, type StoredPageFields } from '../http/pages';
+import { RELAYED_TOGETHER, type JobName, type RelayedGroup } from '../jobs/jobs';
 
 /**
  * A page created with nothing but its slug: each field at the page schema's default, null where the schema has
@@ -41,4 +42,29 @@ export function makePageDto(overrides: Partial<PageDto> = {}): PageDto {
 export function makePublicPageDto(overrides: Partial<PublicPageDto> = {}): PublicPageDto {
   const { fileUrl: _file, webhookUrl: _webhook, showUsername: _showUsername, authorName: _authorName, ...shown } = newPageFields('free-guide');
   return { ...shown, author: null, ...overrides };
+}
+
+/** A queue job as tests read it (a BullMQ `Job`, or anything with its name and envelope). */
+interface QueuedJob {
+  id?: string;
+  name: string;
+  data: { payload: unknown; meta?: unknown };
+}
+
+/**
+ * The jobs named `name` among a queue's `jobs`, one per job recorded: a job the outbox relays in groups
+ * ({@link RELAYED_TOGETHER}) stands in the queue inside its group's job, and comes out here as a job of its own
+ * (the group's id, the name `name`, its own payload and correlation id), so a test reads what was recorded
+ * whether the relay grouped it or not.
+ */
+export function recordedJobs<J extends QueuedJob>(jobs: readonly (J | undefined)[], name: string): J[] {
+  const groupName = RELAYED_TOGETHER[name as JobName]?.as;
+  return jobs.flatMap((job) => {
+    if (!job) return [];
+    if (job.name === name) return [job];
+    if (groupName === undefined || job.name !== groupName) return [];
+    const group = job.data.payload as RelayedGroup;
+    const meta = (job.data.meta ?? {}) as Record<string, unknown>;
+    return group.jobs.map((member) => ({ id: job.id, name, data: { payload: member.payload, meta: { ...meta, correlationId: member.correlationId } } }) as unknown as J);
+  });
 }

@@ -3,7 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { MikroORM } from '@mikro-orm/postgresql';
 import type { Pool } from 'pg';
 import { QueueName, type DeliveryEmailFacts, type EventPayload, type PageFacts, type PublicPageDto } from '@plink/contracts';
-import { makePublicPageDto } from '@plink/contracts/testing';
+import { makePublicPageDto, recordedJobs } from '@plink/contracts/testing';
 import { PlatformModule, createHttpApp, createWorkerContext } from '@plink/platform';
 import { JobQueue, Outbox } from '@plink/queue';
 import { ApiTokenLookup, SessionLookup } from '@plink/http';
@@ -338,9 +338,12 @@ export class LeadsTestApp {
     return this.app.get(JobQueue).queue(name);
   }
 
-  /** The jobs of that name on a queue, whatever their state (the consumer of another service's queue does not run here). */
+  /**
+   * The jobs of that name on a queue, whatever their state (the consumer of another service's queue does not run
+   * here); those the relay grouped, each on its own (see recordedJobs).
+   */
   async jobsOf(name: QueueName, jobName: string) {
-    return (await this.queue(name).getJobs(['waiting', 'delayed', 'prioritized', 'active', 'completed', 'failed'])).filter((j) => j?.name === jobName);
+    return recordedJobs(await this.queue(name).getJobs(['waiting', 'delayed', 'prioritized', 'active', 'completed', 'failed']), jobName);
   }
 
   async close(): Promise<void> {

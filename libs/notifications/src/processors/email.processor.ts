@@ -1,17 +1,26 @@
 import { Inject } from '@nestjs/common';
 import { Processor } from '@nestjs/bullmq';
-import { QUEUE_SETTINGS, QueueName } from '@plink/contracts';
+import type { Job } from 'bullmq';
+import { QUEUE_SETTINGS, QueueName, type JobPayload } from '@plink/contracts';
 import { APP_CONFIG, type AppConfig } from '@plink/config';
 import { ContractWorker, type JobHandlers } from '@plink/queue';
 import { Mailer, type MailMessage } from '@plink/mail';
 import { unseal } from '@plink/crypto';
-import { getLogger } from '@plink/observability';
+import { getLogger, runWithCorrelation } from '@plink/observability';
 import { fileDeliveryEmail } from '../templates/file-delivery-email';
 import { leadConfirmationEmail } from '../templates/lead-confirmation-email';
 import { accountDeletedEmail, accountExportReadyEmail, emailChangeConfirmEmail, emailChangeNoticeEmail, passwordResetEmail, verificationEmail } from '../templates/identity-emails';
 import { leadRemovalWarningEmail, paymentFailedEmail, proEndedEmail, proStartedEmail, trialEndingEmail } from '../templates/plan-emails';
 import { pageUnderAttackEmail, webhookDisabledEmail } from '../templates/webhook-emails';
-import { WebhookLogRepository } from '../webhooks/webhook-log.repository';
+import { WebhookLogRepository, leadKey } from '../webhooks/webhook-log.repository';
+
+type FileEmailMember = JobPayload<'email.file-delivery-many'>['jobs'][number];
+
+/** The members of a file e-mail group already sent or dropped, as a failed run left them in the job's progress. */
+function settledOf(progress: unknown): number[] {
+  const settled = (progress as { settled?: unknown } | null)?.settled;
+  return Array.isArray(settled) ? settled.filter((index): index is number => Number.isInteger(index)) : [];
+}
 
 /**
  * Sends the e-mails of the e-mail queue. A failed send throws, and BullMQ retries with backoff.
@@ -37,6 +46,7 @@ export class EmailProcessor extends ContractWorker<QueueName.Email> {
       if (payload.leadId !== undefined && (await this.erased(payload.page.id, payload.leadId))) return;
       await this.send(fileDeliveryEmail(this.config.appOrigin, payload));
     },
+    'email.file-delivery-many': (payload, job) => this.sendFileEmails(payload.jobs, job),
     'email.lead-confirmation': async (payload) => {
       if (await this.erased(payload.page.id, payload.leadId)) return;
       await this.send(leadConfirmationEmail(this.config.publicOrigin, payload, this.token(payload.sealedToken)));
@@ -71,6 +81,42 @@ export class EmailProcessor extends ContractWorker<QueueName.Email> {
     const erased = (await this.log.erasedAmong([{ pageId, leadId }])).size > 0;
     if (erased) getLogger().info({ pageId, leadId }, 'e-mail of a deleted lead not sent');
     return erased;
+  }
+
+  /**
+   * The file e-mails of one relay pass, side by side (the mail pool bounds how many go at once), each under the
+   * correlation id of the request that captured its lead; those of deleted leads are dropped (one lookup for all).
+   * When some fail (the mail server away), the job's progress keeps which were sent or dropped and the job fails,
+   * so its retry sends only the others: no visitor gets their file twice because another visitor's e-mail failed.
+   */
+  private async sendFileEmails(members: readonly FileEmailMember[], job: Job): Promise<void> {
+    const done = new Set(settledOf(job.progress));
+    const keyed = members.flatMap(({ payload }) => (payload.leadId === undefined ? [] : [{ pageId: payload.page.id, leadId: payload.leadId }]));
+    const erased = await this.log.erasedAmong(keyed);
+    const failures: unknown[] = [];
+    await Promise.all(
+      members.map((member, index) =>
+        done.has(index)
+          ? undefined
+          : runWithCorrelation(member.correlationId, async () => {
+              const { payload } = member;
+              if (payload.leadId !== undefined && erased.has(leadKey({ pageId: payload.page.id, leadId: payload.leadId }))) {
+                getLogger().info({ pageId: payload.page.id, leadId: payload.leadId }, 'e-mail of a deleted lead not sent');
+              } else {
+                try {
+                  await this.send(fileDeliveryEmail(this.config.appOrigin, payload));
+                } catch (err) {
+                  failures.push(err);
+                  return;
+                }
+              }
+              done.add(index);
+            }),
+      ),
+    );
+    if (failures.length === 0) return;
+    await job.updateProgress({ settled: [...done].sort((a, b) => a - b) });
+    throw failures[0];
   }
 
   private async send(mail: MailMessage): Promise<void> {

@@ -15,6 +15,7 @@ import {
   type WebhookDisableReason,
   type WebhookDto,
 } from '@plink/contracts';
+import { recordedJobs } from '@plink/contracts/testing';
 import { seal } from '@plink/crypto';
 import { PlatformModule, createHttpApp, createWorkerContext } from '@plink/platform';
 import { JobQueue, Outbox } from '@plink/queue';
@@ -337,7 +338,7 @@ export class NotificationsTestApp {
   /** The queues' jobs of one name, in the given states. */
   async jobs<N extends string>(queue: QueueName, name: N, states: ('waiting' | 'active' | 'delayed' | 'prioritized' | 'completed' | 'failed')[]): Promise<Job<JobEnvelope>[]> {
     const all = (await this.app.get(JobQueue).queue(queue).getJobs(states)) as Job<JobEnvelope>[];
-    return all.filter((job) => job.name === name);
+    return recordedJobs(all, name);
   }
 
   /** The `pages.disable-webhook` jobs sent to the pages service (whose part it is to turn the webhook off). */

@@ -1,5 +1,6 @@
 import { Queue } from 'bullmq';
 import { DeliveryEmailTexts, PageMessages, QueueName } from '@plink/contracts';
+import { recordedJobs } from '@plink/contracts/testing';
 import { eventually } from '@plink/testing';
 import { TEST_EMAILS_PER_WINDOW, TEST_EMAIL_NEEDS_FILE } from '../use-cases/send-test-email.service';
 import { PagesTestApp, type Creator } from '../testing/pages-test-app';
@@ -32,7 +33,9 @@ describe('delivery e-mail', () => {
     await q.close();
     const rows = await t.db.query('select id, payload from platform.outbox where job_name = $1 and queue = $2', [name, queue]);
     const byId = new Map<string, Record<string, any>>(rows.rows.map((r) => [String(r.id), r.payload]));
-    for (const job of jobs) if (job.name === name) byId.set(String(job.id), job.data.payload);
+    // Jobs the relay grouped come out one by one with their group's id: the first keeps it (its row's id), the others get their own key.
+    const queued = recordedJobs(jobs, name);
+    queued.forEach((job, i) => byId.set(i > 0 && queued[i - 1].id === job.id ? `${job.id}#${i}` : String(job.id), job.data.payload));
     return [...byId.values()];
   }
 
