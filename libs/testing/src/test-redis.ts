@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,6 +34,15 @@ export async function deleteRedisPrefix(url: string, prefix: string): Promise<vo
 }
 
 export async function freePort(): Promise<number> {
+  // Below the range the system hands out for port 0 (and outgoing connections): a port found with listen(0) and
+  // closed again could go to another process's listen(0) before the app took it, and with test files starting
+  // apps side by side one now and then failed with EADDRINUSE. A random pick here meets only another freePort.
+  const top = ephemeralPortsStart();
+  const bottom = Math.max(10_000, top - 12_000);
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const port = bottom + Math.floor(Math.random() * (top - bottom));
+    if (await canListen(port)) return port;
+  }
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -41,6 +50,25 @@ export async function freePort(): Promise<number> {
       const port = (server.address() as { port: number }).port;
       server.close(() => resolve(port));
     });
+  });
+}
+
+/** The first port of the system's ephemeral range (Linux's ip_local_port_range; 32768 elsewhere). */
+function ephemeralPortsStart(): number {
+  try {
+    const start = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(start) && start > 11_000 ? start : 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+/** Whether a server can listen on `port` on every address (as the apps do) right now. */
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, () => server.close(() => resolve(true)));
   });
 }
 
