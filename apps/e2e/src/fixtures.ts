@@ -197,7 +197,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   baseURL: async ({ gateway }, use) => use(gateway.origin),
   smtp: async ({ gateway }, use) => use(gateway.smtp),
   gatewayOutputOnFailure: [
-    async ({ gateway }, use, testInfo) => {
+    async ({ gateway, page }, use, testInfo) => {
       const before = gateway.output().length;
       await use();
       if (testInfo.status !== testInfo.expectedStatus) {
@@ -205,6 +205,12 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         const during = all.length >= before ? all.slice(before) : all;
         await testInfo.attach('gateway-output.txt', { body: all, contentType: 'text/plain' });
         console.error(`[e2e] gateway output during "${testInfo.title}":\n${during || '(nothing)'}`);
+        // What the creator's tab showed, in the log itself: CI keeps the log, not the screenshots.
+        const shown = await page
+          .locator('body')
+          .ariaSnapshot({ timeout: 5_000 })
+          .catch((err: Error) => `(no snapshot: ${err.message})`);
+        console.error(`[e2e] the tab at ${page.url()} showed:\n${shown}`);
       }
     },
     { auto: true },
