@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, newIdentity, registerAndVerify, snap, test, toast } from './fixtures';
+import { expect, newIdentity, openStats, registerAndVerify, snap, test, toast } from './fixtures';
 
 /**
  * Data control as a creator and a visitor see it in a real browser: the creator names themselves and links
@@ -65,7 +65,7 @@ test('a creator links their own privacy policy, deletes a lead, deletes a page a
     });
 
     await test.step('the creator deletes one lead from the stats screen; the counts follow', async () => {
-      await page.goto(`/stats/${pageId}`);
+      await openStats(page, pageId);
       const table = page.getByRole('table', { name: 'All leads' });
       await expect(table.getByText(`forget.${tag}@example.com`)).toBeVisible();
       await expect(page.getByText('2 leads.', { exact: true })).toBeVisible();

@@ -240,6 +240,17 @@ export function toast(page: Page, title: string | RegExp) {
   return page.getByRole('alert').filter({ hasText: title });
 }
 
+/**
+ * Opens a page's stats screen and waits until it is drawn: its analytics (the referrers' card) and its lead list
+ * (the count under it). On the loaded 2-core machine the screen took 3 s to draw beside other journeys, and more
+ * on a slower one: a check of what it shows then gets its own short wait, not the time the screen takes to appear.
+ */
+export async function openStats(page: Page, pageId: number): Promise<void> {
+  await page.goto(`/stats/${pageId}`);
+  await expect(page.getByRole('heading', { name: 'Top referrers' })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText(/^\d+ leads?\.$/)).toBeVisible({ timeout: 30_000 });
+}
+
 /** A full-page screenshot into the test's output folder (kept as an artifact). */
 export async function snap(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true, animations: 'disabled' });
