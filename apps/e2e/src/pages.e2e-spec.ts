@@ -129,7 +129,7 @@ test('a creator builds a page, strangers sign up with and without JavaScript, th
     await expect(live.getByRole('img', { name: `QR code of ${origin}/${slug}` })).toBeVisible();
     await expect(live.getByTestId('social-card-preview')).toContainText(title);
     const download = page.waitForEvent('download');
-    await live.getByRole('link', { name: 'Download PNG' }).click();
+    await live.getByRole('button', { name: 'Download PNG' }).click();
     expect((await download).suggestedFilename()).toBe(`${slug}-qr.png`);
     await snap(page, '03a-page-live');
   });

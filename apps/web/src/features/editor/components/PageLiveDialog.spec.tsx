@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import type { PageDto } from '@plink/contracts';
 import jsQR from 'jsqr';
 import { makePage, mockFetch, noPages, signedInAs, slugsAvailable } from '../../../test/fetch-mock';
@@ -109,14 +109,24 @@ describe('"Your page is live" after the first save', () => {
   });
 
   it('shows a QR code that scans to the link, downloadable as PNG and SVG named after the page', async () => {
-    const { dialog } = await createPage();
+    const { dialog, user } = await createPage();
 
     const code = await dialog.findByRole('img', { name: `QR code of ${LINK}` });
     expect(scanQrCode(code.getAttribute('src') ?? '')).toBe(LINK);
 
-    const png = dialog.getByRole('link', { name: 'Download PNG' });
-    expect(png).toHaveAttribute('download', 'free-guide-qr.png');
-    expect(png.getAttribute('href')).toMatch(/^data:image\/png;base64,iVBORw0KGgo/);
+    // The PNG is made when asked for, and handed to the browser as a download named after the page.
+    const clicked: HTMLAnchorElement[] = [];
+    const click = jest.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push(this);
+    });
+    try {
+      await user.click(dialog.getByRole('button', { name: 'Download PNG' }));
+      await waitFor(() => expect(clicked).toHaveLength(1));
+    } finally {
+      click.mockRestore();
+    }
+    expect(clicked[0]).toHaveAttribute('download', 'free-guide-qr.png');
+    expect(clicked[0].getAttribute('href')).toMatch(/^data:image\/png;base64,iVBORw0KGgo/);
     const svg = dialog.getByRole('link', { name: 'Download SVG' });
     expect(svg).toHaveAttribute('download', 'free-guide-qr.svg');
     // The SVG file is the code shown.

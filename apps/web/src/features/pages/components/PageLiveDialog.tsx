@@ -5,8 +5,9 @@ import { socialCard } from '@plink/page-render';
 import { useEffect, useState } from 'react';
 import { absolutePageUrl, publicOrigin, publicPagePath } from '../api/pages.api';
 import { useCopyPageUrl } from '../hooks/useCopyPageUrl';
-import { qrCodeFiles, qrFileName, type QrCodeFiles } from '../model/qr-code';
+import { qrCodePng, qrCodeSvg, qrFileName, type QrCodeSvg } from '../model/qr-code';
 import { shareLinks } from '../model/share-links';
+import { toast } from '../../../lib/toast';
 
 interface PageLiveDialogProps {
   /** The page just created (the server's answer); null: the dialog is closed. */
@@ -79,7 +80,7 @@ function PageLiveContent({ page, onClose }: { page: PageDto; onClose: () => void
             )}
           </Box>
           <Group gap="xs">
-            <Button variant="default" size="xs" component="a" href={qr?.pngDataUrl} download={qrFileName(page.slug, 'png')} disabled={!qr}>
+            <Button variant="default" size="xs" onClick={() => downloadPng(url, qrFileName(page.slug, 'png')).catch(() => toast({ title: 'Error', description: 'The PNG could not be made. Download the SVG instead.', variant: 'destructive' }))} disabled={!qr}>
               Download PNG
             </Button>
             <Button variant="default" size="xs" component="a" href={qr?.svgDataUrl} download={qrFileName(page.slug, 'svg')} disabled={!qr}>
@@ -159,13 +160,13 @@ function SocialCardPreview({ card, host }: { card: ReturnType<typeof socialCard>
   );
 }
 
-/** The QR code files of `url`, once made (null before). */
-function useQrCode(url: string): QrCodeFiles | null {
-  const [files, setFiles] = useState<{ url: string; files: QrCodeFiles } | null>(null);
+/** The QR code of `url` as an SVG, once made (null before). */
+function useQrCode(url: string): QrCodeSvg | null {
+  const [made, setMade] = useState<{ url: string; code: QrCodeSvg } | null>(null);
   useEffect(() => {
     let current = true;
-    qrCodeFiles(url).then(
-      (made) => current && setFiles({ url, files: made }),
+    qrCodeSvg(url).then(
+      (code) => current && setMade({ url, code }),
       // A link too long for a QR code (not a page address) leaves the placeholder.
       () => undefined,
     );
@@ -173,5 +174,13 @@ function useQrCode(url: string): QrCodeFiles | null {
       current = false;
     };
   }, [url]);
-  return files?.url === url ? files.files : null;
+  return made?.url === url ? made.code : null;
+}
+
+/** Makes the PNG of the code and hands it to the browser as a download named `fileName`. */
+async function downloadPng(url: string, fileName: string): Promise<void> {
+  const link = document.createElement('a');
+  link.href = await qrCodePng(url);
+  link.download = fileName;
+  link.click();
 }

@@ -8,21 +8,24 @@ const OPTIONS: QRCodeRenderersOptions = { errorCorrectionLevel: 'M', margin: 2, 
 /** The PNG's size in pixels: sharp when printed a few centimetres wide. */
 export const QR_PNG_SIZE = 1024;
 
-export interface QrCodeFiles {
+export interface QrCodeSvg {
   /** The code as an SVG file (vector: for print), and as a data URL to show or download. */
   svg: string;
   svgDataUrl: string;
-  /** The code as a PNG data URL (for chats and slides). */
-  pngDataUrl: string;
 }
 
-/** The QR code of `url`, made in the browser: the link never leaves the page to be encoded. */
-export async function qrCodeFiles(url: string): Promise<QrCodeFiles> {
-  const [svg, pngDataUrl] = await Promise.all([
-    toSvgString(url, { ...OPTIONS, type: 'svg', width: QR_PNG_SIZE }),
-    toDataURL(url, { ...OPTIONS, type: 'image/png', width: QR_PNG_SIZE }),
-  ]);
-  return { svg, svgDataUrl: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`, pngDataUrl };
+/** The QR code of `url` as an SVG, made in the browser: the link never leaves the page to be encoded. */
+export async function qrCodeSvg(url: string): Promise<QrCodeSvg> {
+  const svg = await toSvgString(url, { ...OPTIONS, type: 'svg', width: QR_PNG_SIZE });
+  return { svg, svgDataUrl: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}` };
+}
+
+/**
+ * The QR code of `url` as a PNG data URL (for chats and slides), made only when asked for: a 1024-pixel image is
+ * drawn and encoded for it, work the dialog showing the code does not need.
+ */
+export function qrCodePng(url: string): Promise<string> {
+  return toDataURL(url, { ...OPTIONS, type: 'image/png', width: QR_PNG_SIZE });
 }
 
 /** `free-guide-qr.png`: the download's name says which page it is for. */
