@@ -1,9 +1,25 @@
-import '@mantine/charts/styles.css';
-import { AreaChart } from '@mantine/charts';
-import { Card, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Suspense, lazy } from 'react';
+import { Card, SegmentedControl, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import type { PageAnalyticsDto, StatsSourceRowDto } from '@plink/contracts';
 import { STATS_RANGES, type StatsRangeChoice } from './stats-range';
 import { WithoutVisitNote } from './WithoutVisitNote';
+
+/**
+ * The chart library is most of the stats screen's code: it loads on its own, starting as soon as this screen's code
+ * has, so the figures, the tables and the leads are drawn without waiting for it.
+ */
+const chartCode = import('./DailyChart');
+chartCode.catch(() => undefined);
+// A chart that cannot load (the network, or a new release's files replacing this one's) leaves the rest of the screen.
+const DailyChart = lazy(() => chartCode.catch(() => ({ default: ChartUnavailable })));
+
+function ChartUnavailable() {
+  return (
+    <Text size="sm" c="dimmed" py="md">
+      The chart could not be loaded. Reload the page to try again.
+    </Text>
+  );
+}
 
 const formatDay = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
 
@@ -104,21 +120,9 @@ export function AnalyticsSection({
           Views, visitors and leads per day
         </Title>
         <div role="img" aria-label={`Chart of views, unique visitors and leads per day, ${analytics.range.from} to ${analytics.range.to}`}>
-          <AreaChart
-            h={240}
-            data={data}
-            dataKey="day"
-            series={[
-              { name: 'Views', color: 'blue.6' },
-              { name: 'Unique visitors', color: 'teal.6' },
-              { name: 'Leads', color: 'orange.6' },
-            ]}
-            curveType="monotone"
-            withLegend
-            withDots={data.length <= 31}
-            tickLine="none"
-            gridAxis="y"
-          />
+          <Suspense fallback={<Skeleton h={240} />}>
+            <DailyChart data={data} />
+          </Suspense>
         </div>
         <Text size="xs" c="dimmed" mt="xs">
           Days are UTC days (midnight to midnight, Coordinated Universal Time). Unique visitors are counted per day without cookies.
