@@ -82,13 +82,15 @@ describe('leads: the "under attack" switch', () => {
     const switchedAt = new Date(underAttackUntil).getTime() - DAY;
     expect(switchedAt - started).toBeLessThan(60_000);
 
-    // Before the switch the rule needs over 100 accepted in the hour: those, and the ones of the second until the
-    // next check, are leads; every later one is pending and becomes a lead only if a person confirms it. One cut:
-    // every sign-up before it confirmed, every one after it pending.
+    // Before the switch the rule needs over 100 accepted in the last hour: the flood's, plus the previous hour's 3
+    // weighted by the part of that hour still inside the last 60 minutes (0 to 3, by the minute the test runs at;
+    // a run at :43 switched at exactly 100). Those, and the ones of the second until the next check, are leads;
+    // every later one is pending and becomes a lead only if a person confirms it. One cut: every sign-up before
+    // it confirmed, every one after it pending.
     const rows = (await t.db.query('select email, status from leads.leads where page_id = $1', [page.id])).rows as { email: string; status: string }[];
     expect(rows).toHaveLength(500);
     const confirmed = rows.filter((r) => r.status === 'confirmed').map((r) => Number(/^flood-(\d+)@/.exec(r.email)![1]));
-    expect(confirmed.length).toBeGreaterThan(100);
+    expect(confirmed.length).toBeGreaterThanOrEqual(98);
     expect(confirmed.length).toBeLessThanOrEqual(120);
     expect(Math.max(...confirmed)).toBe(confirmed.length - 1);
     expect(rows.filter((r) => r.status !== 'confirmed' && r.status !== 'pending')).toEqual([]);
