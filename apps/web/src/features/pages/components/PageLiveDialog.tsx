@@ -5,7 +5,7 @@ import { socialCard } from '@plink/page-render';
 import { useEffect, useState } from 'react';
 import { absolutePageUrl, publicOrigin, publicPagePath } from '../api/pages.api';
 import { useCopyPageUrl } from '../hooks/useCopyPageUrl';
-import { qrCodePng, qrCodeSvg, qrFileName, type QrCodeSvg } from '../model/qr-code';
+import { qrCodePng, qrCodeSvgUrl, qrFileName } from '../model/qr-code';
 import { shareLinks } from '../model/share-links';
 import { toast } from '../../../lib/toast';
 
@@ -45,7 +45,7 @@ function PageLiveContent({ page, onClose }: { page: PageDto; onClose: () => void
   const url = absolutePageUrl(page.slug);
   const card = socialCard(page, publicOrigin());
   const copyPageUrl = useCopyPageUrl();
-  const qr = useQrCode(url);
+  const qrSvg = useQrCode(url);
 
   return (
     <Stack gap="lg">
@@ -73,17 +73,17 @@ function PageLiveContent({ page, onClose }: { page: PageDto; onClose: () => void
             For flyers, slides and packaging: it opens your page.
           </Text>
           <Box w={176} h={176}>
-            {qr ? (
-              <Image src={qr.svgDataUrl} alt={`QR code of ${url}`} w={176} h={176} data-testid="page-live-qr" />
+            {qrSvg ? (
+              <Image src={qrSvg} alt={`QR code of ${url}`} w={176} h={176} data-testid="page-live-qr" />
             ) : (
               <Skeleton w={176} h={176} />
             )}
           </Box>
           <Group gap="xs">
-            <Button variant="default" size="xs" onClick={() => downloadPng(url, qrFileName(page.slug, 'png')).catch(() => toast({ title: 'Error', description: 'The PNG could not be made. Download the SVG instead.', variant: 'destructive' }))} disabled={!qr}>
+            <Button variant="default" size="xs" onClick={() => void downloadPng(url, qrFileName(page.slug, 'png'))} disabled={!qrSvg}>
               Download PNG
             </Button>
-            <Button variant="default" size="xs" component="a" href={qr?.svgDataUrl} download={qrFileName(page.slug, 'svg')} disabled={!qr}>
+            <Button variant="default" size="xs" component="a" href={qrSvg ?? undefined} download={qrFileName(page.slug, 'svg')} disabled={!qrSvg}>
               Download SVG
             </Button>
           </Group>
@@ -160,13 +160,13 @@ function SocialCardPreview({ card, host }: { card: ReturnType<typeof socialCard>
   );
 }
 
-/** The QR code of `url` as an SVG, once made (null before). */
-function useQrCode(url: string): QrCodeSvg | null {
-  const [made, setMade] = useState<{ url: string; code: QrCodeSvg } | null>(null);
+/** The QR code of `url` as an SVG data URL, once made (null before). */
+function useQrCode(url: string): string | null {
+  const [made, setMade] = useState<{ url: string; svgUrl: string } | null>(null);
   useEffect(() => {
     let current = true;
-    qrCodeSvg(url).then(
-      (code) => current && setMade({ url, code }),
+    qrCodeSvgUrl(url).then(
+      (svgUrl) => current && setMade({ url, svgUrl }),
       // A link too long for a QR code (not a page address) leaves the placeholder.
       () => undefined,
     );
@@ -174,13 +174,20 @@ function useQrCode(url: string): QrCodeSvg | null {
       current = false;
     };
   }, [url]);
-  return made?.url === url ? made.code : null;
+  return made?.url === url ? made.svgUrl : null;
 }
 
-/** Makes the PNG of the code and hands it to the browser as a download named `fileName`. */
+/** Makes the PNG of the code and hands it to the browser as a download named `fileName` (or says it could not). */
 async function downloadPng(url: string, fileName: string): Promise<void> {
+  let png: string;
+  try {
+    png = await qrCodePng(url);
+  } catch {
+    toast({ title: 'Error', description: 'The PNG could not be made. Download the SVG instead.', variant: 'destructive' });
+    return;
+  }
   const link = document.createElement('a');
-  link.href = await qrCodePng(url);
+  link.href = png;
   link.download = fileName;
   link.click();
 }

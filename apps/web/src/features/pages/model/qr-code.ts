@@ -8,16 +8,13 @@ const OPTIONS: QRCodeRenderersOptions = { errorCorrectionLevel: 'M', margin: 2, 
 /** The PNG's size in pixels: sharp when printed a few centimetres wide. */
 export const QR_PNG_SIZE = 1024;
 
-export interface QrCodeSvg {
-  /** The code as an SVG file (vector: for print), and as a data URL to show or download. */
-  svg: string;
-  svgDataUrl: string;
-}
-
-/** The QR code of `url` as an SVG, made in the browser: the link never leaves the page to be encoded. */
-export async function qrCodeSvg(url: string): Promise<QrCodeSvg> {
+/**
+ * The QR code of `url` as an SVG data URL (vector: for print; shown, and downloaded as the SVG file), made in the
+ * browser: the link never leaves the page to be encoded.
+ */
+export async function qrCodeSvgUrl(url: string): Promise<string> {
   const svg = await toSvgString(url, { ...OPTIONS, type: 'svg', width: QR_PNG_SIZE });
-  return { svg, svgDataUrl: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}` };
+  return `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
 }
 
 /**

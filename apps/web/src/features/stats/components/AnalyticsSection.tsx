@@ -8,10 +8,9 @@ import { WithoutVisitNote } from './WithoutVisitNote';
  * The chart library is most of the stats screen's code: it loads on its own, starting as soon as this screen's code
  * has, so the figures, the tables and the leads are drawn without waiting for it.
  */
-const chartCode = import('./DailyChart');
-chartCode.catch(() => undefined);
 // A chart that cannot load (the network, or a new release's files replacing this one's) leaves the rest of the screen.
-const DailyChart = lazy(() => chartCode.catch(() => ({ default: ChartUnavailable })));
+const chartCode = import('./DailyChart').catch(() => ({ default: ChartUnavailable }));
+const DailyChart = lazy(() => chartCode);
 
 function ChartUnavailable() {
   return (
