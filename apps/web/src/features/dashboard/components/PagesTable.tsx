@@ -175,10 +175,11 @@ function PageRow({ page, views30, onDelete, onKeepLive, keepingLive }: PageRowPr
   return (
     <tr>
       <td>
-        <Group gap="xs" wrap="nowrap">
+        {/* The badge under the title, not beside it: beside a long title it widened the column past the row's room. */}
+        <Stack gap={4} align="flex-start">
           <Text fw={600}>{page.title || 'Untitled'}</Text>
           {page.paused && <PausedBadge />}
-        </Group>
+        </Stack>
       </td>
       <td>
         <Group gap={4} wrap="nowrap">
