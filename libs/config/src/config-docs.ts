@@ -70,7 +70,7 @@ export const CONFIG_GROUPS: Array<{ title: string; note?: string; variables: str
   {
     title: 'Webhooks',
     note: "Pro pages' new leads sent to their owner's automation tool, by the notifications service.",
-    variables: ['WEBHOOK_CONCURRENCY', 'WEBHOOK_ENDPOINT_CONCURRENCY', 'WEBHOOK_CONNECT_TIMEOUT_MS', 'WEBHOOK_RESPONSE_TIMEOUT_MS', 'WEBHOOK_ALLOW_PRIVATE_NETWORKS'],
+    variables: ['WEBHOOK_CONCURRENCY', 'WEBHOOK_ENDPOINT_CONCURRENCY', 'WEBHOOK_CONNECT_TIMEOUT_MS', 'WEBHOOK_RESPONSE_TIMEOUT_MS', 'WEBHOOK_YIELD_PRESSURE', 'WEBHOOK_YIELD_RATE', 'CPU_PRESSURE_FILE', 'WEBHOOK_ALLOW_PRIVATE_NETWORKS'],
   },
   { title: 'Operators and metrics', variables: ['OPERATOR_PASSWORD', 'METRICS_TOKEN'] },
   { title: 'Processes', variables: ['PLINK_WORKERS', 'HEALTH_PORT', 'WORKER_NICENESS', 'SHUTDOWN_GRACE_MS'] },

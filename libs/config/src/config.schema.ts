@@ -376,6 +376,30 @@ export const envSchema = z
         description:
           "Webhook attempts one process running the notifications service makes at once (1–500). One creator's pages together get at most half of them, so a creator whose receivers hang cannot hold up the others' webhooks.",
       }),
+    WEBHOOK_YIELD_PRESSURE: z.coerce
+      .number()
+      .min(0)
+      .max(1)
+      .default(0.2)
+      .meta({
+        description:
+          "Captures first: when some task of the host waited for a CPU during at least this share of the last 250 ms (Linux pressure stall information, read from `CPU_PRESSURE_FILE`), webhook and hook attempts slow down to `WEBHOOK_YIELD_RATE` a second, and the ones that waited leave at once when the CPU is free again (0–1; 0: never slow down). Nothing is dropped: during a burst of sign-ups the tools get their leads later.",
+      }),
+    WEBHOOK_YIELD_RATE: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(100_000)
+      .default(200)
+      .meta({ description: 'Webhook and hook attempts a second one notifications process makes while they give way to captures (1–100000; see `WEBHOOK_YIELD_PRESSURE`).' }),
+    CPU_PRESSURE_FILE: z
+      .string()
+      .min(1)
+      .default('/proc/pressure/cpu')
+      .meta({
+        description:
+          "Where the notifications service reads how long the host's tasks waited for a CPU (the Linux pressure file's `some … total=` line). A file that cannot be read counts as no pressure.",
+      }),
     WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce
       .number()
       .int()
@@ -563,6 +587,12 @@ export interface AppConfig {
   webhookAllowPrivateNetworks: boolean;
   /** Webhook deliveries one notifications process sends at once. */
   webhookConcurrency: number;
+  /** Share of time the host's tasks waited for a CPU (0–1) from which webhook attempts give way to captures; 0: never. */
+  webhookYieldPressure: number;
+  /** Webhook and hook attempts a second while they give way. */
+  webhookYieldRate: number;
+  /** The Linux CPU pressure file read for {@link webhookYieldPressure}. */
+  cpuPressureFile: string;
   /** Attempts one endpoint (a page's webhook host) has under way at once in a process. */
   webhookEndpointConcurrency: number;
   /** An attempt whose connection (DNS and TCP) is not made within this long gives up. */
@@ -656,6 +686,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     webhookEndpointConcurrency: e.WEBHOOK_ENDPOINT_CONCURRENCY,
     webhookConnectTimeoutMs: e.WEBHOOK_CONNECT_TIMEOUT_MS,
     webhookResponseTimeoutMs: e.WEBHOOK_RESPONSE_TIMEOUT_MS,
+    webhookYieldPressure: e.WEBHOOK_YIELD_PRESSURE,
+    webhookYieldRate: e.WEBHOOK_YIELD_RATE,
+    cpuPressureFile: e.CPU_PRESSURE_FILE,
     workers: e.PLINK_WORKERS,
     healthPort: e.HEALTH_PORT,
     workerNiceness: e.WORKER_NICENESS,

@@ -5,8 +5,9 @@ import DataLoader from 'dataloader';
 import { QUEUE_SETTINGS, QueueName, type JobPayload, type WebhookDisableReason } from '@plink/contracts';
 import { APP_CONFIG, type AppConfig } from '@plink/config';
 import { Outbox } from '@plink/queue';
-import { getLogger, runWithCorrelation, warnThrottled } from '@plink/observability';
+import { CpuPressure, getLogger, runWithCorrelation, warnThrottled } from '@plink/observability';
 import { DeliveredLog } from './delivered-log';
+import { DeliveryPacer } from './delivery-pacer';
 import { EndpointGate, type GateLimits } from './endpoint-gate';
 import { leadCreatedBody, testEventBody, type EventPage } from './lead-created-event';
 import { RetryLaterError, parseRetryAfter, retryDelayMs } from './retry-schedule';
@@ -173,6 +174,8 @@ export class DeliverWebhookService implements OnModuleInit, BeforeApplicationShu
   readonly sender: WebhookSender;
   /** Who may send now: the process's, each owner's and each endpoint's attempts under way, and parked endpoints. */
   readonly gate: EndpointGate;
+  /** Whether attempts give way to captures now (the host's CPU short), and at what rate; shared with hooks. */
+  readonly pacer: DeliveryPacer;
   /** The send-time checks of the lead deliveries that start together. */
   private readonly preparing: DataLoader<DeliveryRun, Prepared>;
   /** The delivered messages, logged together within a moment (see DeliveredLog). */
@@ -206,6 +209,7 @@ export class DeliverWebhookService implements OnModuleInit, BeforeApplicationShu
           `${hookId !== undefined ? 'hook target' : 'webhook endpoint'} answers again: no longer parked`,
         ),
     });
+    this.pacer = new DeliveryPacer(new CpuPressure(config.cpuPressureFile), { threshold: config.webhookYieldPressure, ratePerSecond: config.webhookYieldRate });
     this.preparing = batches((keys) => this.prepareLeads(keys), orm);
     this.deliveredLog = new DeliveredLog(
       (records) => RequestContext.create(orm.em, () => this.log.recordAttempts(records)),
@@ -226,6 +230,7 @@ export class DeliverWebhookService implements OnModuleInit, BeforeApplicationShu
 
   onApplicationShutdown() {
     this.gate.close();
+    this.pacer.close();
     this.sender.close();
   }
 
@@ -373,6 +378,7 @@ export class DeliverWebhookService implements OnModuleInit, BeforeApplicationShu
   /** One attempt of a message, logged, and what follows for it (the endpoint turned off when it must be). */
   private async attempt(message: WebhookMessage, target: AttemptTarget, job: Job): Promise<Outcome> {
     const url = target.url!;
+    await this.pacer.turn();
     const slot = await this.gate.acquire({ pageId: target.pageId, ownerId: target.ownerId, host: URL.canParse(url) ? new URL(url).host : url });
     if ('deferMs' in slot) return { waitMs: slot.deferMs, deferred: { message, why: slot.why } };
     const attempt = await this.sender.send(url, target.secrets, message);

@@ -15,7 +15,8 @@ import { WebhookLogRepository } from './webhook-log.repository';
  * The webhooks queue: lead deliveries to page webhooks and to hook subscriptions (several leads a job, as the
  * outbox relays them), redeliveries, the
  * copy of the pages' endpoints (the pages service's 'webhook-endpoint.changed') and the log clean-up. Retries follow the webhook schedule (the `webhook-schedule` backoff registered here).
- * Concurrency: WEBHOOK_CONCURRENCY, applied at start.
+ * Concurrency: WEBHOOK_CONCURRENCY, applied at start. While the host's CPU is short, the attempts give way to
+ * captures (DeliveryPacer: WEBHOOK_YIELD_PRESSURE, WEBHOOK_YIELD_RATE), which reads the pressure from the start.
  */
 @Processor(QueueName.Webhooks, {
   concurrency: QUEUE_SETTINGS[QueueName.Webhooks].concurrency,
@@ -61,5 +62,6 @@ export class WebhooksProcessor extends ContractWorker<QueueName.Webhooks> implem
 
   onApplicationBootstrap() {
     this.worker.concurrency = this.config.webhookConcurrency;
+    this.delivery.pacer.start();
   }
 }
