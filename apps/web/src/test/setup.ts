@@ -33,6 +33,15 @@ class ResizeObserverStub {
 }
 Object.assign(globalThis, { ResizeObserver: ResizeObserverStub });
 
+// jsdom lays nothing out, so a chart's responsive container measured 0 × 0 and recharts warned on every render
+// (a screen of warnings per stats test). The container gets the stats card's size; other elements keep jsdom's.
+const jsdomBoundingRect = Element.prototype.getBoundingClientRect;
+Element.prototype.getBoundingClientRect = function (this: Element): DOMRect {
+  if (!this.classList.contains('recharts-responsive-container')) return jsdomBoundingRect.call(this);
+  const box = { x: 0, y: 0, top: 0, left: 0, width: 800, height: 240, right: 800, bottom: 240 };
+  return { ...box, toJSON: () => box };
+};
+
 // The data router builds a Request per navigation (only url, method and signal are read without
 // loaders); jsdom has no Fetch API classes.
 class RequestStub {

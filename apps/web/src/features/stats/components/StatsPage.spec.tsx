@@ -189,7 +189,9 @@ describe('/stats/:id', () => {
         'GET /api/pages/7/stats?from=2025-03-04&to=2025-03-10': { body: ranged },
       });
 
-      expect(await screen.findByRole('img', { name: /Chart of views, unique visitors and leads per day/ })).toBeInTheDocument();
+      const chart = await screen.findByRole('img', { name: /Chart of views, unique visitors and leads per day/ });
+      // The chart draws its three series, each named in its legend.
+      for (const series of ['Views', 'Unique visitors', 'Leads']) expect(await within(chart).findByText(series)).toBeInTheDocument();
       expect(screen.getByText(/Days are UTC days/)).toBeInTheDocument();
       // 30 days by default; then the last 7, and all time from the page's creation day.
       const asked = () => fetchMock.mock.calls.map(([url]) => String(url)).filter((u) => u.startsWith('/api/pages/7/stats'));
@@ -197,7 +199,8 @@ describe('/stats/:id', () => {
       await userEvent.click(screen.getByRole('radio', { name: '7 days' }));
       expect(await screen.findByText('+100% vs previous period')).toBeInTheDocument();
       expect(screen.getByText('Period views').parentElement).toHaveTextContent('40');
-      expect(screen.getByText('Unique visitors', { selector: 'p' }).parentElement).toHaveTextContent('25');
+      const uniquesTotal = screen.getAllByText('Unique visitors', { selector: 'p' }).find((p) => !chart.contains(p));
+      expect(uniquesTotal?.parentElement).toHaveTextContent('25');
       expect(screen.getByText('−50% vs previous period')).toBeInTheDocument();
       expect(screen.getByText('Visitor conversion').parentElement).toHaveTextContent('8.0%');
       const referrers = screen.getByRole('table', { name: 'Top referrers' });
