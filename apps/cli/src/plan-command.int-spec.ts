@@ -4,7 +4,7 @@ import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { createTestEnvironment, startNpmStart, type NpmStart, type TestEnvironment } from '@plink/testing';
+import { createTestEnvironment, deleteRedisPrefix, startNpmStart, type NpmStart, type TestEnvironment } from '@plink/testing';
 
 const ROOT = join(__dirname, '../../..');
 const CLI = join(ROOT, 'apps/cli/dist/main.js');
@@ -106,6 +106,8 @@ describe('npm run plink -- grant-pro / revoke-pro beside npm start', () => {
       expect((await redis.keys(`${mistaken}*`)).filter((key) => !key.endsWith(':meta'))).toEqual([]);
     } finally {
       redis.disconnect();
+      // The queues' settings the command's producers wrote: outside the test's own prefix, so removed here.
+      await deleteRedisPrefix(env.vars.REDIS_URL, mistaken);
     }
     expect((await plink(['revoke-pro', ann.email])).code).toBe(0);
   }, 120_000);
