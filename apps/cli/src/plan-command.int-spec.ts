@@ -20,6 +20,8 @@ describe('npm run plink -- grant-pro / revoke-pro beside npm start', () => {
   let env: TestEnvironment;
   let runtimeFile: string;
   let launcher: NpmStart | null = null;
+  /** Key prefixes a test used besides the environment's own, removed at the end too. */
+  const otherPrefixes: string[] = [];
 
   beforeAll(async () => {
     env = await createTestEnvironment({ AUTH_RATE_LIMIT_PER_MINUTE: '0' });
@@ -28,6 +30,8 @@ describe('npm run plink -- grant-pro / revoke-pro beside npm start', () => {
 
   afterAll(async () => {
     await stop();
+    // Once more at the end: a CI run found a prefix's keys back after the test had removed them.
+    for (const prefix of otherPrefixes) await deleteRedisPrefix(env.vars.REDIS_URL, prefix);
     await env?.cleanup();
     rmSync(runtimeFile, { force: true });
   });
@@ -97,6 +101,7 @@ describe('npm run plink -- grant-pro / revoke-pro beside npm start', () => {
     // A key prefix that is not the app's: the command puts nothing into Redis itself (the running app's relay
     // passes the change on under its own prefix), so the change still applies and nothing lands under it.
     const mistaken = `plink-mistaken-${randomBytes(3).toString('hex')}:`;
+    otherPrefixes.push(mistaken);
     const wrong = await plink(['grant-pro', ann.email], { DATABASE_URL: env.vars.DATABASE_URL, REDIS_URL: env.vars.REDIS_URL, REDIS_PREFIX: mistaken });
     expect({ code: wrong.code, stderr: wrong.stderr }).toEqual({ code: 0, stderr: '' });
     expect(await ann.isPremium()).toBe(true);
