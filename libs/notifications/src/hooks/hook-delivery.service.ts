@@ -139,7 +139,6 @@ export class HookDeliveryService {
       return { outcome: { ended: 'failed', reason: 'the hook has no signing secret' }, record: { message, attempt: null, status: 'failed', nextAttemptAt: null } };
     }
     const url = hook.targetUrl;
-    await this.webhooks.pacer.turn();
     const slot = await this.webhooks.gate.acquire({ hookId: hook.id, ownerId: hook.userId, host: URL.canParse(url) ? new URL(url).host : url });
     if ('deferMs' in slot) return { outcome: { waitMs: slot.deferMs, deferred: { message, why: slot.why } }, record: null };
     const attempt = await this.webhooks.sender.send(url, hook.secrets, { id: message.id, body: message.body });

@@ -174,7 +174,7 @@ export class DeliverWebhookService implements OnModuleInit, BeforeApplicationShu
   readonly sender: WebhookSender;
   /** Who may send now: the process's, each owner's and each endpoint's attempts under way, and parked endpoints. */
   readonly gate: EndpointGate;
-  /** Whether attempts give way to captures now (the host's CPU short), and at what rate; shared with hooks. */
+  /** Whether attempts give way to captures now (the host's CPU short), and at what rate: the gate asks it. */
   readonly pacer: DeliveryPacer;
   /** The send-time checks of the lead deliveries that start together. */
   private readonly preparing: DataLoader<DeliveryRun, Prepared>;
@@ -194,22 +194,26 @@ export class DeliverWebhookService implements OnModuleInit, BeforeApplicationShu
       connectTimeoutMs: config.webhookConnectTimeoutMs,
       responseTimeoutMs: config.webhookResponseTimeoutMs,
     });
+    this.pacer = new DeliveryPacer(new CpuPressure(config.cpuPressureFile), { threshold: config.webhookYieldPressure, ratePerSecond: config.webhookYieldRate });
     // A job may carry many leads: the process's attempts stay within the concurrency a job at a time had, and
     // an attempt's timeout starts when it is sent, not while it waits its turn.
     // Page webhooks and hook subscriptions share it: one owner's hanging receiver holds up neither kind.
-    this.gate = new EndpointGate(gateLimits(config), {
-      parked: ({ pageId, hookId, ownerId, host, timeouts, until }) =>
-        getLogger().warn(
-          { ...(hookId !== undefined ? { hookId } : { pageId }), ownerId, host, timeouts, until: until.toISOString() },
-          `${hookId !== undefined ? 'hook target' : 'webhook endpoint'} parked: its attempts keep timing out; its messages wait, without using attempts, until it is tried again`,
-        ),
-      resumed: ({ pageId, hookId, ownerId, host }) =>
-        getLogger().info(
-          { ...(hookId !== undefined ? { hookId } : { pageId }), ownerId, host },
-          `${hookId !== undefined ? 'hook target' : 'webhook endpoint'} answers again: no longer parked`,
-        ),
-    });
-    this.pacer = new DeliveryPacer(new CpuPressure(config.cpuPressureFile), { threshold: config.webhookYieldPressure, ratePerSecond: config.webhookYieldRate });
+    this.gate = new EndpointGate(
+      gateLimits(config),
+      {
+        parked: ({ pageId, hookId, ownerId, host, timeouts, until }) =>
+          getLogger().warn(
+            { ...(hookId !== undefined ? { hookId } : { pageId }), ownerId, host, timeouts, until: until.toISOString() },
+            `${hookId !== undefined ? 'hook target' : 'webhook endpoint'} parked: its attempts keep timing out; its messages wait, without using attempts, until it is tried again`,
+          ),
+        resumed: ({ pageId, hookId, ownerId, host }) =>
+          getLogger().info(
+            { ...(hookId !== undefined ? { hookId } : { pageId }), ownerId, host },
+            `${hookId !== undefined ? 'hook target' : 'webhook endpoint'} answers again: no longer parked`,
+          ),
+      },
+      { pacer: this.pacer },
+    );
     this.preparing = batches((keys) => this.prepareLeads(keys), orm);
     this.deliveredLog = new DeliveredLog(
       (records) => RequestContext.create(orm.em, () => this.log.recordAttempts(records)),
@@ -378,7 +382,6 @@ export class DeliverWebhookService implements OnModuleInit, BeforeApplicationShu
   /** One attempt of a message, logged, and what follows for it (the endpoint turned off when it must be). */
   private async attempt(message: WebhookMessage, target: AttemptTarget, job: Job): Promise<Outcome> {
     const url = target.url!;
-    await this.pacer.turn();
     const slot = await this.gate.acquire({ pageId: target.pageId, ownerId: target.ownerId, host: URL.canParse(url) ? new URL(url).host : url });
     if ('deferMs' in slot) return { waitMs: slot.deferMs, deferred: { message, why: slot.why } };
     const attempt = await this.sender.send(url, target.secrets, message);

@@ -18,8 +18,8 @@ const POLL_MS = 50;
 /**
  * Captures first: while the host's CPU is short, webhook and hook attempts give way to the lead captures they
  * follow. They go at a low rate (a token bucket of `ratePerSecond` attempts a second, a second's worth at
- * most), and catch up at full speed once the CPU is free again. An attempt waits for its turn before it asks
- * EndpointGate for a slot, so a waiting attempt holds no slot and its timeout has not started. Nothing is
+ * most), and catch up at full speed once the CPU is free again. EndpointGate asks for an attempt's turn before
+ * it gives the attempt a slot, so a waiting attempt holds no slot and its timeout has not started. Nothing is
  * dropped; the job waits while it holds its place (BullMQ keeps its lock).
  *
  * Why: on a host shared with the gateways, a burst of sign-ups (a page shared widely) made the notifications

@@ -33,7 +33,7 @@ describe('EndpointGate (who may send a webhook attempt now)', () => {
     jest.useFakeTimers({ now: new Date('2026-11-24T10:00:00Z') });
     parks = [];
     resumed = [];
-    gate = new EndpointGate(limits, { parked: (n) => parks.push(n), resumed: (r) => resumed.push(r.pageId) }, Date.now, () => 0);
+    gate = new EndpointGate(limits, { parked: (n) => parks.push(n), resumed: (r) => resumed.push(r.pageId) }, { now: Date.now, random: () => 0 });
   });
 
   afterEach(() => {
@@ -140,5 +140,36 @@ describe('EndpointGate (who may send a webhook attempt now)', () => {
       (await slot(hanging)).release(outcome);
     }
     expect(parks).toEqual([]);
+  });
+
+  it('asks the pacer for each attempt\'s turn before its slot, and a parked endpoint\'s attempt for none', async () => {
+    let turns = 0;
+    let release: () => void = () => undefined;
+    const pacer = { turn: () => new Promise<void>((resolve) => ((turns += 1), (release = resolve))) };
+    const paced = new EndpointGate(limits, { parked: () => undefined, resumed: () => undefined }, { pacer });
+    try {
+      let got: Slot | Deferral | undefined;
+      void paced.acquire(someoneElse).then((x) => (got = x));
+      await settled();
+      expect(turns).toBe(1);
+      expect(got).toBeUndefined(); // no slot before its turn
+      release();
+      await settled();
+      expect(got && isSlot(got)).toBe(true);
+      if (got && isSlot(got)) got.release(answered);
+
+      for (let i = 0; i < 3; i++) {
+        const attempt = paced.acquire(hanging);
+        release();
+        const slotOf = await attempt;
+        if (isSlot(slotOf)) slotOf.release(timedOut);
+      }
+      expect(paced.parkedUntil(hanging)).not.toBeNull();
+      const before = turns;
+      expect(await paced.acquire(hanging)).toMatchObject({ why: 'parked' });
+      expect(turns).toBe(before);
+    } finally {
+      paced.close();
+    }
   });
 });

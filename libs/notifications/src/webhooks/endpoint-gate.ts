@@ -13,6 +13,9 @@
  *   deferred until the park ends (a minute at first, twice as long each time it is parked again without an
  *   answer between, at most `maxParkMs`), then it is tried again.
  *
+ * - while the host's CPU is short, an attempt first waits for its turn (a `pacer`, see DeliveryPacer: captures
+ *   first); one to a parked endpoint is deferred without taking a turn.
+ *
  * Deferring uses no attempt of the message and sends nothing: the message is only later.
  */
 
@@ -66,6 +69,13 @@ export interface GateEvents {
   resumed(endpoint: EndpointRef): void;
 }
 
+export interface GateOptions {
+  /** Gives each attempt its turn before its slot (none: every attempt goes straight to the slots). */
+  pacer?: { turn(): Promise<void> };
+  now?: () => number;
+  random?: () => number;
+}
+
 /** A busy endpoint's attempts are deferred at least this long. */
 const MIN_BUSY_DEFER_MS = 1_000;
 /** Deferred attempts come back spread over this share of their wait (not all at once). */
@@ -103,15 +113,23 @@ export class EndpointGate {
   private stallCheck: NodeJS.Timeout | null = null;
   private lastSweep = 0;
 
+  private readonly pacer?: { turn(): Promise<void> };
+  private readonly now: () => number;
+  private readonly random: () => number;
+
   constructor(
     private readonly limits: GateLimits,
     private readonly events: GateEvents,
-    private readonly now: () => number = Date.now,
-    private readonly random: () => number = Math.random,
-  ) {}
+    options: GateOptions = {},
+  ) {
+    this.pacer = options.pacer;
+    this.now = options.now ?? Date.now;
+    this.random = options.random ?? Math.random;
+  }
 
   /** A slot for one attempt to `ref`, at once or after a short wait, or a deferral. */
   async acquire(ref: EndpointRef): Promise<Slot | Deferral> {
+    if (this.pacer && !this.parkedUntil(ref)) await this.pacer.turn();
     const now = this.now();
     this.sweep(now);
     const endpoint = this.endpointOf(ref);
